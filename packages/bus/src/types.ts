@@ -1,0 +1,66 @@
+import type { TenantId } from '@coperto/auth';
+
+/**
+ * A CloudEvents 1.0 JSON envelope (../shared/spec/decisions.md "Events"). `id` is also sent as the
+ * `Nats-Msg-Id` header so JetStream drops duplicates from relay retries. `tenantid` is a CloudEvents extension
+ * attribute. `subject` (CloudEvents) is the id of the record the event is about; the NATS subject is
+ * `tenant.<tenantId>.restaurant.<type>` where `type` is e.g. `tables.status`.
+ */
+export interface CloudEvent<T = unknown> {
+  specversion: '1.0';
+  id: string;
+  source: string;
+  type: string;
+  subject: string;
+  time: string;
+  datacontenttype: 'application/json';
+  tenantid: string;
+  data: T;
+}
+
+/** The event types of the interface (section 6). */
+export type RestaurantEventType = 'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled';
+
+/** `tenant.<tenantId>.restaurant.<type>` */
+export function natsSubject(tenantId: TenantId | string, type: RestaurantEventType | string): string {
+  return `tenant.${tenantId}.restaurant.${type}`;
+}
+
+export interface BusStatus {
+  connected: boolean;
+  /** Reconnections since start. */
+  reconnects: number;
+}
+
+export interface Subscription extends AsyncIterable<CloudEvent> {
+  /** Stops delivery; the iterator ends. */
+  unsubscribe(): void;
+}
+
+export interface SubscribeOptions {
+  /**
+   * Events buffered for a consumer that does not keep up. When exceeded, `onOverflow` runs and the
+   * subscription ends (slow consumers cannot grow memory without bound). Default 1000.
+   */
+  maxPending?: number;
+  onOverflow?: () => void;
+}
+
+/**
+ * Publish/subscribe on NATS subjects. Two implementations pass one contract suite: NatsBus (JetStream
+ * publish with ack, core subscriptions) and MemoryBus (in-process, embedded mode).
+ */
+export interface EventBus {
+  /**
+   * Publishes and resolves once the bus has stored it (JetStream PubAck); rejects (BusUnavailableError)
+   * when it could not — the caller (the outbox relay) retries later.
+   */
+  publish(subject: string, event: CloudEvent): Promise<void>;
+  /** Subject may use NATS wildcards (`*`, `>`). Delivers events published after the call. */
+  subscribe(subject: string, options?: SubscribeOptions): Subscription;
+  /** Round trip to the server (ms); rejects when it does not answer within `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<number>;
+  status(): BusStatus;
+  /** Drains subscriptions and closes the connection. */
+  close(): Promise<void>;
+}

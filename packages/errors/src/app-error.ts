@@ -1,0 +1,116 @@
+import type { ErrorCode } from './codes.js';
+import { httpStatusByCode } from './codes.js';
+
+/** A field-level problem in a request, named by its path in the input (e.g. `items.3.covers`). */
+export interface FieldIssue {
+  field: string;
+  message: string;
+}
+
+/**
+ * Base of every expected error: a stable `code`, its HTTP `status`, a message safe to show to the caller
+ * and optional `details`. Anything that is not an AppError is a bug and reaches clients as a generic 500.
+ */
+export class AppError extends Error {
+  readonly code: ErrorCode;
+  readonly details: unknown;
+
+  constructor(code: ErrorCode, message: string, details?: unknown, options?: ErrorOptions) {
+    super(message, options);
+    this.name = new.target.name;
+    this.code = code;
+    this.details = details;
+  }
+
+  get status(): number {
+    return httpStatusByCode[this.code];
+  }
+}
+
+export class ValidationError extends AppError {
+  constructor(issues: FieldIssue[], message = describeIssues(issues)) {
+    super('VALIDATION_FAILED', message, { fields: issues });
+  }
+
+  get issues(): FieldIssue[] {
+    return (this.details as { fields: FieldIssue[] }).fields;
+  }
+}
+
+export class UnauthenticatedError extends AppError {
+  constructor(message = 'A valid bearer token is required', options?: ErrorOptions) {
+    super('UNAUTHENTICATED', message, undefined, options);
+  }
+}
+
+export class ForbiddenError extends AppError {
+  constructor(message = 'Not allowed') {
+    super('FORBIDDEN', message);
+  }
+}
+
+export class NotFoundError extends AppError {
+  constructor(entity: string, id: string) {
+    super('NOT_FOUND', `${entity} ${id} not found`, { entity, id });
+  }
+}
+
+export class LockConflictError extends AppError {
+  constructor(holder: { deviceId: string; operatorName?: string | null; expiresAt: string }) {
+    super('LOCK_CONFLICT', `Locked by device ${holder.deviceId}`, holder);
+  }
+}
+
+export class LockNotOwnedError extends AppError {
+  constructor(message = 'The lock is held by another device') {
+    super('LOCK_NOT_OWNED', message);
+  }
+}
+
+export class InvalidTransitionError extends AppError {
+  constructor(from: string, to: string) {
+    super('INVALID_TRANSITION', `Cannot move from ${from} to ${to}`, { from, to });
+  }
+}
+
+export class TableUnavailableError extends AppError {
+  constructor(tableIds: string[]) {
+    super('TABLE_UNAVAILABLE', `Table already booked in that time window: ${tableIds.join(', ')}`, { tableIds });
+  }
+}
+
+export class DuplicateError extends AppError {
+  constructor(field: string, value: string) {
+    super('DUPLICATE', `${field} ${value} already exists`, { field, value });
+  }
+}
+
+export class InUseError extends AppError {
+  constructor(message: string, details?: unknown) {
+    super('IN_USE', message, details);
+  }
+}
+
+export class PayloadTooLargeError extends AppError {
+  constructor(limit: string) {
+    super('PAYLOAD_TOO_LARGE', `Payload over the limit of ${limit}`, { limit });
+  }
+}
+
+export class UnsupportedMediaTypeError extends AppError {
+  constructor(message = 'Body must be JSON (Content-Type: application/json)') {
+    super('UNSUPPORTED_MEDIA_TYPE', message);
+  }
+}
+
+/** A dependency (database, bus) is down; nothing was written. */
+export class UnavailableError extends AppError {
+  constructor(message = 'Service temporarily unavailable', options?: ErrorOptions) {
+    super('UNAVAILABLE', message, undefined, options);
+  }
+}
+
+function describeIssues(issues: FieldIssue[]): string {
+  if (issues.length === 0) return 'Invalid request';
+  return `Invalid request: ${issues.map((i) => `${i.field} ${i.message}`).join('; ')}`;
+}

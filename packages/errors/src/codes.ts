@@ -1,0 +1,31 @@
+/**
+ * The stable error codes of the business API (../shared/spec/decisions.md "Errors") and their HTTP statuses.
+ * One table: the REST facade, the subgraphs and the health server all read it.
+ */
+export const httpStatusByCode = {
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  FORBIDDEN: 403,
+  LOCK_NOT_OWNED: 403,
+  NOT_FOUND: 404,
+  LOCK_CONFLICT: 409,
+  INVALID_TRANSITION: 409,
+  TABLE_UNAVAILABLE: 409,
+  DUPLICATE: 409,
+  IN_USE: 409,
+  PAYLOAD_TOO_LARGE: 413,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+} as const;
+
+export type ErrorCode = keyof typeof httpStatusByCode;
+
+export function isErrorCode(value: unknown): value is ErrorCode {
+  return typeof value === 'string' && Object.hasOwn(httpStatusByCode, value);
+}
+
+/** HTTP status for a code; anything unknown (a bug) is a 500. */
+export function httpStatusOf(code: unknown): number {
+  return isErrorCode(code) ? httpStatusByCode[code] : 500;
+}

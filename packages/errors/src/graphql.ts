@@ -1,0 +1,84 @@
+import { GraphQLError } from 'graphql';
+import { AppError } from './app-error.js';
+import { httpStatusOf } from './codes.js';
+
+/** The GraphQL form of an AppError: the same code in `extensions.code`, details in `extensions.details`. */
+export function toGraphQLError(error: AppError): GraphQLError {
+  return new GraphQLError(error.message, {
+    extensions: { code: error.code, ...(error.details === undefined ? {} : { details: error.details }) },
+  });
+}
+
+/**
+ * Apollo Server `formatError`: AppErrors (also wrapped by GraphQL as originalError) keep their code and message;
+ * GraphQL's own validation errors become VALIDATION_FAILED; everything else is a generic INTERNAL error with
+ * no stack and no text from inside (logged by the caller).
+ */
+export function formatGraphQLError(
+  formatted: { message: string; extensions?: Record<string, unknown>; path?: readonly (string | number)[] },
+  error: unknown,
+  onInternal: (error: unknown) => void = () => {},
+) {
+  const original = findAppError(error);
+  if (original) {
+    return {
+      message: original.message,
+      ...(formatted.path ? { path: formatted.path } : {}),
+      extensions: {
+        code: original.code,
+        ...(original.details === undefined ? {} : { details: original.details }),
+      },
+    };
+  }
+  const code = formatted.extensions?.code;
+  if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && code !== 'INTERNAL') {
+    const mapped = mapApolloCode(code);
+    const keep = mapped !== 'INTERNAL';
+    if (keep) {
+      return {
+        message: formatted.message,
+        ...(formatted.path ? { path: formatted.path } : {}),
+        extensions: { ...pickDetails(formatted.extensions), code: mapped },
+      };
+    }
+  }
+  onInternal(error);
+  return {
+    message: 'Internal server error',
+    ...(formatted.path ? { path: formatted.path } : {}),
+    extensions: { code: 'INTERNAL' },
+  };
+}
+
+function pickDetails(extensions: Record<string, unknown> | undefined) {
+  return extensions && 'details' in extensions ? { details: extensions.details } : {};
+}
+
+/** Apollo Server and gateway codes → ours. Codes that are already ours pass through. */
+function mapApolloCode(code: string): string {
+  switch (code) {
+    case 'GRAPHQL_PARSE_FAILED':
+    case 'GRAPHQL_VALIDATION_FAILED':
+    case 'BAD_USER_INPUT':
+    case 'BAD_REQUEST':
+    case 'OPERATION_RESOLUTION_FAILURE':
+    case 'PERSISTED_QUERY_NOT_SUPPORTED':
+    case 'PERSISTED_QUERY_NOT_FOUND':
+      return 'VALIDATION_FAILED';
+    case 'UNAUTHENTICATED':
+      return 'UNAUTHENTICATED';
+    case 'FORBIDDEN':
+      return 'FORBIDDEN';
+    default:
+      return httpStatusOf(code) === 500 ? 'INTERNAL' : code;
+  }
+}
+
+export function findAppError(error: unknown): AppError | undefined {
+  let current: unknown = error;
+  for (let depth = 0; depth < 5 && current; depth++) {
+    if (current instanceof AppError) return current;
+    current = (current as { originalError?: unknown }).originalError;
+  }
+  return undefined;
+}

@@ -1,0 +1,138 @@
+import type { TenantId } from '@coperto/auth';
+
+/**
+ * The document-store contract shared by the MongoDB adapter and the embedded adapter. Both pass one contract
+ * suite (`describeDocumentStore` in ./contract.ts). Design rules (../shared/TESTING.md):
+ * - tenancy is structural: records are reached only through `forTenant(tenantId)`, which adds `tenantId` to
+ *   every filter and insert; ids are tenant-scoped (the same id in two tenants is two records);
+ * - no transactions: every write is one atomic single-document operation;
+ * - documents are plain JSON (strings, finite numbers, booleans, null, arrays, objects). Timestamps are
+ *   ISO-8601 UTC strings from `Date.prototype.toISOString()`, so string order is time order;
+ * - the outbox: a write may carry events, stored in the same document as the record (so both happen or
+ *   neither does); a relay (in @coperto/bus) publishes and acknowledges them.
+ */
+
+/** Every stored record has a string `id`, unique within its tenant and collection. */
+export interface Identified {
+  id: string;
+}
+
+/**
+ * Filter: a subset of MongoDB's query language, the same on both adapters.
+ * - `{ field: value }` equality (dotted paths reach into objects; on an array field, matches if any element equals)
+ * - operators per field: `$eq $ne $in $nin $gt $gte $lt $lte $exists $elemMatch $size`
+ * - top level: `$and: Filter[]`, `$or: Filter[]`
+ * Comparison operators compare numbers with numbers and strings with strings (never across types).
+ */
+export type Filter = Record<string, unknown>;
+
+/**
+ * Update: `$set`, `$unset` (value ignored), `$inc`, `$push` (value or `{ $each: [...] }`), `$pull`
+ * (value or a Filter applied to array elements), `$setOnInsert` (upsert only). Dotted paths allowed.
+ */
+export interface Update {
+  $set?: Record<string, unknown>;
+  $unset?: Record<string, unknown>;
+  $inc?: Record<string, number>;
+  $push?: Record<string, unknown>;
+  $pull?: Record<string, unknown>;
+  $setOnInsert?: Record<string, unknown>;
+}
+
+export type Sort = Record<string, 1 | -1>;
+
+export interface FindOptions {
+  sort?: Sort;
+  skip?: number;
+  limit?: number;
+}
+
+/** An event waiting in a record's outbox. `body` is the JSON the relay publishes on `subject`. */
+export interface OutboxMessage {
+  id: string;
+  subject: string;
+  body: unknown;
+}
+
+export interface WriteOptions {
+  /** Events stored atomically with this write, published later by the outbox relay. */
+  events?: readonly OutboxMessage[];
+}
+
+export interface UpdateOptions extends WriteOptions {
+  /** Insert when nothing matches (the filter's equality fields and `$setOnInsert` seed the new record). */
+  upsert?: boolean;
+}
+
+export interface IndexSpec {
+  /** Index name (stable: used to report which unique field was taken). */
+  name: string;
+  /** Fields in order; the store puts `tenantId` first itself. */
+  fields: Record<string, 1 | -1>;
+  unique?: boolean;
+}
+
+/** The records of one collection of one tenant. All methods add the tenant to what they do. */
+export interface TenantCollection<T extends Identified> {
+  /** Throws DuplicateKeyError when the id or a unique index is taken. */
+  insertOne(doc: T, options?: WriteOptions): Promise<T>;
+  findById(id: string): Promise<T | null>;
+  /** Records for the ids that exist, in no particular order (one query whatever the number of ids). */
+  findByIds(ids: readonly string[]): Promise<T[]>;
+  find(filter?: Filter, options?: FindOptions): Promise<T[]>;
+  findOne(filter: Filter, options?: { sort?: Sort }): Promise<T | null>;
+  count(filter?: Filter): Promise<number>;
+  /**
+   * Atomically updates the first record matching `filter` and returns it as it is after the update, or null
+   * when nothing matched (and no upsert). The conditional update is the primitive for locks and
+   * compare-and-set on a `version` field. Throws DuplicateKeyError if the update/upsert breaks a unique index.
+   */
+  findOneAndUpdate(filter: Filter, update: Update, options?: UpdateOptions): Promise<T | null>;
+  /** Deletes the first matching record; true when one was deleted. */
+  deleteOne(filter: Filter): Promise<boolean>;
+  deleteMany(filter: Filter): Promise<number>;
+}
+
+export interface TenantStore {
+  readonly tenantId: TenantId;
+  collection<T extends Identified>(name: string): TenantCollection<T>;
+}
+
+/** A record whose outbox holds events, as seen by the relay (system code, across tenants). */
+export interface PendingOutbox {
+  collection: string;
+  tenantId: TenantId;
+  id: string;
+  messages: OutboxMessage[];
+}
+
+/** The relay's narrow cross-tenant view: it can read and clear outboxes, nothing else. */
+export interface OutboxSource {
+  /**
+   * Claims up to `limit` records with pending events that no other relay claimed in the last `leaseMs`
+   * (so several instances share the work), returning their events in write order.
+   */
+  claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]>;
+  /** Removes the published events from the record's outbox (others added meanwhile stay). */
+  acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void>;
+  /** How many records have pending events (for health: queueLength). */
+  countPending(): Promise<number>;
+}
+
+export interface StoreInfo {
+  kind: 'mongo' | 'embedded';
+  database: string;
+  poolSize?: number;
+  availableConnections?: number;
+}
+
+export interface DocumentStore {
+  forTenant(tenantId: TenantId): TenantStore;
+  /** Creates the indexes (idempotent). Unique indexes are scoped per tenant. */
+  ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>;
+  outbox(collections: readonly string[]): OutboxSource;
+  /** Resolves when the store answers (MongoDB: `ping`), rejects otherwise. Bounded by `timeoutMs`. */
+  ping(timeoutMs?: number): Promise<void>;
+  info(): StoreInfo;
+  close(): Promise<void>;
+}

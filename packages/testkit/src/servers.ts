@@ -1,0 +1,195 @@
+/**
+ * Real test servers (../shared/TESTING.md): mongo-java-server, nats-server with JetStream and redis-server,
+ * each a child process on a free loopback port. Fault tests use `kill`, `pause`/`resume` and `restart`
+ * (same port) to show what the service does when a dependency disappears and comes back.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, connect } from 'node:net';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export interface TestServer {
+  readonly kind: 'mongo' | 'nats' | 'redis';
+  readonly url: string;
+  readonly port: number;
+  /** SIGKILL, as a crash would; the server stays down until `restart()`. */
+  kill(): Promise<void>;
+  /** SIGSTOP: the port stays open but nothing answers. */
+  pause(): void;
+  resume(): void;
+  /** Starts the server again on the same port (after `kill`). State is empty for mongo and redis. */
+  restart(): Promise<void>;
+  /** Stops for good and removes temporary files. */
+  stop(): Promise<void>;
+}
+
+const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
+const mongoCache = join(repoRoot, '.cache', 'mongo-java-server');
+
+export async function freePort(): Promise<number> {
+  return await new Promise((resolvePort, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const address = srv.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      srv.close(() => resolvePort(port));
+    });
+  });
+}
+
+function canConnect(port: number): Promise<boolean> {
+  return new Promise((done) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    const finish = (ok: boolean) => {
+      socket.destroy();
+      done(ok);
+    };
+    socket.setTimeout(500, () => finish(false));
+    socket.once('connect', () => finish(true));
+    socket.once('error', () => finish(false));
+  });
+}
+
+async function waitUntil(what: string, child: ChildProcess, probe: () => Promise<boolean>, timeoutMs = 30_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null || child.signalCode !== null) {
+      throw new Error(`${what} exited early (code ${child.exitCode}, signal ${child.signalCode})`);
+    }
+    if (await probe()) return;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+  throw new Error(`${what} did not answer within ${timeoutMs} ms`);
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((r) => child.once('exit', () => r()));
+}
+
+interface Spec {
+  kind: TestServer['kind'];
+  url: (port: number) => string;
+  command: (port: number, dataDir: string) => { cmd: string; args: string[] };
+}
+
+async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> {
+  const port = fixedPort ?? (await freePort());
+  const dataDir = mkdtempSync(join(tmpdir(), `coperto-${spec.kind}-`));
+  let child: ChildProcess;
+  let stderr = '';
+
+  const launch = async () => {
+    const { cmd, args } = spec.command(port, dataDir);
+    stderr = '';
+    child = spawn(cmd, args, { stdio: ['ignore', 'ignore', 'pipe'] });
+    child.stderr?.on('data', (chunk: Buffer) => {
+      stderr = (stderr + chunk.toString()).slice(-4000);
+    });
+    // A test runner that dies must not leave servers behind.
+    const kill = () => child.kill('SIGKILL');
+    process.once('exit', kill);
+    child.once('exit', () => process.removeListener('exit', kill));
+    try {
+      await waitUntil(`${spec.kind} server on port ${port}`, child, () => canConnect(port));
+    } catch (error) {
+      child.kill('SIGKILL');
+      throw new Error(`${(error as Error).message}\n${stderr}`);
+    }
+  };
+  await launch();
+
+  return {
+    kind: spec.kind,
+    port,
+    url: spec.url(port),
+    async kill() {
+      child.kill('SIGCONT');
+      child.kill('SIGKILL');
+      await exited(child);
+    },
+    pause() {
+      child.kill('SIGSTOP');
+    },
+    resume() {
+      child.kill('SIGCONT');
+    },
+    async restart() {
+      await this.kill();
+      // The kernel may keep the port for a moment after the kill.
+      for (let attempt = 0; ; attempt++) {
+        try {
+          await launch();
+          return;
+        } catch (error) {
+          if (attempt >= 20) throw error;
+          await new Promise((r) => setTimeout(r, 250));
+        }
+      }
+    },
+    async stop() {
+      child.kill('SIGCONT');
+      child.kill('SIGTERM');
+      const timer = setTimeout(() => child.kill('SIGKILL'), 3000);
+      await exited(child);
+      clearTimeout(timer);
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export function startMongoServer(port?: number): Promise<TestServer> {
+  return startServer(
+    {
+      kind: 'mongo',
+      url: (p) => `mongodb://127.0.0.1:${p}/?directConnection=true`,
+      command: (p) => ({
+        cmd: 'java',
+        args: [
+          '-Xmx512m',
+          '-XX:+UseSerialGC',
+          '-XX:TieredStopAtLevel=1',
+          '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
+          '-cp',
+          `${join(mongoCache, 'classes')}:${join(mongoCache, 'lib', '*')}`,
+          'MongoTestServer',
+          '127.0.0.1',
+          String(p),
+        ],
+      }),
+    },
+    port,
+  );
+}
+
+export function startNatsServer(port?: number): Promise<TestServer> {
+  return startServer(
+    {
+      kind: 'nats',
+      url: (p) => `nats://127.0.0.1:${p}`,
+      command: (p, dataDir) => ({
+        cmd: 'nats-server',
+        args: ['-a', '127.0.0.1', '-p', String(p), '-js', '-sd', dataDir],
+      }),
+    },
+    port,
+  );
+}
+
+export function startRedisServer(port?: number): Promise<TestServer> {
+  return startServer(
+    {
+      kind: 'redis',
+      url: (p) => `redis://127.0.0.1:${p}`,
+      command: (p, dataDir) => ({
+        cmd: 'redis-server',
+        args: ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir],
+      }),
+    },
+    port,
+  );
+}

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# Installs the real servers the integration tests talk to (see ../shared/TESTING.md), idempotently:
+#   nats-server and redis-server from Debian, mongo-java-server from Maven Central (+ the project's tiny main).
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+
+missing=()
+command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
+command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "install-test-servers: apt-get install ${missing[*]}"
+  sudo_cmd=""
+  [ "$(id -u)" -eq 0 ] || sudo_cmd="sudo"
+  $sudo_cmd apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+  # The Debian redis package starts a system-wide server on 6379; the tests start their own.
+  (command -v systemctl >/dev/null 2>&1 && $sudo_cmd systemctl disable --now redis-server >/dev/null 2>&1) || true
+fi
+
+src="$root/packages/testkit/mongo-server"
+cache="$root/.cache/mongo-java-server"
+lib="$cache/lib"
+if [ ! -f "$lib/mongo-java-server-core-1.47.0.jar" ]; then
+  echo "install-test-servers: fetching mongo-java-server 1.47.0 from Maven Central"
+  mvn -B -q -f "$src/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
+    -DincludeScope=runtime -DoutputDirectory="$lib"
+fi
+if [ ! -f "$cache/classes/MongoTestServer.class" ] || [ "$src/MongoTestServer.java" -nt "$cache/classes/MongoTestServer.class" ]; then
+  mkdir -p "$cache/classes"
+  javac -d "$cache/classes" -cp "$lib/*" "$src/MongoTestServer.java"
+fi
+echo "install-test-servers: nats-server $(nats-server --version 2>&1 | head -1 | awk '{print $NF}'), redis-server $(redis-server --version | awk '{print $3}'), mongo-java-server 1.47.0"

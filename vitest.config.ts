@@ -1,0 +1,46 @@
+import { defineConfig } from 'vitest/config';
+
+// Projects by file suffix (DESIGN.md principle 10):
+//   unit         *.test.ts              in-process, no ports, embedded adapters
+//   integration  *.integration.test.ts  real MongoDB-protocol, NATS and Redis servers
+//   e2e          test/**/*.e2e.test.ts  the whole service through the gateway, both run modes
+const exclude = ['**/node_modules/**', '.cache/**'];
+const env = { APOLLO_TELEMETRY_DISABLED: '1', NODE_ENV: 'test' };
+
+export default defineConfig({
+  test: {
+    globalSetup: ['packages/testkit/src/global-setup.ts'],
+    env,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: ['**/*.test.ts'],
+          exclude: [...exclude, '**/*.integration.test.ts', '**/*.e2e.test.ts'],
+          testTimeout: 15_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'integration',
+          include: ['**/*.integration.test.ts'],
+          exclude,
+          testTimeout: 60_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'e2e',
+          include: ['**/*.e2e.test.ts'],
+          exclude,
+          testTimeout: 90_000,
+          hookTimeout: 120_000,
+        },
+      },
+    ],
+  },
+});
