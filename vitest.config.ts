@@ -1,4 +1,9 @@
+import { createRequire } from 'node:module';
 import { defineConfig } from 'vitest/config';
+
+// Node resolves `graphql` to its CommonJS build (the Apollo packages require() it); Vite would pick the
+// `module` (.mjs) build for ESM imports, and two graphql instances cannot share a schema. One instance.
+const graphqlMain = createRequire(new URL('./packages/server-kit/package.json', import.meta.url)).resolve('graphql');
 
 // Projects by file suffix (DESIGN.md principle 10):
 //   unit         *.test.ts              in-process, no ports, embedded adapters
@@ -8,6 +13,7 @@ const exclude = ['**/node_modules/**', '.cache/**'];
 const env = { APOLLO_TELEMETRY_DISABLED: '1', NODE_ENV: 'test' };
 
 export default defineConfig({
+  resolve: { alias: [{ find: /^graphql$/, replacement: graphqlMain }] },
   test: {
     globalSetup: ['packages/testkit/src/global-setup.ts'],
     env,

@@ -1,1 +1,4 @@
-export {};
+export type { Cache, CacheDetails, CacheErrorHandler, CacheStats, JsonValue, TenantCache } from './types.js';
+export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
+export { connectRedisCache, type RedisCacheOptions } from './redis-cache.js';
+export { tenantKey, MAX_KEY_LENGTH } from './keys.js';

@@ -35,10 +35,15 @@ export function formatGraphQLError(
     const mapped = mapApolloCode(code);
     const keep = mapped !== 'INTERNAL';
     if (keep) {
+      const issue = mapped === 'VALIDATION_FAILED' ? variableIssue(formatted.message) : undefined;
       return {
         message: formatted.message,
         ...(formatted.path ? { path: formatted.path } : {}),
-        extensions: { ...pickDetails(formatted.extensions), code: mapped },
+        extensions: {
+          ...pickDetails(formatted.extensions),
+          ...(issue ? { details: { fields: [issue] } } : {}),
+          code: mapped,
+        },
       };
     }
   }
@@ -48,6 +53,23 @@ export function formatGraphQLError(
     ...(formatted.path ? { path: formatted.path } : {}),
     extensions: { code: 'INTERNAL' },
   };
+}
+
+/**
+ * Names the field of a GraphQL variable-coercion error, e.g.
+ * `Variable "$input" got invalid value "x" at "input.seats"; Int cannot represent ...` → `seats`;
+ * `... Field "status" of required type "TableStatus!" was not provided.` → `status`.
+ */
+export function variableIssue(message: string): { field: string; message: string } | undefined {
+  if (!message.startsWith('Variable "$')) return undefined;
+  const at = /at "([^"]+)"/.exec(message)?.[1];
+  const missing = /Field "([^"]+)" of required type/.exec(message)?.[1];
+  const path = at?.split('.').slice(1) ?? [];
+  if (missing) path.push(missing);
+  const field = path.length > 0 ? path.join('.') : /Variable "\$([^"]+)"/.exec(message)?.[1];
+  if (!field) return undefined;
+  const reason = message.includes('; ') ? message.slice(message.lastIndexOf('; ') + 2) : message;
+  return { field, message: reason };
 }
 
 function pickDetails(extensions: Record<string, unknown> | undefined) {

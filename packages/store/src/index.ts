@@ -1,1 +1,5 @@
-export {};
+export type * from './types.js';
+export { DuplicateKeyError, StoreUnavailableError } from './errors.js';
+export { openEmbeddedStore, type EmbeddedStoreOptions } from './embedded-store.js';
+export { StoreLockedError } from './lock-file.js';
+export { connectMongoStore, type MongoStoreOptions } from './mongo-store.js';

@@ -121,8 +121,11 @@ export interface OutboxSource {
 
 export interface StoreInfo {
   kind: 'mongo' | 'embedded';
+  /** MongoDB: the database name; embedded: the data directory. */
   database: string;
+  /** MongoDB: connections the pool holds now (idle and in use). */
   poolSize?: number;
+  /** MongoDB: connections an operation can still get without waiting (maxPoolSize minus those in use). */
   availableConnections?: number;
 }
 

@@ -1,2 +1,3 @@
 export * from './servers.js';
 export * from './server-urls.js';
+export * from './tokens.js';

@@ -103,15 +103,16 @@ async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> 
   };
   await launch();
 
+  const kill = async () => {
+    child.kill('SIGCONT');
+    child.kill('SIGKILL');
+    await exited(child);
+  };
   return {
     kind: spec.kind,
     port,
     url: spec.url(port),
-    async kill() {
-      child.kill('SIGCONT');
-      child.kill('SIGKILL');
-      await exited(child);
-    },
+    kill,
     pause() {
       child.kill('SIGSTOP');
     },
@@ -119,7 +120,7 @@ async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> 
       child.kill('SIGCONT');
     },
     async restart() {
-      await this.kill();
+      await kill();
       // The kernel may keep the port for a moment after the kill.
       for (let attempt = 0; ; attempt++) {
         try {

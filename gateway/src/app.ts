@@ -1,0 +1,104 @@
+import { readFileSync } from 'node:fs';
+import { createOutboxRelay, type OutboxRelay } from '@coperto/bus';
+import { createMetrics } from '@coperto/metrics';
+import {
+  connectDependencies,
+  createInProcessSubgraphClient,
+  createSubgraphExecutor,
+  startHost,
+  type Dependencies,
+  type Host,
+  type Logger,
+  type SubgraphExecutor,
+} from '@coperto/server-kit';
+import type { GatewayConfig } from './config.js';
+import { InProcessDataSource } from './in-process-data-source.js';
+import { AuthForwardingDataSource } from './remote-data-source.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
+import { subgraphFactories } from './subgraph-registry.js';
+
+export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
+
+export interface GatewayApp extends Host {
+  gateway: GatewayServer;
+  deps: Dependencies;
+}
+
+/**
+ * Starts the gateway process. Embedded mode (the default) also hosts the five subgraphs in-process with the
+ * embedded store, the in-process bus and a memory cache; distributed mode reaches them over HTTP.
+ */
+export async function startGatewayApp(
+  config: GatewayConfig,
+  logger: Logger,
+  options: { handleSignals?: boolean } = {},
+): Promise<GatewayApp> {
+  const mode = config.COPERTO_MODE;
+  const deps = await connectDependencies(config, { mode, needsStore: mode === 'embedded', logger, name: 'gateway' });
+  try {
+    const metrics = createMetrics({ service: 'gateway' });
+    const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    const gateway = await createGatewayServer({
+      supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
+      dataSourceFor: (name, url) => {
+        const executor = hosted?.executors.get(name);
+        if (executor) return new InProcessDataSource(executor);
+        if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
+        return new AuthForwardingDataSource({ url: config.subgraphUrls[name] ?? url });
+      },
+      verifier: deps.verifier,
+      logger,
+      introspection: config.GRAPHQL_INTROSPECTION,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      onRequest: (r) => metrics.observeRequest(r),
+    });
+    const host = await startHost({
+      config,
+      logger,
+      nodeType: 'gateway',
+      services: ['gateway', ...(hosted ? [...hosted.executors.keys()] : [])],
+      deps,
+      appServer: gateway.httpServer,
+      metrics,
+      ...(hosted ? { relay: hosted.relay } : {}),
+      beforeClose: () => gateway.close(),
+      handleSignals: options.handleSignals ?? true,
+    });
+    return { ...host, gateway, deps };
+  } catch (error) {
+    await deps.close();
+    throw error;
+  }
+}
+
+async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
+  const executors = new Map<string, SubgraphExecutor>();
+  const subgraphs = createInProcessSubgraphClient((name) => executors.get(name));
+  let relay: OutboxRelay | undefined;
+  const built = Object.entries(subgraphFactories).map(([name, create]) => {
+    const subgraph = create({
+      store: deps.store!,
+      cache: deps.cache,
+      verifier: deps.verifier,
+      subgraphs,
+      timeZone: config.RESTAURANT_TIMEZONE,
+      onEventsWritten: () => relay?.kick(),
+    });
+    if (subgraph.name !== name) throw new Error(`Subgraph ${name} calls itself ${subgraph.name}`);
+    return subgraph;
+  });
+  for (const subgraph of built) {
+    await subgraph.init();
+    executors.set(
+      subgraph.name,
+      createSubgraphExecutor(subgraph, { onInternalError: (error) => logger.error('subgraph error', { error }) }),
+    );
+  }
+  relay = createOutboxRelay({
+    source: deps.store!.outbox(built.flatMap((s) => s.outboxCollections)),
+    bus: deps.bus,
+    onError: (error) => logger.warn('outbox relay: will retry', { error }),
+  });
+  return { executors, relay };
+}
+export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';

@@ -1,0 +1,24 @@
+import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
+import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
+
+/** The subgraphs the gateway federates (names as in supergraph.yaml). */
+export const SUBGRAPH_NAMES = ['tavolo', 'sala'] as const;
+
+const gatewayConfigSpec = {
+  ...serviceConfigSpec,
+  COPERTO_MODE: oneOf(['embedded', 'distributed'] as const, {
+    default: 'embedded',
+    description: 'embedded: everything in this process; distributed: subgraphs are separate processes',
+  }),
+  GRAPHQL_INTROSPECTION: bool({ default: false }),
+} as const;
+
+export type GatewayConfig = Config<typeof gatewayConfigSpec> & {
+  /** SUBGRAPH_<NAME>_URL overrides of supergraph.yaml's routing URLs (distributed mode). */
+  subgraphUrls: Readonly<Record<string, string>>;
+};
+
+/** The only place the gateway process reads its environment. Reports every bad variable at once. */
+export function readGatewayConfig(env: Readonly<Record<string, string | undefined>> = process.env): GatewayConfig {
+  return Object.freeze({ ...loadConfig(gatewayConfigSpec, env), subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES) });
+}

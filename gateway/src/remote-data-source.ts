@@ -1,0 +1,23 @@
+import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import { UnavailableError } from '@coperto/errors';
+import type { GatewayContext } from './context.js';
+
+/**
+ * Distributed mode: a subgraph reached over HTTP. Forwards the caller's Authorization header (the subgraph
+ * verifies it again) and the request id; a subgraph that cannot be reached is UNAVAILABLE (503), not a 500.
+ */
+export class AuthForwardingDataSource extends RemoteGraphQLDataSource<GatewayContext> {
+  override willSendRequest({ request, context }: GraphQLDataSourceProcessOptions<GatewayContext>) {
+    const ctx = context as Partial<GatewayContext> | undefined;
+    if (ctx?.authorization) request.http?.headers.set('authorization', ctx.authorization);
+    if (ctx?.requestId) request.http?.headers.set('x-request-id', ctx.requestId);
+  }
+
+  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<GraphQLDataSource['process']> {
+    try {
+      return await super.process(options);
+    } catch (error) {
+      throw new UnavailableError(`Subgraph ${this.url ?? ''} did not answer`.trim(), { cause: error });
+    }
+  }
+}

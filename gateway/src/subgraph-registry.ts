@@ -1,0 +1,10 @@
+import type { SubgraphFactory } from '@coperto/server-kit';
+import { createSalaSubgraph } from '@coperto/subgraph-sala';
+import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
+import type { SUBGRAPH_NAMES } from './config.js';
+
+/** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
+export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
+  tavolo: createTavoloSubgraph as SubgraphFactory,
+  sala: createSalaSubgraph as SubgraphFactory,
+};

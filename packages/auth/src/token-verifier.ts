@@ -1,0 +1,69 @@
+import type { JWTVerifyOptions } from 'jose';
+import { jwtVerify } from 'jose';
+import { UnauthenticatedError } from '@coperto/errors';
+import type { AuthOptions } from './auth-options.js';
+import { resolvePolicy } from './auth-options.js';
+import { viewerFromClaims } from './claims.js';
+import { toUnauthenticated } from './jose-errors.js';
+import { createVerificationKey } from './verification-key.js';
+import type { Viewer } from './viewer.js';
+
+/** Verifies bearer tokens and turns them into Viewers. Every refusal is an UnauthenticatedError. */
+export interface TokenVerifier {
+  /** Verifies a compact JWT (without the `Bearer ` prefix). */
+  verify(token: string): Promise<Viewer>;
+  /** Verifies the value of an HTTP `Authorization` header, which must be `Bearer <token>`. */
+  verifyAuthorizationHeader(header: string | undefined): Promise<Viewer>;
+}
+
+/** Three base64url segments; the signature may not be empty (so `alg: none` tokens stop here). */
+const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
+/** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/**
+ * Creates a verifier for one key source. The options are checked now (algorithms pinned, never `none`, the
+ * key suits the algorithms), so a misconfigured process fails at startup with an AuthOptionsError.
+ *
+ * A token is accepted only if: it is at most `maxTokenLength` characters; its `alg` is one of the pinned
+ * algorithms; its signature verifies; it has `exp`, not past (with `clockToleranceSeconds`), and `nbf`, if
+ * present, not in the future; `iss`/`aud` match when configured; `tenantId` is a valid tenant id.
+ */
+export function createTokenVerifier(options: AuthOptions): TokenVerifier {
+  const policy = resolvePolicy(options);
+  const key = createVerificationKey(options, policy.algorithms);
+  const joseOptions: JWTVerifyOptions = {
+    algorithms: policy.algorithms,
+    requiredClaims: ['exp'],
+    clockTolerance: policy.clockToleranceSeconds,
+    ...(policy.issuer === undefined ? {} : { issuer: policy.issuer }),
+    ...(policy.audience === undefined ? {} : { audience: policy.audience }),
+  };
+
+  async function verify(token: string): Promise<Viewer> {
+    if (typeof token !== 'string' || token.length === 0)
+      throw new UnauthenticatedError('Missing bearer token');
+    if (token.length > policy.maxTokenLength) throw new UnauthenticatedError('Token too large');
+    if (!COMPACT_JWS.test(token)) throw new UnauthenticatedError('Malformed token');
+    try {
+      const { payload } = await jwtVerify(token, key, joseOptions);
+      return viewerFromClaims(payload, token);
+    } catch (error) {
+      throw toUnauthenticated(error);
+    }
+  }
+
+  async function verifyAuthorizationHeader(header: string | undefined): Promise<Viewer> {
+    if (typeof header !== 'string' || header.trim() === '')
+      throw new UnauthenticatedError('Missing bearer token');
+    // "Bearer " + token: anything much longer is refused before the regular expression runs.
+    if (header.length > policy.maxTokenLength + 64) throw new UnauthenticatedError('Token too large');
+    const token = BEARER.exec(header.trim())?.[1];
+    if (token === undefined) {
+      throw new UnauthenticatedError('Authorization header must be "Bearer <token>"');
+    }
+    return verify(token);
+  }
+
+  return Object.freeze({ verify, verifyAuthorizationHeader });
+}

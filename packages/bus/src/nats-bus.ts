@@ -1,0 +1,179 @@
+import { connect, DebugEvents, Events, NatsError, type JetStreamClient, type NatsConnection, type Status } from 'nats';
+import { decodeEvent, encodeEvent } from './codec.js';
+import { BusUnavailableError } from './errors.js';
+import { ensureEventStream } from './nats-stream.js';
+import { isPublishSubject, isSubjectPattern } from './subject-matcher.js';
+import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
+import { sleep, withTimeout } from './timeout.js';
+import type { BusStatus, CloudEvent, EventBus, SubscribeOptions, Subscription } from './types.js';
+
+export interface NatsBusOptions {
+  /** `nats://host:port` (a comma-separated list is accepted). */
+  url: string;
+  /** Connection name shown by the server's monitoring. */
+  name?: string;
+  /** JetStream stream capturing `tenant.*.restaurant.>`. Default `RESTAURANT`. */
+  streamName?: string;
+  /** A publish rejects when JetStream has not acknowledged it within this time. Default 2000. */
+  publishTimeoutMs?: number;
+  /** How long `connectNatsBus` retries creating the stream while JetStream is not ready. Default 15000. */
+  setupTimeoutMs?: number;
+}
+
+const DRAIN_TIMEOUT_MS = 5000;
+
+/**
+ * Connects to NATS (waiting for the server if it is not up yet, and reconnecting for ever afterwards),
+ * makes sure the event stream exists, and returns the NATS EventBus:
+ * - `publish`: JetStream publish with `Nats-Msg-Id` = event id; resolves on the PubAck (also a duplicate's),
+ *   rejects with BusUnavailableError when disconnected or not acknowledged within `publishTimeoutMs`;
+ * - `subscribe`: a core NATS subscription (live events only), restored by the client after a reconnect;
+ * - `close`: drains the subscriptions and the connection.
+ */
+export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus> {
+  const nc = await connect({
+    servers: options.url.split(','),
+    ...(options.name ? { name: options.name } : {}),
+    maxReconnectAttempts: -1,
+    waitOnFirstConnect: true,
+  });
+  try {
+    await setUpStream(nc, options.streamName ?? 'RESTAURANT', options.setupTimeoutMs ?? 15_000);
+  } catch (error) {
+    await nc.close();
+    throw new BusUnavailableError(`Could not set up the JetStream event stream: ${messageOf(error)}`, {
+      cause: error,
+    });
+  }
+  return createNatsBus(nc, options.publishTimeoutMs ?? 2000);
+}
+
+/** Right after a server (re)start JetStream may answer 503 for a moment: retry until the deadline. */
+async function setUpStream(nc: NatsConnection, streamName: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      const jsm = await nc.jetstreamManager({ timeout: 2000 });
+      await ensureEventStream(jsm, streamName);
+      return;
+    } catch (error) {
+      if (Date.now() >= deadline || !isTransient(error)) throw error;
+      await sleep(250);
+    }
+  }
+}
+
+function isTransient(error: unknown): boolean {
+  if (!(error instanceof NatsError)) return false;
+  if (error.isJetStreamError()) return error.api_error?.code === 503;
+  return ['503', 'TIMEOUT', 'DISCONNECT'].includes(error.code);
+}
+
+function messageOf(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
+
+function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
+  const js: JetStreamClient = nc.jetstream({ timeout: publishTimeoutMs });
+  const queues = new Set<SubscriptionQueue>();
+  let connected = true;
+  let reconnects = 0;
+  let closing: Promise<void> | null = null;
+
+  const endAll = () => {
+    for (const queue of [...queues]) queue.end('drain');
+  };
+
+  const statusEvents: AsyncIterable<Status> & { stop?: () => void } = nc.status();
+  const watchStatus = (async () => {
+    for await (const s of statusEvents) {
+      if (s.type === Events.Disconnect || s.type === DebugEvents.Reconnecting) connected = false;
+      else if (s.type === Events.Reconnect) {
+        connected = true;
+        reconnects++;
+      }
+    }
+  })().catch(() => {});
+  void nc.closed().then(() => {
+    connected = false;
+    endAll();
+  });
+
+  const unavailable = (what: string, error?: unknown) =>
+    new BusUnavailableError(
+      error === undefined ? what : `${what}: ${messageOf(error)}`,
+      error === undefined ? undefined : { cause: error },
+    );
+
+  return {
+    async publish(subject: string, event: CloudEvent): Promise<void> {
+      if (!isPublishSubject(subject)) throw new TypeError(`Invalid publish subject: ${subject}`);
+      if (closing || nc.isClosed()) throw unavailable('Event bus closed');
+      // Bytes written while disconnected are dropped by the client on reconnect: fail fast instead.
+      if (!connected) throw unavailable(`Not connected to NATS, event ${event.id} not published`);
+      try {
+        await withTimeout(
+          js.publish(subject, encodeEvent(event), { msgID: event.id, timeout: publishTimeoutMs }),
+          publishTimeoutMs + 100,
+          () => unavailable(`No PubAck within ${publishTimeoutMs} ms for event ${event.id}`),
+        );
+      } catch (error) {
+        if (error instanceof BusUnavailableError) throw error;
+        throw unavailable(`Event ${event.id} not acknowledged by JetStream`, error);
+      }
+    },
+
+    subscribe(pattern: string, options: SubscribeOptions = {}): Subscription {
+      if (!isSubjectPattern(pattern)) throw new TypeError(`Invalid subject pattern: ${pattern}`);
+      let release = () => {};
+      const queue = createSubscriptionQueue({ ...options, onEnd: () => release() });
+      if (closing || nc.isClosed()) {
+        queue.end('discard');
+        return queue.subscription;
+      }
+      const sub = nc.subscribe(pattern, {
+        callback: (error, msg) => {
+          if (error) return queue.end('drain');
+          const event = decodeEvent(msg.data);
+          if (event) queue.push(event);
+        },
+      });
+      queues.add(queue);
+      release = () => {
+        queues.delete(queue);
+        if (!closing && !nc.isClosed()) sub.unsubscribe();
+      };
+      return queue.subscription;
+    },
+
+    async ping(timeoutMs = 2000): Promise<number> {
+      if (closing || nc.isClosed()) throw unavailable('Event bus closed');
+      try {
+        return await withTimeout(nc.rtt(), timeoutMs, () => unavailable(`NATS did not answer within ${timeoutMs} ms`));
+      } catch (error) {
+        if (error instanceof BusUnavailableError) throw error;
+        throw unavailable('NATS ping failed', error);
+      }
+    },
+
+    status(): BusStatus {
+      return { connected: connected && !nc.isClosed(), reconnects };
+    },
+
+    close(): Promise<void> {
+      closing ??= (async () => {
+        try {
+          await withTimeout(nc.drain(), DRAIN_TIMEOUT_MS, () => new Error('drain timed out'));
+        } catch {
+          // Disconnected or already closed: close without draining.
+        }
+        if (!nc.isClosed()) await nc.close();
+        endAll();
+        // nats.js 2.29.3 does not end the iterators returned by nc.status() when the connection closes.
+        statusEvents.stop?.();
+        await watchStatus;
+      })();
+      return closing;
+    },
+  };
+}

@@ -1,0 +1,173 @@
+import type { TenantId } from '@coperto/auth';
+import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
+import { connect, type NatsConnection } from 'nats';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeEventBus } from '../src/contract.js';
+import { BusUnavailableError } from '../src/errors.js';
+import { buildEvent } from '../src/events.js';
+import { connectNatsBus } from '../src/nats-bus.js';
+import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
+
+describeEventBus('nats', () => connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-contract' }));
+
+function newTenant(): TenantId {
+  return uniqueName('nats').replace('_', '') as TenantId;
+}
+
+function sample(type: 'tables.status' | 'bookings.created' = 'tables.status', n = 0, tenantId = newTenant()) {
+  return buildEvent({ tenantId, type, source: '/test/nats', subject: `r${n}`, data: { n } });
+}
+
+/** Settles with the promise's outcome, or fails the test after `ms` (a deadline, not a timing assertion). */
+async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+  let timer: NodeJS.Timeout | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
+  });
+  try {
+    return await Promise.race([
+      promise.then(
+        (value) => ({ ok: true as const, value }),
+        (error: unknown) => ({ ok: false as const, error }),
+      ),
+      deadline,
+    ]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+async function nextEvent(sub: Subscription, ms = 5000): Promise<CloudEvent> {
+  const result = await settleWithin(sub[Symbol.asyncIterator]().next(), ms);
+  if (!result.ok) throw result.error;
+  if (result.value.done) throw new Error('subscription ended');
+  return result.value.value;
+}
+
+describe('NATS bus and JetStream', () => {
+  let bus: EventBus;
+  let nc: NatsConnection;
+
+  beforeAll(async () => {
+    bus = await connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-jetstream-test' });
+    nc = await connect({ servers: serverUrls().natsUrl });
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await nc?.close();
+  });
+
+  it('creates the stream idempotently, also when several processes start at once', async () => {
+    const buses = await Promise.all(
+      Array.from({ length: 4 }, () => connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-race' })),
+    );
+    await Promise.all(buses.map((b) => b.close()));
+    const jsm = await nc.jetstreamManager();
+    const info = await jsm.streams.info('RESTAURANT');
+    expect(info.config.subjects).toContain('tenant.*.restaurant.>');
+    expect(info.config.storage).toBe('file');
+    expect(info.config.duplicate_window).toBe(120 * 1e9);
+    expect(info.config.max_age).toBeGreaterThan(0);
+  });
+
+  it('stores the event in JetStream with Nats-Msg-Id and drops a second publish with the same id', async () => {
+    const { message, event } = sample('bookings.created');
+    await bus.publish(message.subject, event);
+    await bus.publish(message.subject, event);
+
+    const jsm = await nc.jetstreamManager();
+    const stored = await jsm.streams.getMessage('RESTAURANT', { last_by_subj: message.subject });
+    expect(stored.header.get('Nats-Msg-Id')).toBe(event.id);
+    expect(stored.json<CloudEvent>()).toEqual(event);
+    const perSubject = await jsm.streams.info('RESTAURANT', { subjects_filter: message.subject });
+    expect(perSubject.state.subjects?.[message.subject]).toBe(1);
+
+    const js = nc.jetstream();
+    const ack = await js.publish(message.subject, new TextEncoder().encode(JSON.stringify(event)), { msgID: event.id });
+    expect(ack.duplicate).toBe(true);
+  });
+
+  it('delivers JetStream-published events to core subscribers of another connection', async () => {
+    const { message, event } = sample();
+    const other = await connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-other' });
+    try {
+      const sub = other.subscribe(message.subject);
+      await other.ping(2000);
+      await bus.publish(message.subject, event);
+      expect(await nextEvent(sub)).toEqual(event);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('skips messages on a subject that are not CloudEvents', async () => {
+    const { message, event } = sample();
+    const sub = bus.subscribe(message.subject);
+    await bus.ping(2000);
+    nc.publish(message.subject, new TextEncoder().encode('not an envelope'));
+    await nc.flush();
+    await bus.publish(message.subject, event);
+    expect(await nextEvent(sub)).toEqual(event);
+    sub.unsubscribe();
+  });
+});
+
+describe('NATS bus when the server dies and comes back', () => {
+  let server: TestServer;
+  let bus: EventBus;
+
+  beforeAll(async () => {
+    server = await startNatsServer();
+    bus = await connectNatsBus({ url: server.url, name: 'bus-fault', publishTimeoutMs: 1000 });
+  });
+  afterAll(async () => {
+    await bus?.close();
+    await server?.stop();
+  });
+
+  it('rejects publishes with BusUnavailableError while down, and delivers again after a restart', async () => {
+    const tenantId = newTenant();
+    const before = sample('tables.status', 1, tenantId);
+    const sub = bus.subscribe(before.message.subject);
+    await bus.publish(before.message.subject, before.event);
+    expect(await nextEvent(sub)).toEqual(before.event);
+
+    await server.kill();
+    const down = sample('tables.status', 2, tenantId);
+    const outcome = await settleWithin(bus.publish(down.message.subject, down.event), 10_000);
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error).toBeInstanceOf(BusUnavailableError);
+    await expect(bus.ping(500)).rejects.toBeInstanceOf(BusUnavailableError);
+
+    await server.restart();
+    const after = sample('tables.status', 3, tenantId);
+    // Reconnecting and JetStream recovery take a moment: retry within a deadline.
+    const deadline = Date.now() + 30_000;
+    for (;;) {
+      try {
+        await bus.publish(after.message.subject, after.event);
+        break;
+      } catch (error) {
+        if (!(error instanceof BusUnavailableError) || Date.now() > deadline) throw error;
+        await new Promise((r) => setTimeout(r, 200));
+      }
+    }
+    expect(await nextEvent(sub)).toEqual(after.event);
+    expect(bus.status()).toEqual({ connected: true, reconnects: 1 });
+    sub.unsubscribe();
+  });
+
+  it('rejects in bounded time while the server is paused (port open, nothing answers)', async () => {
+    const { message, event } = sample('bookings.created', 4);
+    server.pause();
+    try {
+      const outcome = await settleWithin(bus.publish(message.subject, event), 10_000);
+      expect(!outcome.ok && outcome.error).toBeInstanceOf(BusUnavailableError);
+      await expect(bus.ping(300)).rejects.toBeInstanceOf(BusUnavailableError);
+    } finally {
+      server.resume();
+    }
+    // The unacknowledged publish may still have been stored: publishing again with the same id is safe.
+    await bus.publish(message.subject, event);
+  });
+});

@@ -1,0 +1,275 @@
+import type { TenantId } from '@coperto/auth';
+import type { OutboxMessage, OutboxSource, PendingOutbox } from '@coperto/store';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { BusUnavailableError } from '../src/errors.js';
+import { buildEvent } from '../src/events.js';
+import { createMemoryBus } from '../src/memory-bus.js';
+import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../src/outbox-relay.js';
+import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
+
+const tenantId = 'relay' as TenantId;
+const WAIT = { timeout: 5000, interval: 10 };
+
+/** A small in-memory OutboxSource with the store's claim/lease semantics and a call log. */
+class MemoryOutbox implements OutboxSource {
+  readonly records = new Map<string, { messages: OutboxMessage[]; leasedUntil: number }>();
+  readonly acks: Array<{ id: string; messageIds: string[] }> = [];
+  failClaims = 0;
+  failAcks = 0;
+
+  write(id: string, messages: OutboxMessage[]): void {
+    const record = this.records.get(id) ?? { messages: [], leasedUntil: 0 };
+    record.messages.push(...messages);
+    this.records.set(id, record);
+  }
+
+  pendingIds(): string[] {
+    return [...this.records.values()].flatMap((r) => r.messages.map((m) => m.id));
+  }
+
+  async claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]> {
+    if (this.failClaims > 0) {
+      this.failClaims--;
+      throw new Error('store down (claim)');
+    }
+    const now = Date.now();
+    const claimed: PendingOutbox[] = [];
+    for (const [id, record] of this.records) {
+      if (claimed.length >= limit) break;
+      if (record.messages.length === 0 || record.leasedUntil > now) continue;
+      record.leasedUntil = now + leaseMs;
+      claimed.push({ collection: 'tavoli', tenantId, id, messages: record.messages.map((m) => ({ ...m })) });
+    }
+    return claimed;
+  }
+
+  async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
+    if (this.failAcks > 0) {
+      this.failAcks--;
+      throw new Error('store down (ack)');
+    }
+    const record = this.records.get(pending.id);
+    if (!record) return;
+    this.acks.push({ id: pending.id, messageIds: [...messageIds] });
+    record.messages = record.messages.filter((m) => !messageIds.includes(m.id));
+    record.leasedUntil = 0;
+  }
+
+  async countPending(): Promise<number> {
+    return [...this.records.values()].filter((r) => r.messages.length > 0).length;
+  }
+}
+
+/** A MemoryBus that can be switched down (rejects) or held (publish waits until released). */
+class FlakyBus implements EventBus {
+  readonly inner = createMemoryBus();
+  down = false;
+  /** Ids in the order the bus accepted them. */
+  readonly accepted: string[] = [];
+  private held: Array<() => void> | null = null;
+  failOnId: string | null = null;
+
+  hold(): void {
+    this.held = [];
+  }
+  release(): void {
+    const held = this.held ?? [];
+    this.held = null;
+    for (const go of held) go();
+  }
+  heldCount(): number {
+    return this.held?.length ?? 0;
+  }
+
+  async publish(subject: string, event: CloudEvent): Promise<void> {
+    if (this.held) await new Promise<void>((go) => this.held?.push(go));
+    if (this.down) throw new BusUnavailableError('bus down (test)');
+    if (event.id === this.failOnId) {
+      this.failOnId = null;
+      throw new BusUnavailableError('one failure (test)');
+    }
+    await this.inner.publish(subject, event);
+    this.accepted.push(event.id);
+  }
+  subscribe(...args: Parameters<EventBus['subscribe']>): Subscription {
+    return this.inner.subscribe(...args);
+  }
+  ping(timeoutMs?: number) {
+    return this.inner.ping(timeoutMs);
+  }
+  status() {
+    return this.inner.status();
+  }
+  close() {
+    return this.inner.close();
+  }
+}
+
+function events(recordId: string, count: number): OutboxMessage[] {
+  return Array.from(
+    { length: count },
+    (_, i) =>
+      buildEvent({ tenantId, type: 'tables.status', source: '/test/relay', subject: recordId, data: { recordId, i } })
+        .message,
+  );
+}
+
+/** Collects every event the subscription yields, in order. */
+function collect(sub: Subscription): CloudEvent[] {
+  const seen: CloudEvent[] = [];
+  void (async () => {
+    for await (const event of sub) seen.push(event);
+  })();
+  return seen;
+}
+
+const open: Array<{ relay: OutboxRelay; bus: EventBus }> = [];
+afterEach(async () => {
+  for (const { relay, bus } of open.splice(0)) {
+    await relay.stop();
+    await bus.close();
+  }
+});
+
+function setUp(overrides: Partial<OutboxRelayOptions> = {}) {
+  const source = new MemoryOutbox();
+  const bus = new FlakyBus();
+  const errors: unknown[] = [];
+  const relay = createOutboxRelay({
+    source,
+    bus,
+    pollIntervalMs: 10,
+    maxBackoffMs: 40,
+    onError: (error) => errors.push(error),
+    ...overrides,
+  });
+  open.push({ relay, bus });
+  const received = collect(bus.subscribe(`tenant.${tenantId}.restaurant.>`, { maxPending: 100_000 }));
+  return { source, bus, relay, errors, received };
+}
+
+/** Per record, the ids in the order the subscriber saw them. */
+function idsByRecord(received: CloudEvent[]): Map<string, string[]> {
+  const byRecord = new Map<string, string[]>();
+  for (const event of received) byRecord.set(event.subject, [...(byRecord.get(event.subject) ?? []), event.id]);
+  return byRecord;
+}
+
+describe('outbox relay', () => {
+  it('publishes every pending event in write order and drains the outbox', async () => {
+    const { source, relay, received } = setUp({ batchSize: 2 });
+    const written = new Map(['T1', 'T2', 'T3', 'T4', 'T5'].map((id) => [id, events(id, 3)]));
+    for (const [id, messages] of written) source.write(id, messages);
+    relay.start();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    expect(received).toHaveLength(15);
+    const seen = idsByRecord(received);
+    for (const [id, messages] of written) expect(seen.get(id)).toEqual(messages.map((m) => m.id));
+    expect(received.map((e) => e)).toEqual(received.map((e) => ({ ...e })));
+    expect(relay.stats()).toMatchObject({ published: 15, lastError: null });
+    expect(relay.stats().lastSuccess).toMatch(/Z$/);
+  });
+
+  it('kick() delivers without waiting for the next poll', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
+    relay.start();
+    await vi.waitFor(() => expect(relay.stats().lastSuccess).not.toBeNull(), WAIT);
+    const messages = events('K1', 2);
+    source.write('K1', messages);
+    relay.kick();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id)), WAIT);
+  });
+
+  it('keeps events while the bus is down and delivers all of them, in order, when it recovers', async () => {
+    const { source, bus, relay, errors, received } = setUp();
+    bus.down = true;
+    const written = new Map(['D1', 'D2', 'D3'].map((id) => [id, events(id, 4)]));
+    for (const [id, messages] of written) source.write(id, messages);
+    relay.start();
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(3), WAIT);
+    expect(errors.every((e) => e instanceof BusUnavailableError)).toBe(true);
+    expect(relay.stats().lastError).toBe('bus down (test)');
+    expect(received).toEqual([]);
+    expect(source.acks).toEqual([]);
+    expect(source.pendingIds()).toHaveLength(12);
+
+    bus.down = false;
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    const seen = idsByRecord(received);
+    for (const [id, messages] of written) expect(seen.get(id)).toEqual(messages.map((m) => m.id));
+    expect(received).toHaveLength(12);
+  });
+
+  it('stops a record at its first failed event, acknowledging only what was published, and keeps order', async () => {
+    const { source, bus, relay, received } = setUp();
+    const messages = events('F1', 4);
+    bus.failOnId = messages[2]!.id;
+    source.write('F1', messages);
+    relay.start();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    expect(source.acks[0]).toEqual({ id: 'F1', messageIds: [messages[0]!.id, messages[1]!.id] });
+    expect(source.acks[1]).toEqual({ id: 'F1', messageIds: [messages[2]!.id, messages[3]!.id] });
+    expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id));
+  });
+
+  it('acknowledges only after the bus took the event', async () => {
+    const { source, bus, relay, received } = setUp();
+    const messages = events('A1', 1);
+    bus.hold();
+    source.write('A1', messages);
+    relay.start();
+    await vi.waitFor(() => expect(bus.heldCount()).toBe(1), WAIT);
+    expect(source.acks).toEqual([]);
+    expect(source.pendingIds()).toEqual([messages[0]!.id]);
+    bus.release();
+    await vi.waitFor(() => expect(source.acks).toEqual([{ id: 'A1', messageIds: [messages[0]!.id] }]), WAIT);
+    expect(received.map((e) => e.id)).toEqual([messages[0]!.id]);
+  });
+
+  it('publishes again when the acknowledgement is lost (at least once, same id)', async () => {
+    const { source, relay, errors, received } = setUp();
+    source.failAcks = 1;
+    const messages = events('L1', 2);
+    source.write('L1', messages);
+    relay.start();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), { ...WAIT, timeout: 15_000 });
+    expect(errors.map((e) => (e as Error).message)).toContain('store down (ack)');
+    const ids = messages.map((m) => m.id);
+    expect(received.map((e) => e.id)).toEqual([...ids, ...ids]);
+    expect(relay.stats().published).toBe(4);
+  });
+
+  it('survives a failing store and carries on', async () => {
+    const { source, relay, errors, received } = setUp();
+    source.failClaims = 3;
+    const messages = events('S1', 2);
+    source.write('S1', messages);
+    relay.start();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id)), WAIT);
+    expect(errors.map((e) => (e as Error).message)).toEqual(Array(3).fill('store down (claim)'));
+  });
+
+  it('stop() waits for the current round and is idempotent', async () => {
+    const { source, bus, relay } = setUp();
+    const messages = events('P1', 2);
+    bus.hold();
+    source.write('P1', messages);
+    relay.start();
+    await vi.waitFor(() => expect(bus.heldCount()).toBe(1), WAIT);
+    let stopped = false;
+    const stopping = relay.stop().then(() => {
+      stopped = true;
+    });
+    await new Promise((r) => setTimeout(r, 20));
+    expect(stopped).toBe(false);
+    bus.release();
+    await stopping;
+    await relay.stop();
+    // The held event was published and acknowledged; the second one stays for the next relay.
+    expect(source.acks).toEqual([{ id: 'P1', messageIds: [messages[0]!.id] }]);
+    expect(source.pendingIds()).toEqual([messages[1]!.id]);
+    relay.kick();
+    relay.start();
+    expect(await relay.countPending()).toBe(1);
+  });
+});

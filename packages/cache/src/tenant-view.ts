@@ -1,0 +1,96 @@
+import type { TenantId } from '@coperto/auth';
+import type { CacheCounters } from './fail-open.js';
+import { assertKey, assertTenantId, tenantKey, ttlMilliseconds } from './keys.js';
+import type { TenantCache } from './types.js';
+import { decodeValue, encodeValue } from './values.js';
+
+/**
+ * What an adapter provides: raw string operations on full keys. They may reject when the server is
+ * unreachable; the tenant view turns that into a miss or a no-op (fail open).
+ */
+export interface RawStore {
+  get(fullKey: string): Promise<string | null>;
+  set(fullKey: string, json: string, ttlMs: number): Promise<void>;
+  delete(fullKey: string): Promise<void>;
+}
+
+export interface TenantViewContext {
+  prefix: string;
+  store: RawStore;
+  counters: CacheCounters;
+  /** In-flight `getOrSet` loads by full key, shared by every view of the cache. */
+  loads: Map<string, Promise<unknown>>;
+}
+
+/** The `TenantCache` of one tenant over an adapter's raw store. Validation errors reject; server errors fail open. */
+export function tenantView(context: TenantViewContext, tenantId: TenantId): TenantCache {
+  assertTenantId(tenantId);
+  const { prefix, store, counters, loads } = context;
+  const fullKey = (key: string) => {
+    assertKey(key);
+    return tenantKey(prefix, tenantId, key);
+  };
+
+  const get = async <T>(key: string): Promise<T | null> => {
+    const k = fullKey(key);
+    let json: string | null;
+    try {
+      json = await store.get(k);
+    } catch (error) {
+      counters.failed(error, 'get');
+      return null;
+    }
+    const decoded = json === null ? undefined : decodeValue(json);
+    if (decoded === undefined) {
+      counters.miss();
+      return null;
+    }
+    counters.hit();
+    return decoded.value as T;
+  };
+
+  const set = async (key: string, value: unknown, ttlSeconds: number): Promise<void> => {
+    const k = fullKey(key);
+    const ttlMs = ttlMilliseconds(ttlSeconds);
+    const json = encodeValue(value);
+    try {
+      await store.set(k, json, ttlMs);
+    } catch (error) {
+      counters.failed(error, 'set');
+    }
+  };
+
+  const del = async (key: string): Promise<void> => {
+    const k = fullKey(key);
+    try {
+      await store.delete(k);
+    } catch (error) {
+      counters.failed(error, 'delete');
+    }
+  };
+
+  const getOrSet = async <T>(key: string, ttlSeconds: number, load: () => Promise<T>): Promise<T> => {
+    const k = fullKey(key);
+    ttlMilliseconds(ttlSeconds);
+    const cached = await get<T>(key);
+    if (cached !== null) return cached;
+    const running = loads.get(k);
+    if (running) return (await running) as T;
+    // `load` starts on a later microtask, after the entry is registered, so even a synchronous throw is shared.
+    const loading = Promise.resolve()
+      .then(load)
+      .then(async (value) => {
+        if (value !== null && value !== undefined) await set(key, value, ttlSeconds);
+        return value;
+      });
+    loads.set(k, loading);
+    loading
+      .finally(() => {
+        if (loads.get(k) === loading) loads.delete(k);
+      })
+      .catch(() => undefined);
+    return await loading;
+  };
+
+  return { get, set, delete: del, getOrSet };
+}

@@ -1,0 +1,160 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { createAddressFilter } from './address-filter.js';
+import {
+  detailedAnswer,
+  familyBAnswer,
+  liveAnswer,
+  nodeStatus,
+  overviewAnswer,
+  readyAnswer,
+  resolveToggles,
+  type NodeIdentity,
+  type NodeState,
+} from './bodies.js';
+import { CustomChecks } from './custom-checks.js';
+import { checkDependencies } from './dependency-checks.js';
+import { EventLoopMonitor } from './event-loop-monitor.js';
+import { createRequestListener } from './routes.js';
+import { singleFlight } from './single-flight.js';
+import type { HealthServer, HealthServerOptions } from './types.js';
+
+function requireText(value: unknown, name: string): string {
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError(`health: ${name} must be a non-empty string`);
+  return value;
+}
+
+function requirePositive(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  allowZero = false,
+): number {
+  const n = value ?? fallback;
+  if (!Number.isFinite(n) || n < 0 || (!allowZero && n === 0)) {
+    throw new TypeError(`health: ${name} must be a ${allowZero ? 'non-negative' : 'positive'} number`);
+  }
+  return n;
+}
+
+/**
+ * The health server of a Coperto process (port 3001 by default, chosen by the caller): Family A under
+ * `/public/health/*` and Family B at `/health`, on plain node:http. See README.md for every answer.
+ */
+export function createHealthServer(options: HealthServerOptions): HealthServer {
+  const identity: NodeIdentity = {
+    nodeId: requireText(options.nodeId, 'nodeId'),
+    nodeType: requireText(options.nodeType, 'nodeType'),
+    version: requireText(options.version, 'version'),
+    frameworkVersion: requireText(options.frameworkVersion, 'frameworkVersion'),
+  };
+  if (typeof options.services !== 'function') throw new TypeError('health: services must be a function');
+  const timeoutMs = requirePositive(options.checkTimeoutMs, 1000, 'checkTimeoutMs');
+  const reuseMs = requirePositive(options.checkCacheMs, 500, 'checkCacheMs', true);
+  const dependencies = { ...options.dependencies };
+  const toggles = resolveToggles(options.readiness);
+  const allowDetailed = createAddressFilter(options.detailedAllowedNetworks);
+  const monitor = new EventLoopMonitor({
+    maxDelayMs: requirePositive(options.maxEventLoopDelayMs, 2000, 'maxEventLoopDelayMs'),
+    windowMs: requirePositive(options.eventLoopWindowMs, 1000, 'eventLoopWindowMs', true),
+    sampleIntervalMs: requirePositive(options.eventLoopSampleIntervalMs, 100, 'eventLoopSampleIntervalMs'),
+  });
+
+  const customChecks = new CustomChecks();
+  const dependencyRound = singleFlight(() => checkDependencies(dependencies, timeoutMs), reuseMs);
+  const customRound = singleFlight(() => customChecks.run(timeoutMs), reuseMs);
+  let shuttingDown = false;
+
+  const state = (): NodeState => {
+    let serving = true;
+    try {
+      serving = options.isServing ? options.isServing() === true : true;
+    } catch {
+      serving = false;
+    }
+    return { shuttingDown, serving, readiness: toggles };
+  };
+  const services = (): string[] => {
+    try {
+      return [...options.services()].map(String);
+    } catch {
+      return [];
+    }
+  };
+  const uptime = () => process.uptime();
+
+  const server = createServer(
+    createRequestListener({
+      live: () => liveAnswer(monitor.alive(), new Date()),
+      async ready() {
+        const reports = await dependencyRound.get();
+        return readyAnswer(state(), reports); // state read after the checks: a shutdown begun meanwhile counts
+      },
+      async overview() {
+        const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+        return overviewAnswer(identity, nodeStatus(state(), reports, custom), uptime(), services());
+      },
+      async detailed() {
+        const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+        const memory = process.memoryUsage();
+        return detailedAnswer({
+          identity,
+          status: nodeStatus(state(), reports, custom),
+          uptimeSeconds: uptime(),
+          figures: { memory, cpu: process.cpuUsage(), eventLoop: monitor.stats() },
+          reports,
+          custom,
+        });
+      },
+      familyB: () =>
+        familyBAnswer({
+          state: state(),
+          bus: dependencies.bus,
+          cache: dependencies.cache,
+          serviceCount: services().length,
+          uptimeSeconds: uptime(),
+        }),
+      allowDetailed,
+    }),
+  );
+  // Probes are tiny GETs: no reason to hold a slow or idle client for long.
+  server.requestTimeout = 10_000;
+  server.headersTimeout = 5_000;
+  server.keepAliveTimeout = 5_000;
+
+  let closing: Promise<void> | undefined;
+  return {
+    listen(port, host) {
+      return new Promise((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(port, host, () => {
+          server.off('error', reject);
+          resolve({ port: (server.address() as AddressInfo).port });
+        });
+      });
+    },
+    registerCheck(name, check) {
+      const remove = customChecks.register(name, check);
+      customRound.invalidate();
+      return () => {
+        remove();
+        customRound.invalidate();
+      };
+    },
+    setShuttingDown() {
+      shuttingDown = true;
+    },
+    isShuttingDown: () => shuttingDown,
+    close() {
+      closing ??= new Promise<void>((resolve) => {
+        shuttingDown = true;
+        monitor.stop();
+        if (!server.listening) return resolve();
+        server.close(() => resolve());
+        server.closeAllConnections();
+      });
+      return closing;
+    },
+  };
+}

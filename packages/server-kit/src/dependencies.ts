@@ -1,0 +1,78 @@
+import { createTokenVerifier, type TokenVerifier } from '@coperto/auth';
+import { connectNatsBus, createMemoryBus, type EventBus } from '@coperto/bus';
+import { connectRedisCache, createMemoryCache, type Cache } from '@coperto/cache';
+import { connectMongoStore, openEmbeddedStore, type DocumentStore } from '@coperto/store';
+import { authOptionsFromConfig } from './auth-from-config.js';
+import type { Logger } from './logger.js';
+import type { ServiceConfig } from './service-config.js';
+
+export type RunMode = 'embedded' | 'distributed';
+
+/** The long-lived clients of a process, made once at start (DESIGN.md principle 6). */
+export interface Dependencies {
+  mode: RunMode;
+  store: DocumentStore | undefined;
+  bus: EventBus;
+  cache: Cache;
+  verifier: TokenVerifier;
+  /** Closes in reverse order of opening. Idempotent. */
+  close(): Promise<void>;
+}
+
+/**
+ * Embedded: the store on local disk (DATA_DIR), an in-process bus and a memory cache — nothing to install.
+ * Distributed: MongoDB, NATS JetStream and Redis from MONGO_URL, NATS_URL, REDIS_URL (all required).
+ */
+export async function connectDependencies(
+  config: ServiceConfig,
+  options: { mode: RunMode; needsStore: boolean; logger: Logger; name: string },
+): Promise<Dependencies> {
+  const { mode, logger } = options;
+  const auth = authOptionsFromConfig(config, mode);
+  if (auth.usesDevSecret) {
+    logger.warn(
+      '!!! EMBEDDED DEV MODE: no JWT_SECRET / JWT_PUBLIC_KEY / JWT_JWKS_URL set; tokens are verified with the ' +
+        'PUBLIC development secret. Anyone can mint tokens for any tenant. Never expose this process. !!!',
+    );
+  }
+  const verifier = createTokenVerifier(auth.options);
+  const closers: Array<() => Promise<void>> = [];
+  try {
+    if (mode === 'embedded') {
+      const store = options.needsStore ? await openEmbeddedStore({ directory: config.DATA_DIR }) : undefined;
+      if (store) closers.push(() => store.close());
+      const bus = createMemoryBus();
+      closers.push(() => bus.close());
+      const cache = createMemoryCache();
+      closers.push(() => cache.close());
+      return withClose({ mode, store, bus, cache, verifier }, closers);
+    }
+    const missing = [
+      options.needsStore && !config.MONGO_URL ? 'MONGO_URL' : '',
+      !config.NATS_URL ? 'NATS_URL' : '',
+      !config.REDIS_URL ? 'REDIS_URL' : '',
+    ].filter(Boolean);
+    if (missing.length > 0) throw new Error(`Distributed mode needs ${missing.join(', ')}`);
+    const store = options.needsStore
+      ? await connectMongoStore({ url: config.MONGO_URL!, database: config.MONGO_DATABASE })
+      : undefined;
+    if (store) closers.push(() => store.close());
+    const bus = await connectNatsBus({ url: config.NATS_URL!, name: options.name });
+    closers.push(() => bus.close());
+    const cache = await connectRedisCache({ url: config.REDIS_URL! });
+    closers.push(() => cache.close());
+    return withClose({ mode, store, bus, cache, verifier }, closers);
+  } catch (error) {
+    await closeAll(closers);
+    throw error;
+  }
+}
+
+function withClose(deps: Omit<Dependencies, 'close'>, closers: Array<() => Promise<void>>): Dependencies {
+  let closing: Promise<void> | undefined;
+  return { ...deps, close: () => (closing ??= closeAll(closers)) };
+}
+
+async function closeAll(closers: Array<() => Promise<void>>) {
+  for (const close of [...closers].reverse()) await close().catch(() => {});
+}

@@ -1,0 +1,51 @@
+import type { IncomingMessage } from 'node:http';
+import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from '@coperto/errors';
+
+export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
+
+/** True when the request says it carries JSON (`application/json`, optionally with a charset). */
+export function isJsonContentType(header: string | undefined): boolean {
+  if (!header) return false;
+  const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
+  if (type !== 'application/json' && !(type?.startsWith('application/') && type.endsWith('+json'))) return false;
+  const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length);
+  return charset === undefined || charset === 'utf-8' || charset === 'utf8';
+}
+
+/**
+ * Reads a JSON body: 415 when it is not JSON, 413 past `limitBytes` (checked on Content-Length first, then
+ * while streaming), 400 when it does not parse. An empty body is `undefined`.
+ */
+export async function readJsonBody(req: IncomingMessage, limitBytes = DEFAULT_BODY_LIMIT_BYTES): Promise<unknown> {
+  const raw = await readRawBody(req, limitBytes);
+  if (raw.length === 0) return undefined;
+  if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError();
+  try {
+    return JSON.parse(raw.toString('utf8'));
+  } catch {
+    throw new ValidationError([{ field: 'body', message: 'is not valid JSON' }], 'Malformed JSON body');
+  }
+}
+
+export async function readRawBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  const declared = Number(req.headers['content-length'] ?? NaN);
+  if (Number.isFinite(declared) && declared > limitBytes) {
+    req.resume();
+    throw new PayloadTooLargeError(formatBytes(limitBytes));
+  }
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of req) {
+    size += (chunk as Buffer).length;
+    if (size > limitBytes) {
+      req.resume();
+      throw new PayloadTooLargeError(formatBytes(limitBytes));
+    }
+    chunks.push(chunk as Buffer);
+  }
+  return Buffer.concat(chunks);
+}
+
+function formatBytes(bytes: number): string {
+  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}

@@ -1,0 +1,52 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
+import { readJsonBody } from './json-body.js';
+import { sendJson } from './send-json.js';
+import type { GraphQLRequestBody, SubgraphExecutor } from './execute-subgraph.js';
+import type { Logger } from './logger.js';
+
+export interface SubgraphHttpOptions {
+  executor: SubgraphExecutor;
+  logger: Logger;
+  /** Body limit for subgraph requests (the gateway already enforced the public limit). Default 8 MiB. */
+  bodyLimitBytes?: number;
+  onRequest?: (info: { status: number; durationMs: number }) => void;
+}
+
+/**
+ * The subgraph's own HTTP endpoint in distributed mode: `POST /graphql` with a JSON body, the caller's
+ * Authorization header forwarded by the gateway (verified again by the subgraph). Only the gateway and sibling
+ * subgraphs call it; it is never published outside the private network.
+ */
+export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
+  const limit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    const url = new URL(req.url ?? '/', 'http://subgraph');
+    if (url.pathname !== '/graphql') return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+    if (req.method !== 'POST') {
+      return sendJson(res, 405, { error: { code: 'VALIDATION_FAILED', message: 'Use POST' } }, { allow: 'POST' });
+    }
+    const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
+    const result = await options.executor(body ?? {}, {
+      authorization: req.headers.authorization,
+      requestId: headerValue(req.headers['x-request-id']),
+    });
+    sendJson(res, 200, result);
+  };
+  return createServer((req, res) => {
+    const started = performance.now();
+    res.once('finish', () => options.onRequest?.({ status: res.statusCode, durationMs: performance.now() - started }));
+    handle(req, res).catch((error: unknown) => {
+      if (error instanceof AppError) {
+        const { status, body } = restErrorFromAppError(error);
+        return sendJson(res, status, body);
+      }
+      options.logger.error('subgraph request failed', { error });
+      if (!res.headersSent) sendJson(res, 500, { errors: [formatGraphQLError({ message: 'x' }, error)] });
+    });
+  });
+}
+
+function headerValue(value: string | string[] | undefined): string | undefined {
+  return Array.isArray(value) ? value[0] : value;
+}

@@ -1,0 +1,50 @@
+import { bool, int, list, oneOf, port, str, url, type Config } from '@coperto/config';
+
+/**
+ * Environment variables every Coperto process reads (each process's config.ts adds its own and is the
+ * only place that reads process.env). Defaults are the zero-configuration embedded values.
+ */
+export const serviceConfigSpec = {
+  HOST: str({ default: '0.0.0.0', description: 'address the listeners bind' }),
+  PORT: port({ default: 3000, description: 'application port' }),
+  HEALTH_PORT: port({ default: 3001, description: 'health server port' }),
+  METRICS_PORT: port({ default: 3030, description: 'Prometheus metrics port' }),
+  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, { default: 'info' }),
+  NODE_ID: str({ optional: true, description: 'node id in health answers (default: hostname-pid)' }),
+
+  DATA_DIR: str({ default: '.data', description: 'embedded store directory (embedded mode)' }),
+  MONGO_URL: url({ optional: true, secret: true, protocols: ['mongodb', 'mongodb+srv'] }),
+  MONGO_DATABASE: str({ default: 'coperto' }),
+  NATS_URL: url({ optional: true, secret: true, protocols: ['nats', 'tls'] }),
+  REDIS_URL: url({ optional: true, secret: true, protocols: ['redis', 'rediss'] }),
+
+  JWT_SECRET: str({ optional: true, secret: true, minLength: 32 }),
+  JWT_PUBLIC_KEY: str({ optional: true, description: 'PEM public key (RS256/ES256/EdDSA)' }),
+  JWT_JWKS_URL: url({ optional: true, protocols: ['https', 'http'] }),
+  JWT_ALGORITHMS: list({ optional: true, description: 'pinned algorithms, e.g. RS256' }),
+  JWT_ISSUER: str({ optional: true }),
+  JWT_AUDIENCE: str({ optional: true }),
+
+  RESTAURANT_TIMEZONE: str({ default: 'Europe/Rome', description: 'IANA zone of the restaurant wall clock' }),
+  HEALTH_DETAILED_NETWORKS: list({ default: [], description: 'CIDRs allowed to read /public/health/detailed' }),
+  HEALTH_READINESS_DATABASE: bool({ default: true }),
+  HEALTH_READINESS_CACHE: bool({ default: true }),
+  HEALTH_READINESS_BUS: bool({ default: true }),
+  SHUTDOWN_DRAIN_MS: int({ default: 0, min: 0, max: 60_000, description: 'wait after readiness goes 503' }),
+  BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),
+} as const;
+
+export type ServiceConfig = Config<typeof serviceConfigSpec>;
+
+/** Subgraph URLs from `SUBGRAPH_<NAME>_URL` (distributed mode), read by the caller's config.ts. */
+export function subgraphUrlsFrom(
+  env: Readonly<Record<string, string | undefined>>,
+  names: readonly string[],
+): Record<string, string> {
+  const urls: Record<string, string> = {};
+  for (const name of names) {
+    const value = env[`SUBGRAPH_${name.toUpperCase()}_URL`]?.trim();
+    if (value) urls[name] = value;
+  }
+  return urls;
+}

@@ -1,0 +1,68 @@
+import { createOutboxRelay } from '@coperto/bus';
+import { createMetrics } from '@coperto/metrics';
+import { connectDependencies } from './dependencies.js';
+import { createSubgraphExecutor } from './execute-subgraph.js';
+import { startHost, type Host } from './host.js';
+import type { Logger } from './logger.js';
+import { createSubgraphHttpServer } from './serve-subgraph.js';
+import type { ServiceConfig } from './service-config.js';
+import { createHttpSubgraphClient } from './subgraph-client.js';
+import type { SubgraphFactory } from './subgraph.js';
+
+/**
+ * Distributed mode: one subgraph in its own process, with MongoDB, NATS and Redis, its own outbox relay,
+ * its GraphQL endpoint on PORT (reached only by the gateway and sibling subgraphs), health and metrics.
+ */
+export async function startSubgraphProcess(options: {
+  name: string;
+  create: SubgraphFactory;
+  config: ServiceConfig;
+  /** URLs of the subgraphs this one calls (SUBGRAPH_<NAME>_URL). */
+  subgraphUrls: Readonly<Record<string, string>>;
+  logger: Logger;
+  handleSignals?: boolean;
+}): Promise<Host> {
+  const { config, logger } = options;
+  const deps = await connectDependencies(config, { mode: 'distributed', needsStore: true, logger, name: options.name });
+  try {
+    let kick = () => {};
+    const subgraph = options.create({
+      store: deps.store!,
+      cache: deps.cache,
+      verifier: deps.verifier,
+      subgraphs: createHttpSubgraphClient(options.subgraphUrls),
+      timeZone: config.RESTAURANT_TIMEZONE,
+      onEventsWritten: () => kick(),
+    });
+    await subgraph.init();
+    const relay =
+      subgraph.outboxCollections.length > 0
+        ? createOutboxRelay({
+            source: deps.store!.outbox(subgraph.outboxCollections),
+            bus: deps.bus,
+            onError: (error) => logger.warn('outbox relay: will retry', { error }),
+          })
+        : undefined;
+    if (relay) kick = () => relay.kick();
+    const metrics = createMetrics({ service: options.name });
+    const appServer = createSubgraphHttpServer({
+      executor: createSubgraphExecutor(subgraph, { onInternalError: (error) => logger.error('subgraph error', { error }) }),
+      logger,
+      onRequest: ({ status, durationMs }) => metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
+    });
+    return await startHost({
+      config,
+      logger,
+      nodeType: options.name,
+      services: [options.name],
+      deps,
+      appServer,
+      metrics,
+      ...(relay ? { relay } : {}),
+      handleSignals: options.handleSignals ?? true,
+    });
+  } catch (error) {
+    await deps.close();
+    throw error;
+  }
+}

@@ -1,0 +1,52 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'graphql';
+import type { DocumentNode, GraphQLSchema } from 'graphql';
+import type { TokenVerifier } from '@coperto/auth';
+import type { Cache } from '@coperto/cache';
+import type { DocumentStore } from '@coperto/store';
+import type { SubgraphClient } from './subgraph-client.js';
+
+/** What a subgraph needs from the incoming request to build its own context. */
+export interface SubgraphRequest {
+  /** The caller's `Authorization` header, forwarded unchanged: every subgraph verifies the token itself. */
+  authorization: string | undefined;
+  requestId?: string | undefined;
+}
+
+/**
+ * A federated subgraph, independent of how it is reached: in-process (embedded mode, the gateway executes
+ * it directly) or over HTTP (distributed mode, `serveSubgraph`). Built by each subgraph's `createXSubgraph(deps)`.
+ */
+export interface Subgraph<Context = unknown> {
+  readonly name: string;
+  /** The parsed `schema.graphql`, the source of truth composed into the supergraph. */
+  readonly typeDefs: DocumentNode;
+  readonly schema: GraphQLSchema;
+  /** Verifies the forwarded token and builds the per-request context (viewer, tenant store, loaders). */
+  createContext(request: SubgraphRequest): Promise<Context>;
+  /** Collections whose records carry outbox events (the hosting process relays them to the bus). */
+  readonly outboxCollections: readonly string[];
+  /** One-time setup before serving (indexes). Idempotent. */
+  init(): Promise<void>;
+}
+
+/** Reads and parses a subgraph's `schema.graphql` (the source of truth, also read by supergraph composition). */
+export function loadSchemaFile(url: URL): DocumentNode {
+  return parse(readFileSync(url, 'utf8'));
+}
+
+/** What every subgraph is built from: the same in embedded and distributed mode. */
+export interface SubgraphDeps {
+  store: DocumentStore;
+  cache: Cache;
+  verifier: TokenVerifier;
+  /** Other subgraphs, through their GraphQL APIs (in-process or HTTP). */
+  subgraphs: SubgraphClient;
+  /** IANA zone of the restaurant's wall clock (RESTAURANT_TIMEZONE). */
+  timeZone: string;
+  /** Wakes the outbox relay after a write that stored events. */
+  onEventsWritten: () => void;
+  now?: () => Date;
+}
+
+export type SubgraphFactory = (deps: SubgraphDeps) => Subgraph<unknown>;

@@ -1,0 +1,56 @@
+import { ValidationError, type FieldIssue } from '@coperto/errors';
+
+/**
+ * Collects every problem of an input before failing, so a 400 names all bad fields at once.
+ * GraphQL already checked the types; these are the ranges and rules.
+ */
+export class InputChecks {
+  readonly issues: FieldIssue[] = [];
+
+  add(field: string, message: string): this {
+    this.issues.push({ field, message });
+    return this;
+  }
+
+  intInRange(field: string, value: number | null | undefined, min: number, max: number): this {
+    if (value === undefined || value === null) return this;
+    if (!Number.isInteger(value) || value < min || value > max) this.add(field, `must be an integer from ${min} to ${max}`);
+    return this;
+  }
+
+  numberInRange(field: string, value: number | null | undefined, min: number, max = Number.MAX_SAFE_INTEGER): this {
+    if (value === undefined || value === null) return this;
+    if (!Number.isFinite(value) || value < min || value > max) this.add(field, `must be a number from ${min} to ${max}`);
+    return this;
+  }
+
+  positive(field: string, value: number | null | undefined): this {
+    if (value === undefined || value === null) return this;
+    if (!Number.isFinite(value) || value <= 0) this.add(field, 'must be a positive number');
+    return this;
+  }
+
+  text(field: string, value: string | null | undefined, options: { min?: number; max: number }): this {
+    if (value === undefined || value === null) return this;
+    const length = value.trim().length;
+    if (length < (options.min ?? 0)) this.add(field, options.min === 1 ? 'must not be empty' : `must have at least ${options.min} characters`);
+    else if (value.length > options.max) this.add(field, `must have at most ${options.max} characters`);
+    return this;
+  }
+
+  required(field: string, value: unknown): this {
+    if (value === undefined || value === null) this.add(field, 'is required');
+    return this;
+  }
+
+  throwIfAny(): void {
+    if (this.issues.length > 0) throw new ValidationError(this.issues);
+  }
+}
+
+/** English wins over Italian when both are sent (interface.md 2.3, decisions.md). */
+export function preferEnglish<T>(english: T | null | undefined, italian: T | null | undefined): T | undefined {
+  if (english !== undefined && english !== null) return english;
+  if (italian !== undefined && italian !== null) return italian;
+  return undefined;
+}

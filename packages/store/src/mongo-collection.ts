@@ -1,0 +1,190 @@
+import { randomUUID } from 'node:crypto';
+import type { TenantId } from '@coperto/auth';
+import type { Collection, Db, Document, UpdateFilter } from 'mongodb';
+import { isDuplicateKey } from './mongo-errors.js';
+import { validatePaging, validateSort } from './sort.js';
+import type { JsonObject } from './json-values.js';
+import {
+  OUTBOX_AT_FIELD,
+  OUTBOX_FIELD,
+  OUTBOX_LEASE_FIELD,
+  PROTECTED_FIELDS,
+  prepareEvents,
+  prepareNewDocument,
+  publicDocument,
+  tenantKey,
+  validateTenantFilter,
+} from './stored-document.js';
+import type {
+  Filter,
+  FindOptions,
+  Identified,
+  OutboxMessage,
+  Sort,
+  TenantCollection,
+  Update,
+  UpdateOptions,
+  WriteOptions,
+} from './types.js';
+import { upsertId, upsertSeed, validateUpdate } from './update-applier.js';
+
+/** What a MongoDB collection view needs from its store. */
+export interface MongoContext {
+  readonly db: Db;
+  /** Runs a driver call; rejects with StoreUnavailableError once closed; maps driver errors (toStoreError). */
+  run<R>(operation: () => Promise<R>): Promise<R>;
+}
+
+/** Leaves the internal fields on the server. */
+export const PUBLIC_PROJECTION = {
+  _id: 0,
+  tenantId: 0,
+  [OUTBOX_FIELD]: 0,
+  [OUTBOX_AT_FIELD]: 0,
+  [OUTBOX_LEASE_FIELD]: 0,
+} as const;
+
+/**
+ * One tenant's view of a MongoDB collection: `_id` is `tenantKey(tenantId, id)`, and `tenantId` is added to
+ * every filter and every insert.
+ */
+export class MongoTenantCollection<T extends Identified> implements TenantCollection<T> {
+  private readonly collection: Collection<Document>;
+
+  constructor(
+    private readonly context: MongoContext,
+    name: string,
+    private readonly tenantId: TenantId,
+  ) {
+    this.collection = context.db.collection(name);
+  }
+
+  async insertOne(doc: T, options?: WriteOptions): Promise<T> {
+    const body = prepareNewDocument(doc);
+    const events = prepareEvents(options?.events);
+    const stored: Document = { _id: tenantKey(this.tenantId, body.id as string), tenantId: this.tenantId, ...body };
+    if (events.length > 0) {
+      stored[OUTBOX_FIELD] = events;
+      stored[OUTBOX_AT_FIELD] = new Date().toISOString();
+    }
+    await this.context.run(() => this.collection.insertOne(stored));
+    return body as unknown as T;
+  }
+
+  async findById(id: string): Promise<T | null> {
+    if (typeof id !== 'string' || id === '') return null;
+    const doc = await this.context.run(() =>
+      this.collection.findOne({ _id: tenantKey(this.tenantId, id), tenantId: this.tenantId } as Document, {
+        projection: PUBLIC_PROJECTION,
+      }),
+    );
+    return doc ? publicDocument<T>(doc) : null;
+  }
+
+  async findByIds(ids: readonly string[]): Promise<T[]> {
+    const keys = [...new Set(ids)].filter((id) => typeof id === 'string' && id !== '');
+    if (keys.length === 0) return [];
+    const docs = await this.context.run(() =>
+      this.collection
+        .find({ _id: { $in: keys.map((id) => tenantKey(this.tenantId, id)) }, tenantId: this.tenantId } as Document, {
+          projection: PUBLIC_PROJECTION,
+        })
+        .toArray(),
+    );
+    return docs.map((doc) => publicDocument<T>(doc));
+  }
+
+  async find(filter: Filter = {}, options: FindOptions = {}): Promise<T[]> {
+    validateTenantFilter(filter);
+    if (options.sort) validateSort(options.sort);
+    validatePaging(options);
+    const sort = options.sort && Object.keys(options.sort).length > 0 ? { ...options.sort, _id: 1 as const } : undefined;
+    const docs = await this.context.run(() =>
+      this.collection
+        .find(this.scoped(filter), {
+          projection: PUBLIC_PROJECTION,
+          ...(sort ? { sort } : {}),
+          ...(options.skip ? { skip: options.skip } : {}),
+          ...(options.limit ? { limit: options.limit } : {}),
+        })
+        .toArray(),
+    );
+    return docs.map((doc) => publicDocument<T>(doc));
+  }
+
+  async findOne(filter: Filter, options: { sort?: Sort } = {}): Promise<T | null> {
+    const [first] = await this.find(filter, { sort: options.sort, limit: 1 });
+    return first ?? null;
+  }
+
+  async count(filter: Filter = {}): Promise<number> {
+    validateTenantFilter(filter);
+    return await this.context.run(() => this.collection.countDocuments(this.scoped(filter)));
+  }
+
+  async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {
+    validateTenantFilter(filter);
+    validateUpdate(update, PROTECTED_FIELDS, ['id']);
+    const events = prepareEvents(options.events);
+    const upsert = options.upsert === true;
+    const mongoUpdate = this.mongoUpdate(filter, update, events, upsert);
+    if (Object.keys(mongoUpdate).length === 0) return await this.findOne(filter);
+    const attempt = () =>
+      this.collection.findOneAndUpdate(this.scoped(filter), mongoUpdate, {
+        upsert,
+        returnDocument: 'after',
+        projection: PUBLIC_PROJECTION,
+      });
+    const doc = await this.context.run(async () => {
+      try {
+        return await attempt();
+      } catch (error) {
+        // Two upserts raced and the other inserted first: now the filter matches its record (as MongoDB's own
+        // server-side retry would do). If it still does not, the duplicate key stands.
+        if (upsert && isDuplicateKey(error)) return await attempt();
+        throw error;
+      }
+    });
+    return doc ? publicDocument<T>(doc) : null;
+  }
+
+  async deleteOne(filter: Filter): Promise<boolean> {
+    validateTenantFilter(filter);
+    const result = await this.context.run(() => this.collection.deleteOne(this.scoped(filter)));
+    return result.deletedCount === 1;
+  }
+
+  async deleteMany(filter: Filter): Promise<number> {
+    validateTenantFilter(filter);
+    const result = await this.context.run(() => this.collection.deleteMany(this.scoped(filter)));
+    return result.deletedCount;
+  }
+
+  /** The caller's filter within the tenant (a caller's own `tenantId` condition is kept, so it can only narrow). */
+  private scoped(filter: Filter): Document {
+    if (Object.hasOwn(filter, 'tenantId')) return { $and: [filter], tenantId: this.tenantId };
+    return { ...filter, tenantId: this.tenantId };
+  }
+
+  /**
+   * The caller's update plus the outbox (`$push` the events, `$min` the pending-since time) and, for an
+   * upsert, the `_id` (and `id` unless the filter seeds it) of the record it may create.
+   */
+  private mongoUpdate(filter: Filter, update: Update, events: OutboxMessage[], upsert: boolean): UpdateFilter<Document> {
+    const result: Record<string, JsonObject> = {};
+    for (const [operator, fields] of Object.entries(update) as Array<[string, JsonObject]>) {
+      if (Object.keys(fields).length > 0) result[operator] = { ...fields };
+    }
+    if (events.length > 0) {
+      result.$push = { ...result.$push, [OUTBOX_FIELD]: { $each: events } };
+      result.$min = { [OUTBOX_AT_FIELD]: new Date().toISOString() };
+    }
+    if (upsert) {
+      const id = upsertId(filter, update) ?? randomUUID();
+      const onInsert: JsonObject = { ...result.$setOnInsert, _id: tenantKey(this.tenantId, id) };
+      if (upsertSeed(filter).id === undefined) onInsert.id = id;
+      result.$setOnInsert = onInsert;
+    }
+    return result as UpdateFilter<Document>;
+  }
+}

@@ -1,0 +1,79 @@
+import { serverUrls, startMongoServer, uniqueName, type TestServer } from '@coperto/testkit';
+import { trustedTenantId } from '@coperto/auth';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describeDocumentStore } from '../src/contract.js';
+import { StoreUnavailableError, connectMongoStore, type DocumentStore } from '../src/index.js';
+
+const database = uniqueName('store');
+
+describeDocumentStore('mongo', () => connectMongoStore({ url: serverUrls().mongoUrl, database }));
+
+describe('MongoDB store faults (private server)', () => {
+  let server: TestServer;
+  let store: DocumentStore;
+  beforeAll(async () => {
+    server = await startMongoServer();
+    store = await connectMongoStore({
+      url: server.url,
+      database: uniqueName('faults'),
+      serverSelectionTimeoutMS: 1000,
+      operationTimeoutMS: 2000,
+    });
+  });
+  afterAll(async () => {
+    await store?.close();
+    await server?.stop();
+  });
+  const coll = () => store.forTenant(trustedTenantId('t-faults')).collection<{ id: string; v: number }>('faults');
+
+  it('reports its pool', async () => {
+    await coll().insertOne({ id: 'before', v: 1 });
+    const info = store.info();
+    expect(info).toMatchObject({ kind: 'mongo', poolSize: expect.any(Number), availableConnections: expect.any(Number) });
+    expect(info.poolSize).toBeGreaterThan(0);
+  });
+
+  it('fails operations with StoreUnavailableError while the server is down, and recovers after a restart', async () => {
+    await server.kill();
+    await expect(coll().findById('before')).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(coll().insertOne({ id: 'during', v: 2 })).rejects.toBeInstanceOf(StoreUnavailableError);
+    await expect(store.ping(500)).rejects.toBeInstanceOf(StoreUnavailableError);
+
+    await server.restart();
+    await eventually(() => store.ping(500));
+    await coll().insertOne({ id: 'after', v: 3 });
+    expect(await coll().findById('after')).toEqual({ id: 'after', v: 3 });
+  });
+
+  it('ping rejects within its timeout while the server is paused, and answers again once it resumes', async () => {
+    await store.ping(1000);
+    server.pause();
+    try {
+      await expect(store.ping(300)).rejects.toBeInstanceOf(StoreUnavailableError);
+      await expect(coll().findById('after')).rejects.toBeInstanceOf(StoreUnavailableError);
+    } finally {
+      server.resume();
+    }
+    await eventually(() => store.ping(500));
+    expect(await coll().findById('after')).toEqual({ id: 'after', v: 3 });
+  });
+
+  it('refuses to connect when no server answers', async () => {
+    await expect(
+      connectMongoStore({ url: 'mongodb://127.0.0.1:1/?directConnection=true', database: 'x', serverSelectionTimeoutMS: 300 }),
+    ).rejects.toBeInstanceOf(StoreUnavailableError);
+  });
+});
+
+/** Retries until `attempt` resolves (bounded: 30 tries, 200 ms apart). */
+async function eventually(attempt: () => Promise<unknown>): Promise<void> {
+  for (let tries = 1; ; tries++) {
+    try {
+      await attempt();
+      return;
+    } catch (error) {
+      if (tries >= 30) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
+}

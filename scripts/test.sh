@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# The whole test suite, from a brand-new machine: pnpm and the workspace, the real test servers
+# (mongo-java-server, nats-server, redis-server), supergraph composition check, typecheck, format check,
+# then every vitest project (unit, integration, e2e). `.ci/run` runs exactly this.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+started=$(date +%s)
+bash "$root/scripts/bootstrap.sh"
+bash "$root/scripts/install-test-servers.sh"
+cd "$root"
+export APOLLO_TELEMETRY_DISABLED=1
+echo "== supergraph composition"
+pnpm --silent supergraph:check
+echo "== typecheck"
+pnpm --silent typecheck
+echo "== format"
+pnpm --silent check:format
+echo "== tests"
+pnpm --silent test
+echo "test.sh: done in $(( $(date +%s) - started )) s"

@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import { DuplicateError, InUseError, NotFoundError } from '@coperto/errors';
+import { DuplicateKeyError } from '@coperto/store';
+import { InputChecks, type SubgraphClient } from '@coperto/server-kit';
+import type { Viewer } from '@coperto/auth';
+import { DEFAULT_HEIGHT, DEFAULT_WIDTH, normalizeCodice, type SalaRecord } from './sala-record.js';
+import type { SalaStore } from './sala-store.js';
+
+export interface SalaInput {
+  codice: string;
+  descrizione?: string | null;
+  width?: number | null;
+  height?: number | null;
+}
+
+export type SalaPatch = Partial<SalaInput>;
+
+const TABLES_IN_ROOM = /* GraphQL */ `
+  query TablesInRoom($salaId: ID!) { tavoli(filter: { salaId: $salaId }) { id } }
+`;
+
+/** Rules for rooms: validation, defaults, unique code, no delete while tables use the room. */
+export class SalaService {
+  constructor(
+    private readonly deps: { store: SalaStore; viewer: Viewer; subgraphs: SubgraphClient; now: () => Date },
+  ) {}
+
+  list(): Promise<SalaRecord[]> {
+    return this.deps.store.list();
+  }
+
+  get(id: string): Promise<SalaRecord | null> {
+    return this.deps.store.findById(id);
+  }
+
+  async create(input: SalaInput): Promise<SalaRecord> {
+    checkSala(input, true);
+    const now = this.deps.now().toISOString();
+    const record: SalaRecord = {
+      id: randomUUID(),
+      codice: normalizeCodice(input.codice),
+      descrizione: input.descrizione?.trim() || null,
+      width: input.width ?? DEFAULT_WIDTH,
+      height: input.height ?? DEFAULT_HEIGHT,
+      version: 1,
+      createdAt: now,
+      updatedAt: now,
+    };
+    return this.withDuplicateCheck(record.codice, () => this.deps.store.insert(record));
+  }
+
+  async update(id: string, patch: SalaPatch): Promise<SalaRecord> {
+    checkSala(patch, false);
+    for (let attempt = 0; attempt < 5; attempt++) {
+      const current = await this.deps.store.findById(id);
+      if (!current) throw new NotFoundError('Sala', id);
+      const next: SalaRecord = {
+        ...current,
+        ...(patch.codice != null ? { codice: normalizeCodice(patch.codice) } : {}),
+        ...(patch.descrizione !== undefined ? { descrizione: patch.descrizione?.trim() || null } : {}),
+        ...(patch.width != null ? { width: patch.width } : {}),
+        ...(patch.height != null ? { height: patch.height } : {}),
+        version: current.version + 1,
+        updatedAt: this.deps.now().toISOString(),
+      };
+      const saved = await this.withDuplicateCheck(next.codice, () => this.deps.store.replace(current.version, next));
+      if (saved) return saved;
+    }
+    throw new Error(`Sala ${id} kept changing during the update`);
+  }
+
+  async delete(id: string): Promise<{ id: string; deleted: boolean }> {
+    const current = await this.deps.store.findById(id);
+    if (!current) throw new NotFoundError('Sala', id);
+    const { tavoli } = await this.deps.subgraphs.request<{ tavoli: { id: string }[] }>(
+      'tavolo',
+      TABLES_IN_ROOM,
+      { salaId: id },
+      `Bearer ${this.deps.viewer.token}`,
+    );
+    if (tavoli.length > 0) {
+      throw new InUseError(`Sala ${id} still has ${tavoli.length} table(s)`, { tableIds: tavoli.map((t) => t.id) });
+    }
+    return { id, deleted: await this.deps.store.delete(id) };
+  }
+
+  private async withDuplicateCheck<T>(codice: string, write: () => Promise<T>): Promise<T> {
+    try {
+      return await write();
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) throw new DuplicateError('codice', codice);
+      throw error;
+    }
+  }
+}
+
+function checkSala(input: SalaPatch, creating: boolean) {
+  const checks = new InputChecks();
+  if (creating) checks.required('codice', input.codice);
+  checks
+    .text('codice', input.codice, { min: 1, max: 50 })
+    .text('descrizione', input.descrizione, { max: 500 })
+    .positive('width', input.width)
+    .positive('height', input.height);
+  if (!creating && input.codice === null) checks.add('codice', 'must not be null');
+  checks.throwIfAny();
+}

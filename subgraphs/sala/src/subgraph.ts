@@ -1,0 +1,23 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { createSalaContext, type SalaContext, type SalaDeps } from './context.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { Query } from './resolvers/Query.js';
+import { Sala } from './resolvers/Sala.js';
+import { ensureSaleIndexes } from './sala-store.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+/** The sala subgraph (rooms), ready to be served in-process or over HTTP. */
+export function createSalaSubgraph(deps: SalaDeps): Subgraph<SalaContext> {
+  const schema = buildSubgraphSchema({ typeDefs, resolvers: { Query, Mutation, Sala } as never });
+  return {
+    name: 'sala',
+    typeDefs,
+    schema,
+    outboxCollections: [],
+    createContext: (request) => createSalaContext(deps, request),
+    init: () => ensureSaleIndexes(deps.store),
+  };
+}
+export type { SalaDeps } from './context.js';

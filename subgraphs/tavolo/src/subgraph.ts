@@ -1,0 +1,25 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { createTavoloContext, type TavoloContext, type TavoloDeps } from './context.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { Query } from './resolvers/Query.js';
+import { Sala } from './resolvers/Sala.js';
+import { Tavolo } from './resolvers/Tavolo.js';
+import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tavolo-store.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+/** The tavolo subgraph (tables, locks, availability), ready to be served in-process or over HTTP. */
+export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> {
+  const schema = buildSubgraphSchema({ typeDefs, resolvers: { Query, Mutation, Tavolo, Sala } as never });
+  return {
+    name: 'tavolo',
+    typeDefs,
+    schema,
+    outboxCollections: [TAVOLI_COLLECTION],
+    createContext: (request) => createTavoloContext(deps, request),
+    init: () => ensureTavoliIndexes(deps.store),
+  };
+}
+
+export type { TavoloDeps } from './context.js';

@@ -1,0 +1,52 @@
+/** Table statuses (interface.md 3.1): any of them can follow any other. */
+export const TABLE_STATUSES = ['free', 'occupied', 'open', 'dirty', 'reserved', 'payment_pending'] as const;
+export type TableStatus = (typeof TABLE_STATUSES)[number];
+
+export interface LockRecord {
+  deviceId: string;
+  operatorName: string | null;
+  acquiredAt: string;
+  expiresAt: string;
+  ttl: number;
+}
+
+/** A table as stored in the `tavoli` collection. */
+export interface TavoloRecord {
+  id: string;
+  nome: string;
+  capacita: number;
+  stato: TableStatus;
+  salaId: string | null;
+  attivo: boolean;
+  posizione: string | null;
+  orderId: string | null;
+  pax: number | null;
+  totalAmount: number | null;
+  lock: LockRecord | null;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+export const DEFAULT_LOCK_TTL_SECONDS = 300;
+export const MAX_LOCK_TTL_SECONDS = 3600;
+
+/** An expired lock counts as no lock. */
+export function activeLock(tavolo: Pick<TavoloRecord, 'lock'>, now: Date): LockRecord | null {
+  return tavolo.lock && tavolo.lock.expiresAt > now.toISOString() ? tavolo.lock : null;
+}
+
+/**
+ * Store filter matching a table that `deviceId` may write: no lock, an expired lock, or its own lock.
+ * The store applies it atomically with the write, so a lock taken meanwhile is never overwritten.
+ */
+export function writableBy(deviceId: string, now: Date): Record<string, unknown> {
+  return {
+    $or: [{ lock: null }, { 'lock.expiresAt': { $lte: now.toISOString() } }, { 'lock.deviceId': deviceId }],
+  };
+}
+
+/** The table as the API shows it: the lock only while it is active. */
+export function withActiveLock(tavolo: TavoloRecord, now: Date): TavoloRecord {
+  return tavolo.lock && !activeLock(tavolo, now) ? { ...tavolo, lock: null } : tavolo;
+}

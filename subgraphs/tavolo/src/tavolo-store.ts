@@ -1,0 +1,86 @@
+import type { DocumentStore, Filter, IndexSpec, OutboxMessage, TenantCollection, TenantStore, Update } from '@coperto/store';
+import type { TavoloRecord } from './tavolo-record.js';
+
+export const TAVOLI_COLLECTION = 'tavoli';
+
+export const tavoliIndexes: readonly IndexSpec[] = [
+  { name: 'tavoli_sala', fields: { salaId: 1 } },
+  { name: 'tavoli_attivo_capacita', fields: { attivo: 1, capacita: 1 } },
+];
+
+export function ensureTavoliIndexes(store: DocumentStore): Promise<void> {
+  return store.ensureIndexes(TAVOLI_COLLECTION, tavoliIndexes);
+}
+
+export interface TavoliQuery {
+  attivo?: boolean | null;
+  capacitaMin?: number | null;
+  posizione?: string | null;
+  salaId?: string | null;
+}
+
+/** The store filter for a list query (pure). */
+export function tavoliFilter(query: TavoliQuery): Filter {
+  const filter: Filter = {};
+  if (query.attivo != null) filter.attivo = query.attivo;
+  if (query.capacitaMin != null) filter.capacita = { $gte: query.capacitaMin };
+  if (query.posizione != null) filter.posizione = query.posizione;
+  if (query.salaId != null) filter.salaId = query.salaId;
+  return filter;
+}
+
+/** Storage of one tenant's tables: nothing but reads and writes. */
+export class TavoloStore {
+  private readonly tavoli: TenantCollection<TavoloRecord>;
+
+  constructor(tenantStore: TenantStore) {
+    this.tavoli = tenantStore.collection<TavoloRecord>(TAVOLI_COLLECTION);
+  }
+
+  list(query: TavoliQuery): Promise<TavoloRecord[]> {
+    return this.tavoli.find(tavoliFilter(query), { sort: { nome: 1, id: 1 } });
+  }
+
+  /** Tables of several rooms in one query. */
+  listInRooms(salaIds: readonly string[]): Promise<TavoloRecord[]> {
+    return this.tavoli.find({ salaId: { $in: [...salaIds] } }, { sort: { nome: 1, id: 1 } });
+  }
+
+  findById(id: string): Promise<TavoloRecord | null> {
+    return this.tavoli.findById(id);
+  }
+
+  findByIds(ids: readonly string[]): Promise<TavoloRecord[]> {
+    return this.tavoli.findByIds(ids);
+  }
+
+  insert(record: TavoloRecord): Promise<TavoloRecord> {
+    return this.tavoli.insertOne(record);
+  }
+
+  /**
+   * Writes `next` if the record is still at `expectedVersion` and matches `condition` (e.g. the lock rule),
+   * with its events in the same atomic write. Null when the condition failed or the record changed.
+   */
+  replace(
+    expectedVersion: number,
+    next: TavoloRecord,
+    options: { condition?: Filter; events?: readonly OutboxMessage[] } = {},
+  ): Promise<TavoloRecord | null> {
+    const { id, ...fields } = next;
+    return this.tavoli.findOneAndUpdate(
+      { id, version: expectedVersion, ...options.condition },
+      { $set: fields },
+      options.events ? { events: options.events } : {},
+    );
+  }
+
+  /** Conditional update without a version check (locks: the condition itself decides the race). */
+  updateWhere(id: string, condition: Filter, update: Update): Promise<TavoloRecord | null> {
+    return this.tavoli.findOneAndUpdate({ id, ...condition }, update);
+  }
+
+  delete(id: string): Promise<boolean> {
+    return this.tavoli.deleteOne({ id });
+  }
+}

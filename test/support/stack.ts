@@ -1,0 +1,219 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
+import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
+import { createLogger } from '@coperto/server-kit';
+import { freePort, TEST_JWT_SECRET } from '@coperto/testkit';
+import { createApi, createGraphQL } from './http.js';
+
+const repoRoot = resolve(import.meta.dirname, '../..');
+
+export type Mode = 'embedded' | 'distributed';
+
+/** A running Coperto, in either mode, seen only through its public ports (plus the bus, to watch events). */
+export interface Stack {
+  mode: Mode;
+  baseUrl: string;
+  healthUrl: string;
+  api: ReturnType<typeof createApi>;
+  graphql: ReturnType<typeof createGraphQL>;
+  /** Events on a NATS subject pattern (embedded: the in-process bus; distributed: the real NATS). */
+  events(subject: string): EventCollector;
+  close(): Promise<void>;
+}
+
+export interface EventCollector {
+  readonly received: CloudEvent[];
+  /** Waits until `count` events arrived (bounded), returns them. */
+  waitFor(count: number, timeoutMs?: number): Promise<CloudEvent[]>;
+  stop(): void;
+}
+
+function collect(bus: EventBus, subject: string): EventCollector {
+  const subscription = bus.subscribe(subject);
+  const received: CloudEvent[] = [];
+  void (async () => {
+    for await (const event of subscription) received.push(event);
+  })();
+  return {
+    received,
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return received;
+    },
+    stop: () => subscription.unsubscribe(),
+  };
+}
+
+const baseEnv = (extra: Record<string, string>) => ({
+  HOST: '127.0.0.1',
+  LOG_LEVEL: 'warn',
+  JWT_SECRET: TEST_JWT_SECRET,
+  RESTAURANT_TIMEZONE: 'Europe/Rome',
+  APOLLO_TELEMETRY_DISABLED: '1',
+  ...extra,
+});
+
+/** Everything in this test process, as `start` runs it, on free ports with a fresh data directory. */
+export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<Stack & { app: GatewayApp }> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'coperto-e2e-'));
+  const config = readGatewayConfig(
+    baseEnv({ PORT: '0', HEALTH_PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, COPERTO_MODE: 'embedded', ...extraEnv }),
+  );
+  const app = await startGatewayApp(config, createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL === 'debug' ? 'debug' : 'silent' }), { handleSignals: false });
+  const baseUrl = `http://127.0.0.1:${app.ports.app}`;
+  return {
+    mode: 'embedded',
+    app,
+    baseUrl,
+    healthUrl: `http://127.0.0.1:${app.ports.health}`,
+    api: createApi(baseUrl),
+    graphql: createGraphQL(baseUrl),
+    events: (subject) => collect(app.deps.bus, subject),
+    close: async () => {
+      await app.close();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ProcessHandle {
+  name: string;
+  child: ChildProcess;
+  port: number;
+  healthPort: number;
+  output(): string;
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts one entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) as its own process. */
+export async function startProcess(name: string, entry: string, env: Record<string, string>): Promise<ProcessHandle> {
+  const port = env.PORT ? Number(env.PORT) : await freePort();
+  const [healthPort, metricsPort] = [await freePort(), await freePort()];
+  const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, entry)], {
+    cwd: repoRoot,
+    env: {
+      PATH: process.env.PATH ?? '',
+      ...baseEnv({ HEALTH_PORT: String(healthPort), METRICS_PORT: String(metricsPort) }),
+      ...env,
+      PORT: String(port),
+    },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  let output = '';
+  child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
+  const kill = () => child.kill('SIGKILL');
+  process.once('exit', kill);
+  const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
+  const handle: ProcessHandle = {
+    name,
+    child,
+    port,
+    healthPort,
+    output: () => output,
+    async stop(signal = 'SIGTERM') {
+      if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
+      child.kill(signal);
+      const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      const code = await exited;
+      clearTimeout(timer);
+      process.removeListener('exit', kill);
+      return code;
+    },
+  };
+  await waitReady(handle, 60_000);
+  return handle;
+}
+
+async function waitReady(handle: ProcessHandle, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (handle.child.exitCode !== null) {
+      throw new Error(`${handle.name} exited with ${handle.child.exitCode}:\n${handle.output()}`);
+    }
+    try {
+      const response = await fetch(`http://127.0.0.1:${handle.healthPort}/public/health/ready`);
+      if (response.status === 200) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${handle.name} not ready within ${timeoutMs} ms:\n${handle.output()}`);
+}
+
+export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala'] as const;
+
+/**
+ * Distributed mode: every subgraph and the gateway as separate processes against the real MongoDB-protocol,
+ * NATS and Redis servers, on a database of their own. `instances` runs that many copies of each subgraph;
+ * the gateway and sibling subgraphs use the first copy.
+ */
+export async function startDistributed(options: {
+  mongoUrl: string;
+  natsUrl: string;
+  redisUrl: string;
+  database: string;
+  instances?: number;
+  extraEnv?: Record<string, string>;
+}): Promise<Stack & { processes: ProcessHandle[]; subgraphs: Record<string, ProcessHandle[]> }> {
+  const shared = {
+    MONGO_URL: options.mongoUrl,
+    MONGO_DATABASE: options.database,
+    NATS_URL: options.natsUrl,
+    REDIS_URL: options.redisUrl,
+    ...options.extraEnv,
+  };
+  const processes: ProcessHandle[] = [];
+  const subgraphs: Record<string, ProcessHandle[]> = {};
+  try {
+    // Sibling URLs must be known before start: reserve the first copy's port for each subgraph.
+    const ports = Object.fromEntries(await Promise.all(DISTRIBUTED_SUBGRAPHS.map(async (n) => [n, await freePort()])));
+    const urls = Object.fromEntries(
+      DISTRIBUTED_SUBGRAPHS.map((n) => [`SUBGRAPH_${n.toUpperCase()}_URL`, `http://127.0.0.1:${ports[n]}/graphql`]),
+    );
+    await Promise.all(
+      DISTRIBUTED_SUBGRAPHS.map(async (name) => {
+        subgraphs[name] = [];
+        for (let i = 0; i < (options.instances ?? 1); i++) {
+          const handle = await startProcess(`${name}#${i}`, `subgraphs/${name}/src/index.ts`, {
+            ...shared,
+            ...urls,
+            ...(i === 0 ? { PORT: String(ports[name]) } : {}),
+          });
+          subgraphs[name]!.push(handle);
+          processes.push(handle);
+        }
+      }),
+    );
+    const gateway = await startProcess('gateway', 'gateway/src/index.ts', {
+      ...shared,
+      ...urls,
+      COPERTO_MODE: 'distributed',
+    });
+    processes.push(gateway);
+    const baseUrl = `http://127.0.0.1:${gateway.port}`;
+    const bus = await connectNatsBus({ url: options.natsUrl, name: 'e2e-observer' });
+    return {
+      mode: 'distributed',
+      processes,
+      subgraphs,
+      baseUrl,
+      healthUrl: `http://127.0.0.1:${gateway.healthPort}`,
+      api: createApi(baseUrl),
+      graphql: createGraphQL(baseUrl),
+      events: (subject) => collect(bus, subject),
+      close: async () => {
+        await Promise.all(processes.map((p) => p.stop()));
+        await bus.close();
+      },
+    };
+  } catch (error) {
+    await Promise.all(processes.map((p) => p.stop('SIGKILL')));
+    throw error;
+  }
+}
