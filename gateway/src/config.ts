@@ -2,7 +2,7 @@ import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
 import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
-export const SUBGRAPH_NAMES = ['tavolo', 'sala'] as const;
+export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione'] as const;
 
 const gatewayConfigSpec = {
   ...serviceConfigSpec,

@@ -1,4 +1,5 @@
 import type { SubgraphFactory } from '@coperto/server-kit';
+import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
 import type { SUBGRAPH_NAMES } from './config.js';
@@ -7,4 +8,5 @@ import type { SUBGRAPH_NAMES } from './config.js';
 export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
   tavolo: createTavoloSubgraph as SubgraphFactory,
   sala: createSalaSubgraph as SubgraphFactory,
+  prenotazione: createPrenotazioneSubgraph as SubgraphFactory,
 };

@@ -146,7 +146,7 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
   throw new Error(`${handle.name} not ready within ${timeoutMs} ms:\n${handle.output()}`);
 }
 
-export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala'] as const;
+export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione'] as const;
 
 /**
  * Distributed mode: every subgraph and the gateway as separate processes against the real MongoDB-protocol,

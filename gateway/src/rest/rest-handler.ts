@@ -52,7 +52,8 @@ export function createRestHandler(options: RestHandlerOptions) {
       const { data, errors } = response.body.singleResult;
       if (errors && errors.length > 0) {
         const { status, body: errorBody } = restErrorFromGraphQL(errors);
-        if (status >= 500) options.logger.error('REST operation failed', { operation: route.operation, errors });
+        if (status >= 500)
+          options.logger.error('REST operation failed', { operation: route.operation, errors });
         return sendJson(res, status, errorBody, authenticateHeader(status));
       }
       const result = (data as Record<string, unknown> | null | undefined)?.[route.field];
@@ -71,6 +72,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 
 function authenticateHeader(status: number, error?: AppError): Record<string, string> {
   if (status !== 401) return {};
-  const description = error instanceof UnauthenticatedError ? error.message.replace(/"/g, "'") : 'invalid token';
+  const description =
+    error instanceof UnauthenticatedError ? error.message.replace(/"/g, "'") : 'invalid token';
   return { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` };
 }

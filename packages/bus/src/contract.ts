@@ -3,20 +3,30 @@
  * connectNatsBus(...))`). Every test makes its own tenants, so suites can share one NATS server.
  */
 import { randomBytes } from 'node:crypto';
-import type { TenantId } from '@coperto/auth';
+import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BusUnavailableError } from './errors.js';
 import { buildEvent } from './events.js';
-import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType, type Subscription } from './types.js';
+import {
+  natsSubject,
+  type CloudEvent,
+  type EventBus,
+  type RestaurantEventType,
+  type Subscription,
+} from './types.js';
 
 const WAIT_MS = 5000;
 
-/** A fresh tenant per test (system-made, like the ids the relay reads from records). */
+/** A fresh tenant per test, so suites can share one NATS server. */
 function newTenant(): TenantId {
-  return `contract${randomBytes(5).toString('hex')}` as TenantId;
+  return trustedTenantId(`contract_${randomBytes(5).toString('hex')}`);
 }
 
-function makeEvent(tenantId: TenantId, type: RestaurantEventType, n = 0): { subject: string; event: CloudEvent } {
+function makeEvent(
+  tenantId: TenantId,
+  type: RestaurantEventType,
+  n = 0,
+): { subject: string; event: CloudEvent } {
   const { message, event } = buildEvent({
     tenantId,
     type,
@@ -121,7 +131,12 @@ export function describeEventBus(name: string, open: () => Promise<EventBus>): v
     it('delivers to every matching subscriber', async () => {
       const a = newTenant();
       const { subject, event } = makeEvent(a, 'bookings.updated');
-      const all = [subscribe(subject), subscribe(subject), subscribe(`tenant.${a}.>`), subscribe(`tenant.*.restaurant.bookings.updated`)];
+      const all = [
+        subscribe(subject),
+        subscribe(subject),
+        subscribe(`tenant.${a}.>`),
+        subscribe(`tenant.*.restaurant.bookings.updated`),
+      ];
       await bus.publish(subject, event);
       for (const sub of all.slice(0, 3)) expect(await next(sub)).toEqual(event);
       // The cross-tenant pattern may also see other suites' events on a shared server: look for ours.

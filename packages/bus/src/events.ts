@@ -33,7 +33,8 @@ export interface BuiltEvent<T> {
  * subjects) or for a time that is not a date.
  */
 export function buildEvent<T>(input: BuildEventInput<T>): BuiltEvent<T> {
-  if (!isSubjectToken(input.tenantId)) throw new TypeError(`tenantId is not a subject token: ${input.tenantId}`);
+  if (!isSubjectToken(input.tenantId))
+    throw new TypeError(`tenantId is not a subject token: ${input.tenantId}`);
   if (!input.type.split('.').every(isSubjectToken)) throw new TypeError(`Invalid event type: ${input.type}`);
   const time = input.time === undefined ? new Date() : new Date(input.time);
   if (Number.isNaN(time.getTime())) throw new TypeError(`Invalid event time: ${String(input.time)}`);

@@ -1,4 +1,12 @@
-import { connect, DebugEvents, Events, NatsError, type JetStreamClient, type NatsConnection, type Status } from 'nats';
+import {
+  connect,
+  DebugEvents,
+  Events,
+  NatsError,
+  type JetStreamClient,
+  type NatsConnection,
+  type Status,
+} from 'nats';
 import { decodeEvent, encodeEvent } from './codec.js';
 import { BusUnavailableError } from './errors.js';
 import { ensureEventStream } from './nats-stream.js';
@@ -149,7 +157,9 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
     async ping(timeoutMs = 2000): Promise<number> {
       if (closing || nc.isClosed()) throw unavailable('Event bus closed');
       try {
-        return await withTimeout(nc.rtt(), timeoutMs, () => unavailable(`NATS did not answer within ${timeoutMs} ms`));
+        return await withTimeout(nc.rtt(), timeoutMs, () =>
+          unavailable(`NATS did not answer within ${timeoutMs} ms`),
+        );
       } catch (error) {
         if (error instanceof BusUnavailableError) throw error;
         throw unavailable('NATS ping failed', error);

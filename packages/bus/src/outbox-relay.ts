@@ -16,7 +16,7 @@ export interface OutboxRelayOptions {
   concurrency?: number;
   /** Longest pause after failing rounds (the pause doubles from `pollIntervalMs`). Default 5000. */
   maxBackoffMs?: number;
-  /** Told about every failure (store or bus); the relay carries on. */
+  /** Told about failures (store, bus: at most one bus-unavailable report per round); the relay carries on. */
   onError?: (error: unknown) => void;
 }
 
@@ -43,11 +43,19 @@ export interface OutboxRelay {
   countPending(): Promise<number>;
 }
 
+/** A claimed record this relay still has work for, with the time its claim runs out. */
+interface Held {
+  pending: PendingOutbox;
+  leaseUntil: number;
+}
+
 interface RecordOutcome {
   /** The publish failure that stopped this record, or null. */
   error: unknown;
   /** The store did not take the acknowledgement (the events will be published again). */
   ackFailed: boolean;
+  /** Events of the claimed record still to publish (unpublished, or published but not acknowledged). */
+  remaining: PendingOutbox['messages'];
 }
 
 /**
@@ -57,6 +65,11 @@ interface RecordOutcome {
  * if the process dies between the PubAck and the acknowledgement it is published again with the same id, and
  * JetStream (Nats-Msg-Id window) or the consumer drops the duplicate. While the bus or the store fails, rounds
  * back off; the loop itself never throws.
+ *
+ * A claim keeps other relays off a record for `leaseMs`, and the store cannot tell this relay's claims from
+ * another's: records whose events could not all be published are therefore retried from memory while at least
+ * half of their lease is left, then left to expire and be claimed again. So delivery resumes as soon as the
+ * bus is back, never with two relays on one record.
  */
 export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const { source, bus } = options;
@@ -72,6 +85,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let wake = new AbortController();
   let kicked = false;
   let backingOff = false;
+  let held: Held[] = [];
 
   const report = (error: unknown) => {
     stats.lastError = error instanceof Error ? error.message : String(error);
@@ -87,7 +101,6 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const relayRecord = async (pending: PendingOutbox, busDown: { value: boolean }): Promise<RecordOutcome> => {
     const publishedIds: string[] = [];
     let error: unknown = null;
-    let ackFailed = false;
     for (const message of pending.messages) {
       if (busDown.value || state === 'stopped') break;
       try {
@@ -101,6 +114,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         break;
       }
     }
+    let ackFailed = false;
     if (publishedIds.length > 0) {
       stats.published += publishedIds.length;
       try {
@@ -110,25 +124,61 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         ackFailed = true;
       }
     }
-    return { error, ackFailed };
+    const remaining = ackFailed ? pending.messages : pending.messages.slice(publishedIds.length);
+    return { error, ackFailed, remaining };
+  };
+
+  /** Records claimed earlier that still have work and at least half of their lease left. */
+  const takeHeld = (): Held[] => {
+    const now = Date.now();
+    const usable = held.filter((h) => h.leaseUntil - now >= leaseMs / 2);
+    held = [];
+    return usable;
   };
 
   /** One round; returns whether it failed and whether it claimed a full batch (more may be waiting). */
   const round = async (): Promise<{ failed: boolean; full: boolean }> => {
-    let claimed: PendingOutbox[];
-    try {
-      claimed = await source.claimPending(batchSize, leaseMs);
-    } catch (error) {
-      report(error);
-      return { failed: true, full: false };
+    let work = takeHeld();
+    const wanted = batchSize - work.length;
+    let full = false;
+    if (wanted > 0) {
+      const leaseUntil = Date.now() + leaseMs;
+      try {
+        const claimed = await source.claimPending(wanted, leaseMs);
+        full = claimed.length >= wanted;
+        // A store may release a claim on acknowledgement: a fresh claim of a held record supersedes it.
+        const fresh = new Set(claimed.map(recordKey));
+        work = work.filter((h) => !fresh.has(recordKey(h.pending)));
+        for (const pending of claimed) work.push({ pending, leaseUntil });
+      } catch (error) {
+        report(error);
+        held = work;
+        return { failed: true, full: false };
+      }
     }
     const busDown = { value: false };
-    const outcomes = await mapLimit(claimed, concurrency, (pending) => relayRecord(pending, busDown));
-    const errors = outcomes.filter((o) => o.error !== null).map((o) => o.error);
-    for (const error of errors) report(error);
-    const ackFailed = outcomes.some((o) => o.ackFailed);
-    if (errors.length === 0 && !ackFailed) stats.lastSuccess = new Date().toISOString();
-    return { failed: busDown.value || ackFailed, full: claimed.length >= batchSize };
+    const outcomes = await mapLimit(work, concurrency, (h) => relayRecord(h.pending, busDown));
+    let ackFailed = false;
+    let errors = 0;
+    let busErrorReported = false;
+    outcomes.forEach((outcome, i) => {
+      const h = work[i] as Held;
+      if (outcome.error !== null) {
+        errors++;
+        // Records published in parallel all fail when the bus is down: one report per round is enough.
+        const busError = outcome.error instanceof BusUnavailableError;
+        if (!busError || !busErrorReported) report(outcome.error);
+        busErrorReported ||= busError;
+      }
+      ackFailed ||= outcome.ackFailed;
+      // A message the bus refused is not retried from memory: it waits for its lease to run out.
+      const retry = outcome.error === null || outcome.error instanceof BusUnavailableError;
+      if (outcome.remaining.length > 0 && retry) {
+        held.push({ pending: { ...h.pending, messages: outcome.remaining }, leaseUntil: h.leaseUntil });
+      }
+    });
+    if (errors === 0 && !ackFailed) stats.lastSuccess = new Date().toISOString();
+    return { failed: busDown.value || ackFailed, full };
   };
 
   const run = async () => {
@@ -172,10 +222,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       if (state === 'running') wake.abort();
       state = 'stopped';
       await loop;
+      held = [];
     },
     stats: () => ({ ...stats }),
     countPending: () => source.countPending(),
   };
+}
+
+function recordKey(pending: PendingOutbox): string {
+  return JSON.stringify([pending.collection, pending.tenantId, pending.id]);
 }
 
 /** Maps with at most `limit` calls in flight; results in input order. */

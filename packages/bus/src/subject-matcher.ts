@@ -8,7 +8,9 @@ const whitespace = /\s/;
 
 /** A single token usable inside a subject: non-empty, no `.`, no wildcard, no whitespace. */
 export function isSubjectToken(value: string): boolean {
-  return value.length > 0 && !value.includes('.') && value !== '*' && value !== '>' && !whitespace.test(value);
+  return (
+    value.length > 0 && !value.includes('.') && value !== '*' && value !== '>' && !whitespace.test(value)
+  );
 }
 
 function tokensOf(subject: string): string[] | null {

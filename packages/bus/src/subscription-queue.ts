@@ -25,9 +25,12 @@ interface Waiter {
  * for any reason (unsubscribe, `break` out of `for await`, overflow, close), so the bus can release what it
  * holds for it.
  */
-export function createSubscriptionQueue(options: SubscribeOptions & { onEnd: () => void }): SubscriptionQueue {
+export function createSubscriptionQueue(
+  options: SubscribeOptions & { onEnd: () => void },
+): SubscriptionQueue {
   const maxPending = options.maxPending ?? DEFAULT_MAX_PENDING;
-  if (!Number.isInteger(maxPending) || maxPending < 1) throw new RangeError('maxPending must be a positive integer');
+  if (!Number.isInteger(maxPending) || maxPending < 1)
+    throw new RangeError('maxPending must be a positive integer');
   const buffer: CloudEvent[] = [];
   const waiters: Waiter[] = [];
   let ended = false;

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import type { TenantId } from '@coperto/auth';
+import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { decodeEvent, encodeEvent, isCloudEvent } from '../src/codec.js';
 import { buildEvent } from '../src/events.js';
 
-const tenantId = 'acme' as TenantId;
+const tenantId = trustedTenantId('acme');
 
 describe('buildEvent', () => {
   it('builds the CloudEvents envelope and the outbox message carrying it', () => {
@@ -40,7 +40,14 @@ describe('buildEvent', () => {
   });
 
   it('normalises a time string to ISO UTC', () => {
-    const { event } = buildEvent({ tenantId, type: 'bookings.updated', source: '/s', subject: 'P1', data: 1, time: '2025-05-01T14:30:00+02:00' });
+    const { event } = buildEvent({
+      tenantId,
+      type: 'bookings.updated',
+      source: '/s',
+      subject: 'P1',
+      data: 1,
+      time: '2025-05-01T14:30:00+02:00',
+    });
     expect(event.time).toBe('2025-05-01T12:30:00.000Z');
   });
 
@@ -55,7 +62,13 @@ describe('buildEvent', () => {
 
 describe('event codec', () => {
   it('round-trips an envelope and rejects what is not one', () => {
-    const { event } = buildEvent({ tenantId, type: 'tables.status', source: '/s', subject: 'T1', data: { città: '€' } });
+    const { event } = buildEvent({
+      tenantId,
+      type: 'tables.status',
+      source: '/s',
+      subject: 'T1',
+      data: { città: '€' },
+    });
     expect(isCloudEvent(event)).toBe(true);
     expect(decodeEvent(encodeEvent(event))).toEqual(event);
     expect(decodeEvent(new TextEncoder().encode('not json'))).toBeNull();

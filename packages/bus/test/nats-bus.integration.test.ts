@@ -1,4 +1,4 @@
-import type { TenantId } from '@coperto/auth';
+import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { connect, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -11,7 +11,7 @@ import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
 describeEventBus('nats', () => connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-contract' }));
 
 function newTenant(): TenantId {
-  return uniqueName('nats').replace('_', '') as TenantId;
+  return trustedTenantId(uniqueName('nats'));
 }
 
 function sample(type: 'tables.status' | 'bookings.created' = 'tables.status', n = 0, tenantId = newTenant()) {
@@ -19,7 +19,10 @@ function sample(type: 'tables.status' | 'bookings.created' = 'tables.status', n 
 }
 
 /** Settles with the promise's outcome, or fails the test after `ms` (a deadline, not a timing assertion). */
-async function settleWithin<T>(promise: Promise<T>, ms: number): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
+async function settleWithin<T>(
+  promise: Promise<T>,
+  ms: number,
+): Promise<{ ok: true; value: T } | { ok: false; error: unknown }> {
   let timer: NodeJS.Timeout | undefined;
   const deadline = new Promise<never>((_, reject) => {
     timer = setTimeout(() => reject(new Error(`did not settle within ${ms} ms`)), ms);
@@ -83,7 +86,9 @@ describe('NATS bus and JetStream', () => {
     expect(perSubject.state.subjects?.[message.subject]).toBe(1);
 
     const js = nc.jetstream();
-    const ack = await js.publish(message.subject, new TextEncoder().encode(JSON.stringify(event)), { msgID: event.id });
+    const ack = await js.publish(message.subject, new TextEncoder().encode(JSON.stringify(event)), {
+      msgID: event.id,
+    });
     expect(ack.duplicate).toBe(true);
   });
 

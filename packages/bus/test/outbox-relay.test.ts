@@ -1,4 +1,4 @@
-import type { TenantId } from '@coperto/auth';
+import { trustedTenantId } from '@coperto/auth';
 import type { OutboxMessage, OutboxSource, PendingOutbox } from '@coperto/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusUnavailableError } from '../src/errors.js';
@@ -7,7 +7,7 @@ import { createMemoryBus } from '../src/memory-bus.js';
 import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../src/outbox-relay.js';
 import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
 
-const tenantId = 'relay' as TenantId;
+const tenantId = trustedTenantId('relay');
 const WAIT = { timeout: 5000, interval: 10 };
 
 /** A small in-memory OutboxSource with the store's claim/lease semantics and a call log. */
@@ -16,6 +16,8 @@ class MemoryOutbox implements OutboxSource {
   readonly acks: Array<{ id: string; messageIds: string[] }> = [];
   failClaims = 0;
   failAcks = 0;
+  /** Whether acknowledge ends the claim (a store may also keep it until the lease runs out). */
+  releaseOnAck = true;
 
   write(id: string, messages: OutboxMessage[]): void {
     const record = this.records.get(id) ?? { messages: [], leasedUntil: 0 };
@@ -52,7 +54,7 @@ class MemoryOutbox implements OutboxSource {
     if (!record) return;
     this.acks.push({ id: pending.id, messageIds: [...messageIds] });
     record.messages = record.messages.filter((m) => !messageIds.includes(m.id));
-    record.leasedUntil = 0;
+    if (this.releaseOnAck) record.leasedUntil = 0;
   }
 
   async countPending(): Promise<number> {
@@ -68,6 +70,8 @@ class FlakyBus implements EventBus {
   readonly accepted: string[] = [];
   private held: Array<() => void> | null = null;
   failOnId: string | null = null;
+  /** Ids the bus always refuses with a non-availability error (a message it cannot take). */
+  readonly poison = new Set<string>();
 
   hold(): void {
     this.held = [];
@@ -84,6 +88,7 @@ class FlakyBus implements EventBus {
   async publish(subject: string, event: CloudEvent): Promise<void> {
     if (this.held) await new Promise<void>((go) => this.held?.push(go));
     if (this.down) throw new BusUnavailableError('bus down (test)');
+    if (this.poison.has(event.id)) throw new TypeError('poison (test)');
     if (event.id === this.failOnId) {
       this.failOnId = null;
       throw new BusUnavailableError('one failure (test)');
@@ -109,8 +114,13 @@ function events(recordId: string, count: number): OutboxMessage[] {
   return Array.from(
     { length: count },
     (_, i) =>
-      buildEvent({ tenantId, type: 'tables.status', source: '/test/relay', subject: recordId, data: { recordId, i } })
-        .message,
+      buildEvent({
+        tenantId,
+        type: 'tables.status',
+        source: '/test/relay',
+        subject: recordId,
+        data: { recordId, i },
+      }).message,
   );
 }
 
@@ -151,7 +161,8 @@ function setUp(overrides: Partial<OutboxRelayOptions> = {}) {
 /** Per record, the ids in the order the subscriber saw them. */
 function idsByRecord(received: CloudEvent[]): Map<string, string[]> {
   const byRecord = new Map<string, string[]>();
-  for (const event of received) byRecord.set(event.subject, [...(byRecord.get(event.subject) ?? []), event.id]);
+  for (const event of received)
+    byRecord.set(event.subject, [...(byRecord.get(event.subject) ?? []), event.id]);
   return byRecord;
 }
 
@@ -165,7 +176,6 @@ describe('outbox relay', () => {
     expect(received).toHaveLength(15);
     const seen = idsByRecord(received);
     for (const [id, messages] of written) expect(seen.get(id)).toEqual(messages.map((m) => m.id));
-    expect(received.map((e) => e)).toEqual(received.map((e) => ({ ...e })));
     expect(relay.stats()).toMatchObject({ published: 15, lastError: null });
     expect(relay.stats().lastSuccess).toMatch(/Z$/);
   });
@@ -270,6 +280,50 @@ describe('outbox relay', () => {
     expect(source.pendingIds()).toEqual([messages[1]!.id]);
     relay.kick();
     relay.start();
+    expect(await relay.countPending()).toBe(1);
+  });
+
+  it('leaves records to their lease when the outage outlasts it, then claims them again (no loss, no duplicate)', async () => {
+    const { source, bus, relay, errors, received } = setUp({ leaseMs: 100 });
+    source.releaseOnAck = false;
+    bus.down = true;
+    const written = new Map(['E1', 'E2'].map((id) => [id, events(id, 3)]));
+    for (const [id, messages] of written) source.write(id, messages);
+    relay.start();
+    // Backoff is capped at 40 ms, so ten failures span several 100 ms leases.
+    await vi.waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(10), WAIT);
+    bus.down = false;
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    const seen = idsByRecord(received);
+    for (const [id, messages] of written) expect(seen.get(id)).toEqual(messages.map((m) => m.id));
+    expect(received).toHaveLength(6);
+  });
+
+  it('delivers events written after a record was relayed, also when the store keeps the claim', async () => {
+    const { source, relay, received } = setUp({ leaseMs: 200 });
+    source.releaseOnAck = false;
+    const first = events('W1', 1);
+    source.write('W1', first);
+    relay.start();
+    await vi.waitFor(() => expect(received).toHaveLength(1), WAIT);
+    const second = events('W1', 2);
+    source.write('W1', second);
+    relay.kick();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    expect(received.map((e) => e.id)).toEqual([...first, ...second].map((m) => m.id));
+  });
+
+  it('a message the bus refuses holds back only its own record', async () => {
+    const { source, bus, relay, errors, received } = setUp();
+    const bad = events('X1', 2);
+    const good = events('X2', 2);
+    bus.poison.add(bad[0]!.id);
+    source.write('X1', bad);
+    source.write('X2', good);
+    relay.start();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(good.map((m) => m.id)), WAIT);
+    await vi.waitFor(() => expect(errors.some((e) => e instanceof TypeError)).toBe(true), WAIT);
+    expect(source.pendingIds()).toEqual(bad.map((m) => m.id));
     expect(await relay.countPending()).toBe(1);
   });
 });

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isPublishSubject, isSubjectPattern, isSubjectToken, subjectMatches } from '../src/subject-matcher.js';
+import {
+  isPublishSubject,
+  isSubjectPattern,
+  isSubjectToken,
+  subjectMatches,
+} from '../src/subject-matcher.js';
 
 describe('subjectMatches', () => {
   it.each([

@@ -4,7 +4,7 @@ import { dirname } from 'node:path';
 /**
  * An append-only file of lines with group commit: every line handed to `append` in the same turn of the event
  * loop (and any arriving while a flush runs) is written and fsynced in one go, and each promise resolves only
- * once its line is on disk. `rewrite` atomically replaces the whole file (temp file, fsync, rename, fsync the
+ * once its line is on disk. `requestRewrite` atomically replaces the whole file (temp file, fsync, rename, fsync the
  * directory) in the same queue, so it never interleaves with an append. After a failed write or fsync the log
  * refuses everything (the caller's memory may be ahead of the disk): reopen to recover from the file.
  */
@@ -21,6 +21,8 @@ export class AppendLog {
   private failure: Error | null = null;
   private closed = false;
   private idle: Array<() => void> = [];
+  /** After a failed rewrite (disk full?), the next one waits until the file has doubled. */
+  private rewriteBlockedBelow = 0;
 
   private constructor(
     private readonly path: string,
@@ -31,17 +33,18 @@ export class AppendLog {
   ) {}
 
   /**
-   * Opens (creating it if needed) the file at `path`: returns its contents and the log. `validBytes`, when
-   * given by `inspect`, cuts the file there first (a torn tail left by a crash).
+   * Opens the file at `path`, creating it if needed. `inspect` reads the current contents first and returns how
+   * many bytes of it are valid: the file is cut there (a torn tail left by a crash) before appending resumes.
    */
   static async open(
     path: string,
     options: {
       fsync: boolean;
       inspect: (contents: Buffer) => number;
+      /** Runs whenever a flush has emptied the queue (a chance to `requestRewrite`). */
       afterFlush?: (log: AppendLog) => void;
     },
-  ): Promise<{ log: AppendLog; contents: Buffer }> {
+  ): Promise<AppendLog> {
     let contents: Buffer;
     try {
       contents = await readFile(path);
@@ -50,10 +53,7 @@ export class AppendLog {
       contents = Buffer.alloc(0);
     }
     const validBytes = options.inspect(contents);
-    if (validBytes < contents.length) {
-      await truncate(path, validBytes);
-      contents = contents.subarray(0, validBytes);
-    }
+    if (validBytes < contents.length) await truncate(path, validBytes);
     const handle = await open(path, 'a');
     try {
       if (options.fsync) {
@@ -64,8 +64,7 @@ export class AppendLog {
       await handle.close();
       throw error;
     }
-    const log = new AppendLog(path, handle, validBytes, options.fsync, options.afterFlush ?? (() => {}));
-    return { log, contents };
+    return new AppendLog(path, handle, validBytes, options.fsync, options.afterFlush ?? (() => {}));
   }
 
   /** Resolves once the line is durable (fsynced when `fsync` is on); rejects if the log failed or closed. */
@@ -83,7 +82,7 @@ export class AppendLog {
    * queue is empty, so it must describe exactly the state those appends produced.
    */
   requestRewrite(snapshot: () => Iterable<string>): void {
-    if (this.refusal()) return;
+    if (this.refusal() || this.bytes < this.rewriteBlockedBelow) return;
     this.rewriteRequest = snapshot;
     this.schedule();
   }
@@ -148,7 +147,9 @@ export class AppendLog {
       if (this.fsync) await this.handle.datasync();
       this.bytes += data.length;
     } catch (error) {
-      this.failure = new Error(`Embedded store log write failed: ${(error as Error).message}`, { cause: error });
+      this.failure = new Error(`Embedded store log write failed: ${(error as Error).message}`, {
+        cause: error,
+      });
       for (const item of [...batch, ...this.queue.splice(0)]) item.reject(this.failure);
       return;
     }
@@ -170,6 +171,7 @@ export class AppendLog {
       await rename(temporary, this.path);
     } catch {
       await unlink(temporary).catch(() => {});
+      this.rewriteBlockedBelow = this.bytes * 2;
       return; // the old file is intact and still open: carry on with it
     }
     try {
@@ -179,7 +181,9 @@ export class AppendLog {
       this.bytes = data.length;
       await previous.close();
     } catch (error) {
-      this.failure = new Error(`Embedded store log reopen failed: ${(error as Error).message}`, { cause: error });
+      this.failure = new Error(`Embedded store log reopen failed: ${(error as Error).message}`, {
+        cause: error,
+      });
     }
   }
 }

@@ -44,7 +44,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
     const items = (tenantId: TenantId, collection = ITEMS): TenantCollection<Item> =>
       store.forTenant(tenantId).collection<Item>(collection);
     const ids = (docs: readonly Identified[]): string[] => docs.map((doc) => doc.id).sort();
-    const event = (id: string, body: unknown = { id }): OutboxMessage => ({ id, subject: `test.${id}`, body });
+    const event = (id: string, body: unknown = { id }): OutboxMessage => ({
+      id,
+      subject: `test.${id}`,
+      body,
+    });
     const messageIds = (pending: PendingOutbox): string[] => pending.messages.map((message) => message.id);
 
     describe('basics', () => {
@@ -56,7 +60,13 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
 
       it('inserts a record and reads it back by id, without internal fields', async () => {
         const coll = items(newTenant());
-        const doc = { id: 'r1', name: 'Tavolo 1', covers: 4, tags: ['finestra'], meta: { sala: 'A', floor: 0 } };
+        const doc = {
+          id: 'r1',
+          name: 'Tavolo 1',
+          covers: 4,
+          tags: ['finestra'],
+          meta: { sala: 'A', floor: 0 },
+        };
         expect(await coll.insertOne(doc)).toEqual(doc);
         const read = await coll.findById('r1');
         expect(read).toEqual(doc);
@@ -78,7 +88,8 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
 
       it('finds, counts, deletes one and deletes many', async () => {
         const coll = items(newTenant());
-        for (const [index, kind] of ['a', 'a', 'b', 'b', 'b'].entries()) await coll.insertOne({ id: `d${index}`, kind });
+        for (const [index, kind] of ['a', 'a', 'b', 'b', 'b'].entries())
+          await coll.insertOne({ id: `d${index}`, kind });
         expect(ids(await coll.find())).toEqual(['d0', 'd1', 'd2', 'd3', 'd4']);
         expect(await coll.count()).toBe(5);
         expect(await coll.count({ kind: 'b' })).toBe(3);
@@ -191,7 +202,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         ['equality with an array matches the whole array', { tags: ['x', 'y'] }, ['a']],
         ['array equality is ordered', { tags: ['y', 'x'] }, []],
         ['dotted path into an object', { 'place.city': 'Roma' }, ['a', 'c']],
-        ['equality with an object matches the whole object', { place: { city: 'Roma', zip: '00100' } }, ['a']],
+        [
+          'equality with an object matches the whole object',
+          { place: { city: 'Roma', zip: '00100' } },
+          ['a'],
+        ],
         ['dotted path through an array of objects', { 'lines.sku': 'p1' }, ['a', 'b']],
         ['dotted path with an array index', { 'lines.0.sku': 'p3' }, ['d']],
         ['null matches null and missing', { flag: null }, ['c', 'd', 'e']],
@@ -216,8 +231,16 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         ['$size', { tags: { $size: 2 } }, ['a']],
         ['$size 0', { tags: { $size: 0 } }, ['c']],
         ['$elemMatch with operators on values', { scores: { $elemMatch: { $gt: 5, $lt: 10 } } }, ['e']],
-        ['$elemMatch with a filter on objects', { lines: { $elemMatch: { sku: 'p1', qty: { $gte: 2 } } } }, ['a']],
-        ['$elemMatch needs one element to match everything', { lines: { $elemMatch: { sku: 'p2', qty: 1 } } }, []],
+        [
+          '$elemMatch with a filter on objects',
+          { lines: { $elemMatch: { sku: 'p1', qty: { $gte: 2 } } } },
+          ['a'],
+        ],
+        [
+          '$elemMatch needs one element to match everything',
+          { lines: { $elemMatch: { sku: 'p2', qty: 1 } } },
+          [],
+        ],
         ['$not', { n: { $not: { $gt: 2 } } }, ['a', 'd']],
         ['$or', { $or: [{ n: 1 }, { name: 'Gamma' }] }, ['a', 'c']],
         ['$and', { $and: [{ 'place.city': 'Roma' }, { n: { $gt: 1 } }] }, ['c']],
@@ -289,7 +312,13 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
           { $set: { v: 1 }, $setOnInsert: { createdAt: '2026-01-01T00:00:00.000Z' } },
           { upsert: true },
         );
-        const expected = { id: 'u1', kind: 'k', place: { sala: 'A' }, v: 1, createdAt: '2026-01-01T00:00:00.000Z' };
+        const expected = {
+          id: 'u1',
+          kind: 'k',
+          place: { sala: 'A' },
+          v: 1,
+          createdAt: '2026-01-01T00:00:00.000Z',
+        };
         expect(created).toEqual(expected);
         expect(await coll.findById('u1')).toEqual(expected);
         const updated = await coll.findOneAndUpdate(
@@ -303,7 +332,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
 
       it('upsert takes the id from $setOnInsert, or generates one', async () => {
         const coll = items(newTenant());
-        const named = await coll.findOneAndUpdate({ kind: 'a' }, { $setOnInsert: { id: 'given' } }, { upsert: true });
+        const named = await coll.findOneAndUpdate(
+          { kind: 'a' },
+          { $setOnInsert: { id: 'given' } },
+          { upsert: true },
+        );
         expect(named).toEqual({ id: 'given', kind: 'a' });
         const generated = await coll.findOneAndUpdate({ kind: 'b' }, { $set: { v: 1 } }, { upsert: true });
         expect(generated?.id).toEqual(expect.any(String));
@@ -336,7 +369,10 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
       });
 
       it('sorts by several keys, dotted paths included', async () => {
-        const sorted = await items(tenantId).find({ group: { $ne: 'w' } }, { sort: { 'place.floor': -1, rank: 1 } });
+        const sorted = await items(tenantId).find(
+          { group: { $ne: 'w' } },
+          { sort: { 'place.floor': -1, rank: 1 } },
+        );
         const expected = [...docs].sort(
           (a, b) =>
             (b.place as { floor: number }).floor - (a.place as { floor: number }).floor ||
@@ -418,7 +454,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await a.deleteOne({ id: 'b-only' })).toBe(false);
         expect(await a.deleteMany({ kind: 'k' })).toBe(1);
 
-        const upserted = await a.findOneAndUpdate({ id: 'b-only' }, { $set: { mine: true } }, { upsert: true });
+        const upserted = await a.findOneAndUpdate(
+          { id: 'b-only' },
+          { $set: { mine: true } },
+          { upsert: true },
+        );
         expect(upserted).toEqual({ id: 'b-only', mine: true });
         expect(await b.findById('b-only')).toEqual({ id: 'b-only', kind: 'k', secret: 's' });
         expect(await b.count()).toBe(1);
@@ -445,7 +485,10 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const coll = items(newTenant(), CODED);
         await coll.insertOne({ id: 'r1', codice: 'AAA111' });
         await coll.insertOne({ id: 'r2', codice: 'BBB222' });
-        await expectDuplicateKey(coll.findOneAndUpdate({ id: 'r2' }, { $set: { codice: 'AAA111' } }), 'codice_unique');
+        await expectDuplicateKey(
+          coll.findOneAndUpdate({ id: 'r2' }, { $set: { codice: 'AAA111' } }),
+          'codice_unique',
+        );
         expect(await coll.findById('r2')).toEqual({ id: 'r2', codice: 'BBB222' });
         expect(await coll.findOneAndUpdate({ id: 'r1' }, { $set: { codice: 'AAA111', v: 1 } })).toEqual({
           id: 'r1',
@@ -482,7 +525,10 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'lock', owner: null, version: 0 });
         const results = await Promise.all(
           Array.from({ length: 25 }, (_, racer) =>
-            coll.findOneAndUpdate({ id: 'lock', owner: null }, { $set: { owner: `racer-${racer}` }, $inc: { version: 1 } }),
+            coll.findOneAndUpdate(
+              { id: 'lock', owner: null },
+              { $set: { owner: `racer-${racer}` }, $inc: { version: 1 } },
+            ),
           ),
         );
         const winners = results.filter((result) => result !== null);
@@ -570,17 +616,34 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const coll = items(newTenant(), collection);
         const source = store.outbox([collection]);
         await coll.insertOne({ id: 'r' }, { events: [event('e1'), event('e2'), event('e3')] });
-        const [first] = await source.claimPending(1, 60_000);
+        const [first] = await source.claimPending(1, 1);
         await source.acknowledge(first!, ['e2']);
+        await new Promise((resolve) => setTimeout(resolve, 20));
         const [second] = await source.claimPending(1, 60_000);
         expect(messageIds(second!)).toEqual(['e1', 'e3']);
+      });
+
+      it('a partial acknowledgement keeps the claim; acknowledging all that was claimed releases it', async () => {
+        const collection = outboxCollection();
+        const coll = items(newTenant(), collection);
+        const source = store.outbox([collection]);
+        await coll.insertOne({ id: 'r' }, { events: [event('e1'), event('e2')] });
+        const [claimed] = await source.claimPending(10, 60_000);
+        await source.acknowledge(claimed!, ['e1']);
+        expect(await source.claimPending(10, 60_000)).toEqual([]);
+        await coll.findOneAndUpdate({ id: 'r' }, { $set: { v: 1 } }, { events: [event('e3')] });
+        await source.acknowledge({ ...claimed!, messages: claimed!.messages.slice(1) }, ['e2']);
+        const [again] = await source.claimPending(10, 60_000);
+        expect(messageIds(again!)).toEqual(['e3']);
       });
 
       it('stores no events for a write that did not happen', async () => {
         const collection = outboxCollection();
         const coll = items(newTenant(), collection);
         const source = store.outbox([collection]);
-        expect(await coll.findOneAndUpdate({ id: 'none' }, { $set: { v: 1 } }, { events: [event('x1')] })).toBeNull();
+        expect(
+          await coll.findOneAndUpdate({ id: 'none' }, { $set: { v: 1 } }, { events: [event('x1')] }),
+        ).toBeNull();
         await coll.insertOne({ id: 'r' });
         await expectDuplicateKey(coll.insertOne({ id: 'r' }, { events: [event('x2')] }), 'id');
         await expect(
@@ -595,8 +658,12 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const coll = items(newTenant(), collection);
         const source = store.outbox([collection]);
         const other = store.outbox([collection]);
-        for (const id of ['r1', 'r2', 'r3', 'r4']) await coll.insertOne({ id }, { events: [event(`${id}-e`)] });
-        const [mine, theirs] = await Promise.all([source.claimPending(2, 60_000), other.claimPending(10, 60_000)]);
+        for (const id of ['r1', 'r2', 'r3', 'r4'])
+          await coll.insertOne({ id }, { events: [event(`${id}-e`)] });
+        const [mine, theirs] = await Promise.all([
+          source.claimPending(2, 60_000),
+          other.claimPending(10, 60_000),
+        ]);
         const claimedIds = [...mine!, ...theirs!].map((pending) => pending.id);
         expect(claimedIds.sort()).toEqual(['r1', 'r2', 'r3', 'r4']);
         expect(await source.claimPending(10, 60_000)).toEqual([]);
@@ -660,7 +727,12 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         (listed!.list as number[]).length = 0;
         const updated = await coll.findOneAndUpdate({ id: 'c' }, { $set: { extra: { deep: [1] } } });
         (updated!.extra as { deep: number[] }).deep.push(2);
-        expect(await coll.findById('c')).toEqual({ id: 'c', list: [1, 2], nested: { value: 'v' }, extra: { deep: [1] } });
+        expect(await coll.findById('c')).toEqual({
+          id: 'c',
+          list: [1, 2],
+          nested: { value: 'v' },
+          extra: { deep: [1] },
+        });
       });
 
       it('changing claimed events never changes the outbox', async () => {

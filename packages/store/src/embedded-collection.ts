@@ -123,7 +123,9 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     validateTenantFilter(filter);
     const targets = this.matching(filter);
     const collection = this.engine.collection(this.name);
-    await Promise.all(targets.map((target) => this.engine.commitDelete(collection, this.tenantId, target.id)));
+    await Promise.all(
+      targets.map((target) => this.engine.commitDelete(collection, this.tenantId, target.id)),
+    );
     return targets.length;
   }
 
@@ -176,7 +178,9 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     const collection = this.engine.existing(this.name);
     if (!collection || limit <= 0) return [];
     const candidates =
-      typeof filter.id === 'string' ? [collection.get(this.tenantId, filter.id)] : collection.records(this.tenantId);
+      typeof filter.id === 'string'
+        ? [collection.get(this.tenantId, filter.id)]
+        : collection.records(this.tenantId);
     const found: StoredRecord[] = [];
     for (const record of candidates) {
       if (record && matchesFilter(record.doc, filter)) {

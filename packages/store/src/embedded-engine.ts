@@ -39,7 +39,7 @@ export class EmbeddedEngine {
     await unlink(`${path}.compact`).catch(() => {}); // left by a crash during compaction; the log is intact
     let entries: LogEntry[] = [];
     const engine = new EmbeddedEngine(directory, options, null);
-    const { log } = await AppendLog.open(path, {
+    const log = await AppendLog.open(path, {
       fsync: options.fsync,
       inspect: (contents) => {
         const split = splitLog(contents);
@@ -99,7 +99,9 @@ export class EmbeddedEngine {
 
   /** Records a collection's index definitions (all of them: the line is the full state). */
   commitIndexes(collection: CollectionState): Promise<void> {
-    return this.append(encodeEntry({ op: 'indexes', collection: collection.name, indexes: collection.indexSpecs() }));
+    return this.append(
+      encodeEntry({ op: 'indexes', collection: collection.name, indexes: collection.indexSpecs() }),
+    );
   }
 
   async close(): Promise<void> {

@@ -44,7 +44,8 @@ export function decodeEntry(line: string): LogEntry {
   switch (value.op) {
     case 'header':
       if (value.format !== LOG_FORMAT) throw new SyntaxError(`not a ${LOG_FORMAT} log`);
-      if (value.version !== LOG_VERSION) throw new SyntaxError(`unsupported log version ${String(value.version)}`);
+      if (value.version !== LOG_VERSION)
+        throw new SyntaxError(`unsupported log version ${String(value.version)}`);
       return value as LogEntry;
     case 'indexes':
       if (typeof value.collection !== 'string' || !Array.isArray(value.indexes)) break;
@@ -60,7 +61,9 @@ export function decodeEntry(line: string): LogEntry {
 }
 
 function isRecordRef(value: JsonObject): boolean {
-  return typeof value.collection === 'string' && typeof value.tenantId === 'string' && typeof value.id === 'string';
+  return (
+    typeof value.collection === 'string' && typeof value.tenantId === 'string' && typeof value.id === 'string'
+  );
 }
 
 export interface SplitLog {

@@ -2,12 +2,13 @@ import { trustedTenantId } from '@coperto/auth';
 import type { EmbeddedEngine } from './embedded-engine.js';
 import type { CollectionState, StoredRecord } from './embedded-state.js';
 import { copyJson } from './json-values.js';
-import { assertClaim } from './outbox-claim.js';
+import { assertClaim, releasesClaim } from './outbox-claim.js';
 import type { OutboxSource, PendingOutbox } from './types.js';
 
 /**
  * The relay's view of the embedded store. Leases live in memory only (a restart frees them, which at worst
- * republishes events: the relay is at-least-once anyway); acknowledgements are logged like any write.
+ * republishes events: the relay is at-least-once anyway); acknowledgements are logged like any write. An
+ * acknowledgement of every claimed message releases the claim; a partial one keeps it.
  */
 export class EmbeddedOutbox implements OutboxSource {
   constructor(
@@ -25,7 +26,9 @@ export class EmbeddedOutbox implements OutboxSource {
       if (!collection) continue;
       for (const record of collection.pending) if (record.lease <= now) free.push({ collection, record });
     }
-    free.sort((a, b) => (a.record.outboxAt! < b.record.outboxAt! ? -1 : a.record.outboxAt! > b.record.outboxAt! ? 1 : 0));
+    free.sort((a, b) =>
+      a.record.outboxAt! < b.record.outboxAt! ? -1 : a.record.outboxAt! > b.record.outboxAt! ? 1 : 0,
+    );
     return free.slice(0, limit).map(({ collection, record }) => {
       record.lease = now + leaseMs;
       return {
@@ -44,8 +47,9 @@ export class EmbeddedOutbox implements OutboxSource {
     if (!collection || !record) return; // deleted meanwhile
     const published = new Set(messageIds);
     const outbox = record.outbox.filter((message) => !published.has(message.id));
+    const lease = releasesClaim(pending, published) ? 0 : record.lease;
     if (outbox.length === record.outbox.length) {
-      record.lease = 0;
+      record.lease = lease;
       return;
     }
     await this.engine.commitPut(collection, {
@@ -54,7 +58,7 @@ export class EmbeddedOutbox implements OutboxSource {
       doc: record.doc,
       outbox,
       outboxAt: outbox.length > 0 ? record.outboxAt : null,
-      lease: 0,
+      lease,
     });
   }
 

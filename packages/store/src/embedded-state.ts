@@ -141,7 +141,6 @@ export class CollectionState {
       if (index.owners.get(key) === record.id) index.owners.delete(key);
     }
   }
-
 }
 
 /** Index key of a record: its tenant and the indexed values (a missing field counts as null, as in MongoDB). */

@@ -8,7 +8,15 @@ import { DuplicateKeyError } from './errors.js';
 import { validateIndexSpecs } from './index-specs.js';
 import { acquireDirectoryLock } from './lock-file.js';
 import { assertCollectionName } from './stored-document.js';
-import type { DocumentStore, Identified, IndexSpec, OutboxSource, StoreInfo, TenantCollection, TenantStore } from './types.js';
+import type {
+  DocumentStore,
+  Identified,
+  IndexSpec,
+  OutboxSource,
+  StoreInfo,
+  TenantCollection,
+  TenantStore,
+} from './types.js';
 
 export interface EmbeddedStoreOptions {
   /** Directory holding the data (`data.jsonl`) and the lock file (`LOCK`); created when missing. */
@@ -57,7 +65,8 @@ class EmbeddedStore implements DocumentStore {
   ) {}
 
   forTenant(tenantId: TenantId): TenantStore {
-    if (typeof tenantId !== 'string' || tenantId === '') throw new TypeError('tenantId must be a non-empty string');
+    if (typeof tenantId !== 'string' || tenantId === '')
+      throw new TypeError('tenantId must be a non-empty string');
     const engine = this.engine;
     return {
       tenantId,

@@ -68,7 +68,10 @@ export function getPath(doc: unknown, path: string): unknown {
  * The container and last segment of a path, creating missing objects on the way (for `$set`, `$inc`, `$push`).
  * Throws when the path crosses a scalar, or names a field of an array (MongoDB: "Cannot create field").
  */
-export function parentForWrite(doc: JsonObject, path: string): { parent: JsonObject | unknown[]; key: string } {
+export function parentForWrite(
+  doc: JsonObject,
+  path: string,
+): { parent: JsonObject | unknown[]; key: string } {
   const segments = splitPath(path);
   let current: JsonObject | unknown[] = doc;
   for (let i = 0; i < segments.length - 1; i++) {
@@ -87,7 +90,10 @@ export function parentForWrite(doc: JsonObject, path: string): { parent: JsonObj
 }
 
 /** The container and last segment of an existing path (for `$unset`, `$pull`), or null when it is missing. */
-export function parentForRead(doc: JsonObject, path: string): { parent: JsonObject | unknown[]; key: string } | null {
+export function parentForRead(
+  doc: JsonObject,
+  path: string,
+): { parent: JsonObject | unknown[]; key: string } | null {
   const segments = splitPath(path);
   let current: unknown = doc;
   for (let i = 0; i < segments.length - 1; i++) {
@@ -107,7 +113,12 @@ export function readChild(container: JsonObject | unknown[], key: string, path: 
 }
 
 /** Sets a child; on an array, pads with null up to the index (as MongoDB does). */
-export function writeChild(container: JsonObject | unknown[], key: string, value: unknown, path: string): void {
+export function writeChild(
+  container: JsonObject | unknown[],
+  key: string,
+  value: unknown,
+  path: string,
+): void {
   if (Array.isArray(container)) {
     if (!isIndex(key)) throw cannotCreate(path, key);
     const index = Number(key);

@@ -121,7 +121,9 @@ export function matchesFilter(doc: unknown, filter: Filter): boolean {
 
 function matchesCondition(candidates: readonly Candidate[], condition: unknown): boolean {
   if (!isOperatorObject(condition)) return equalsAny(candidates, condition);
-  return Object.entries(condition).every(([operator, operand]) => matchesOperator(candidates, operator, operand));
+  return Object.entries(condition).every(([operator, operand]) =>
+    matchesOperator(candidates, operator, operand),
+  );
 }
 
 function matchesOperator(candidates: readonly Candidate[], operator: string, operand: unknown): boolean {
@@ -147,7 +149,9 @@ function matchesOperator(candidates: readonly Candidate[], operator: string, ope
     case '$size':
       return candidates.some((value) => Array.isArray(value) && value.length === operand);
     case '$elemMatch':
-      return candidates.some((value) => Array.isArray(value) && value.some((item) => elementMatches(item, operand)));
+      return candidates.some(
+        (value) => Array.isArray(value) && value.some((item) => elementMatches(item, operand)),
+      );
     case '$not':
       return !matchesCondition(candidates, operand);
     default:
@@ -183,6 +187,7 @@ function someScalar(candidates: readonly Candidate[], test: (value: unknown) => 
 function compareSameType(value: unknown, operand: unknown, accept: (order: number) => boolean): boolean {
   if (typeof value === 'number' && typeof operand === 'number') return accept(value - operand);
   if (typeof value === 'string' && typeof operand === 'string') return accept(compareStrings(value, operand));
-  if (typeof value === 'boolean' && typeof operand === 'boolean') return accept(Number(value) - Number(operand));
+  if (typeof value === 'boolean' && typeof operand === 'boolean')
+    return accept(Number(value) - Number(operand));
   return false;
 }

@@ -22,7 +22,8 @@ export function validateIndexSpecs(indexes: readonly IndexSpec[]): void {
     for (const [path, direction] of Object.entries(spec.fields)) {
       splitPath(path);
       if (path === 'tenantId') throw new TypeError(`Index ${spec.name}: tenantId is added by the store`);
-      if (direction !== 1 && direction !== -1) throw new TypeError(`Index ${spec.name}: ${path} must be 1 or -1`);
+      if (direction !== 1 && direction !== -1)
+        throw new TypeError(`Index ${spec.name}: ${path} must be 1 or -1`);
     }
     if (spec.unique !== undefined && typeof spec.unique !== 'boolean') {
       throw new TypeError(`Index ${spec.name}: unique must be a boolean`);

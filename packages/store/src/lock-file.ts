@@ -37,16 +37,24 @@ export interface DirectoryLock {
  */
 export async function acquireDirectoryLock(directory: string): Promise<DirectoryLock> {
   const path = join(directory, LOCK_FILE);
-  const owner: LockOwner = { pid: process.pid, hostname: hostname(), token: randomUUID(), since: new Date().toISOString() };
+  const owner: LockOwner = {
+    pid: process.pid,
+    hostname: hostname(),
+    token: randomUUID(),
+    since: new Date().toISOString(),
+  };
   for (let attempt = 0; attempt < 3; attempt++) {
     try {
       const handle = await open(path, 'wx');
       try {
         await handle.writeFile(`${JSON.stringify(owner)}\n`);
         await handle.datasync();
-      } finally {
+      } catch (error) {
         await handle.close();
+        await unlink(path).catch(() => {});
+        throw error;
       }
+      await handle.close();
       return { path, release: () => releaseIfOwned(path, owner.token) };
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;

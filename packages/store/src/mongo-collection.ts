@@ -62,7 +62,11 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
   async insertOne(doc: T, options?: WriteOptions): Promise<T> {
     const body = prepareNewDocument(doc);
     const events = prepareEvents(options?.events);
-    const stored: Document = { _id: tenantKey(this.tenantId, body.id as string), tenantId: this.tenantId, ...body };
+    const stored: Document = {
+      _id: tenantKey(this.tenantId, body.id as string),
+      tenantId: this.tenantId,
+      ...body,
+    };
     if (events.length > 0) {
       stored[OUTBOX_FIELD] = events;
       stored[OUTBOX_AT_FIELD] = new Date().toISOString();
@@ -86,9 +90,15 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     if (keys.length === 0) return [];
     const docs = await this.context.run(() =>
       this.collection
-        .find({ _id: { $in: keys.map((id) => tenantKey(this.tenantId, id)) }, tenantId: this.tenantId } as Document, {
-          projection: PUBLIC_PROJECTION,
-        })
+        .find(
+          {
+            _id: { $in: keys.map((id) => tenantKey(this.tenantId, id)) },
+            tenantId: this.tenantId,
+          } as Document,
+          {
+            projection: PUBLIC_PROJECTION,
+          },
+        )
         .toArray(),
     );
     return docs.map((doc) => publicDocument<T>(doc));
@@ -98,7 +108,8 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     validateTenantFilter(filter);
     if (options.sort) validateSort(options.sort);
     validatePaging(options);
-    const sort = options.sort && Object.keys(options.sort).length > 0 ? { ...options.sort, _id: 1 as const } : undefined;
+    const sort =
+      options.sort && Object.keys(options.sort).length > 0 ? { ...options.sort, _id: 1 as const } : undefined;
     const docs = await this.context.run(() =>
       this.collection
         .find(this.scoped(filter), {
@@ -170,7 +181,12 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
    * The caller's update plus the outbox (`$push` the events, `$min` the pending-since time) and, for an
    * upsert, the `_id` (and `id` unless the filter seeds it) of the record it may create.
    */
-  private mongoUpdate(filter: Filter, update: Update, events: OutboxMessage[], upsert: boolean): UpdateFilter<Document> {
+  private mongoUpdate(
+    filter: Filter,
+    update: Update,
+    events: OutboxMessage[],
+    upsert: boolean,
+  ): UpdateFilter<Document> {
     const result: Record<string, JsonObject> = {};
     for (const [operator, fields] of Object.entries(update) as Array<[string, JsonObject]>) {
       if (Object.keys(fields).length > 0) result[operator] = { ...fields };

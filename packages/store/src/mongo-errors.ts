@@ -53,7 +53,11 @@ const UNAVAILABLE_CODES = new Set([
   13436, // NotPrimaryOrSecondary
 ]);
 
-const UNAVAILABLE_NAMES = new Set(['MongoWaitQueueTimeoutError', 'MongoPoolClosedError', 'MongoPoolClearedError']);
+const UNAVAILABLE_NAMES = new Set([
+  'MongoWaitQueueTimeoutError',
+  'MongoPoolClosedError',
+  'MongoPoolClearedError',
+]);
 
 export function isUnavailable(error: unknown): boolean {
   if (

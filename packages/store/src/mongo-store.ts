@@ -7,7 +7,15 @@ import { toStoreError } from './mongo-errors.js';
 import { MongoOutbox } from './mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
 import { OUTBOX_AT_FIELD, assertCollectionName } from './stored-document.js';
-import type { DocumentStore, Identified, IndexSpec, OutboxSource, StoreInfo, TenantCollection, TenantStore } from './types.js';
+import type {
+  DocumentStore,
+  Identified,
+  IndexSpec,
+  OutboxSource,
+  StoreInfo,
+  TenantCollection,
+  TenantStore,
+} from './types.js';
 
 export interface MongoStoreOptions {
   /** Connection string, e.g. `mongodb://127.0.0.1:27017/?directConnection=true`. */
@@ -79,7 +87,8 @@ class MongoStore implements DocumentStore, MongoContext {
   }
 
   forTenant(tenantId: TenantId): TenantStore {
-    if (typeof tenantId !== 'string' || tenantId === '') throw new TypeError('tenantId must be a non-empty string');
+    if (typeof tenantId !== 'string' || tenantId === '')
+      throw new TypeError('tenantId must be a non-empty string');
     const context: MongoContext = this;
     return {
       tenantId,
@@ -130,7 +139,9 @@ class MongoStore implements DocumentStore, MongoContext {
       database: this.db.databaseName,
       poolSize: this.pool.open(),
       // maxPoolSize 0 means "no limit" to the driver
-      ...(this.maxPoolSize > 0 ? { availableConnections: Math.max(0, this.maxPoolSize - this.pool.inUse()) } : {}),
+      ...(this.maxPoolSize > 0
+        ? { availableConnections: Math.max(0, this.maxPoolSize - this.pool.inUse()) }
+        : {}),
     };
   }
 

@@ -46,7 +46,10 @@ export function sortKey(doc: unknown, path: string, direction: 1 | -1): unknown 
 /** Sorted copy of `docs` (each with a string `id`), ties broken by id. */
 export function sortDocuments<T extends { id: string }>(docs: readonly T[], sort: Sort): T[] {
   const fields = Object.entries(sort);
-  const keyed = docs.map((doc) => ({ doc, keys: fields.map(([path, direction]) => sortKey(doc, path, direction)) }));
+  const keyed = docs.map((doc) => ({
+    doc,
+    keys: fields.map(([path, direction]) => sortKey(doc, path, direction)),
+  }));
   keyed.sort((a, b) => {
     for (let i = 0; i < fields.length; i++) {
       const order = compareJson(a.keys[i], b.keys[i]) * fields[i]![1];

@@ -11,7 +11,13 @@ import type { Filter, Identified, OutboxMessage } from './types.js';
 export const OUTBOX_FIELD = '_outbox';
 export const OUTBOX_AT_FIELD = '_outboxAt';
 export const OUTBOX_LEASE_FIELD = '_outboxLease';
-export const RESERVED_FIELDS: readonly string[] = ['_id', 'tenantId', OUTBOX_FIELD, OUTBOX_AT_FIELD, OUTBOX_LEASE_FIELD];
+export const RESERVED_FIELDS: readonly string[] = [
+  '_id',
+  'tenantId',
+  OUTBOX_FIELD,
+  OUTBOX_AT_FIELD,
+  OUTBOX_LEASE_FIELD,
+];
 /** Fields an update may not change (`id` may only be given by an upsert's `$setOnInsert`). */
 export const PROTECTED_FIELDS: readonly string[] = [...RESERVED_FIELDS, 'id'];
 
@@ -46,7 +52,8 @@ export function prepareEvents(events: readonly OutboxMessage[] | undefined): Out
   return events.map((event, index) => {
     if (!isPlainObject(event)) throw new TypeError(`events.${index} must be an object`);
     const { id, subject, body } = event as unknown as JsonObject;
-    if (typeof id !== 'string' || id === '') throw new TypeError(`events.${index}.id must be a non-empty string`);
+    if (typeof id !== 'string' || id === '')
+      throw new TypeError(`events.${index}.id must be a non-empty string`);
     if (typeof subject !== 'string' || subject === '') {
       throw new TypeError(`events.${index}.subject must be a non-empty string`);
     }
@@ -66,7 +73,13 @@ export function tenantKey(tenantId: string, id: string): string {
 
 /** Throws a TypeError for a collection name MongoDB would refuse or treat specially. */
 export function assertCollectionName(name: string): void {
-  if (typeof name !== 'string' || name === '' || name.includes('$') || name.includes('\0') || name.startsWith('system.')) {
+  if (
+    typeof name !== 'string' ||
+    name === '' ||
+    name.includes('$') ||
+    name.includes('\0') ||
+    name.startsWith('system.')
+  ) {
     throw new TypeError(`Invalid collection name ${JSON.stringify(name)}`);
   }
 }

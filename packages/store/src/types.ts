@@ -113,7 +113,11 @@ export interface OutboxSource {
    * (so several instances share the work), returning their events in write order.
    */
   claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]>;
-  /** Removes the published events from the record's outbox (others added meanwhile stay). */
+  /**
+   * Removes the published events from the record's outbox (others added meanwhile stay). When they are all of
+   * `pending.messages` the claim is released (events added meanwhile can be claimed at once); after a partial
+   * acknowledgement the claim holds until its lease runs out.
+   */
   acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void>;
   /** How many records have pending events (for health: queueLength). */
   countPending(): Promise<number>;

@@ -72,7 +72,11 @@ function validateOperand(operator: UpdateOperator, path: string, operand: unknow
  * `inserting`. Throws a TypeError where MongoDB would refuse the write (e.g. `$inc` on a string, `$push` on a
  * non-array, a path through a scalar).
  */
-export function applyUpdate(doc: JsonObject, update: Update, options: { inserting?: boolean } = {}): JsonObject {
+export function applyUpdate(
+  doc: JsonObject,
+  update: Update,
+  options: { inserting?: boolean } = {},
+): JsonObject {
   const result = copyJson(doc);
   for (const [operator, fields] of Object.entries(update) as Array<[UpdateOperator, JsonObject]>) {
     if (operator === '$setOnInsert' && !options.inserting) continue;
@@ -93,7 +97,8 @@ function applyOperator(doc: JsonObject, operator: UpdateOperator, path: string, 
       const target = parentForRead(doc, path);
       if (!target) return;
       if (Array.isArray(target.parent)) {
-        if (readChild(target.parent, target.key, path) !== undefined) writeChild(target.parent, target.key, null, path);
+        if (readChild(target.parent, target.key, path) !== undefined)
+          writeChild(target.parent, target.key, null, path);
       } else {
         delete target.parent[target.key];
       }
@@ -186,5 +191,7 @@ export function upsertId(filter: Filter, update: Update): string | undefined {
 
 /** `$push: value` pushes one item, `$push: { $each: [...] }` several. */
 function pushedItems(operand: unknown): unknown[] {
-  return isPlainObject(operand) && Object.hasOwn(operand, '$each') ? [...(operand.$each as unknown[])] : [operand];
+  return isPlainObject(operand) && Object.hasOwn(operand, '$each')
+    ? [...(operand.$each as unknown[])]
+    : [operand];
 }

@@ -24,12 +24,17 @@ describe('MongoDB store faults (private server)', () => {
     await store?.close();
     await server?.stop();
   });
-  const coll = () => store.forTenant(trustedTenantId('t-faults')).collection<{ id: string; v: number }>('faults');
+  const coll = () =>
+    store.forTenant(trustedTenantId('t-faults')).collection<{ id: string; v: number }>('faults');
 
   it('reports its pool', async () => {
     await coll().insertOne({ id: 'before', v: 1 });
     const info = store.info();
-    expect(info).toMatchObject({ kind: 'mongo', poolSize: expect.any(Number), availableConnections: expect.any(Number) });
+    expect(info).toMatchObject({
+      kind: 'mongo',
+      poolSize: expect.any(Number),
+      availableConnections: expect.any(Number),
+    });
     expect(info.poolSize).toBeGreaterThan(0);
   });
 
@@ -60,7 +65,11 @@ describe('MongoDB store faults (private server)', () => {
 
   it('refuses to connect when no server answers', async () => {
     await expect(
-      connectMongoStore({ url: 'mongodb://127.0.0.1:1/?directConnection=true', database: 'x', serverSelectionTimeoutMS: 300 }),
+      connectMongoStore({
+        url: 'mongodb://127.0.0.1:1/?directConnection=true',
+        database: 'x',
+        serverSelectionTimeoutMS: 300,
+      }),
     ).rejects.toBeInstanceOf(StoreUnavailableError);
   });
 });

@@ -4,6 +4,7 @@
  * Tests read the URLs with `serverUrls()` from @coperto/testkit. Fault tests start private servers instead.
  */
 import type { TestProject } from 'vitest/node';
+import type {} from './server-urls.js';
 import { startMongoServer, startNatsServer, startRedisServer, type TestServer } from './servers.js';
 
 export default async function setup(project: TestProject) {
@@ -28,10 +29,4 @@ export default async function setup(project: TestProject) {
   return async () => {
     await Promise.allSettled(started.map((s) => s.stop()));
   };
-}
-
-declare module 'vitest' {
-  export interface ProvidedContext {
-    serverUrls: { mongoUrl: string; natsUrl: string; redisUrl: string };
-  }
 }

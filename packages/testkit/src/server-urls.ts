@@ -10,3 +10,9 @@ export function serverUrls(): { mongoUrl: string; natsUrl: string; redisUrl: str
 export function uniqueName(prefix: string): string {
   return `${prefix}_${randomBytes(5).toString('hex')}`;
 }
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    serverUrls: { mongoUrl: string; natsUrl: string; redisUrl: string };
+  }
+}

@@ -3,6 +3,7 @@ import type { Viewer } from '@coperto/auth';
 import { buildEvent } from '@coperto/bus';
 import {
   ForbiddenError,
+  InUseError,
   LockConflictError,
   LockNotOwnedError,
   NotFoundError,
@@ -65,6 +66,13 @@ export interface TavoloServiceDeps {
 
 const MAX_CAS_ATTEMPTS = 8;
 const EVENT_SOURCE = 'coperto/tavolo';
+/** A booking without a duration of its own holds its table this long (prenotazione's default). */
+const DEFAULT_BOOKING_MINUTES = 120;
+const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
+  query ActiveBookingsOfTable($tableId: ID!) {
+    prenotazioni(filter: { tableId: $tableId, activeOnly: true }) { id startsAt durationMinutes }
+  }
+`;
 const SALA_EXISTS = /* GraphQL */ `query SalaExists($id: ID!) { sala(id: $id) { id } }`;
 
 /** Rules for tables: validation, aliases, status changes with their event, advisory locks. */
@@ -129,8 +137,21 @@ export class TavoloService {
     }));
   }
 
+  /** Refused (IN_USE) while an active booking that has not ended yet uses the table. */
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
     await this.require(id);
+    const { prenotazioni } = await this.deps.subgraphs.request<{
+      prenotazioni: Array<{ id: string; startsAt: string; durationMinutes: number | null }>;
+    }>('prenotazione', ACTIVE_BOOKINGS_OF_TABLE, { tableId: id }, `Bearer ${this.deps.viewer.token}`);
+    const now = this.deps.now().getTime();
+    const upcoming = prenotazioni.filter(
+      (p) => Date.parse(p.startsAt) + (p.durationMinutes ?? DEFAULT_BOOKING_MINUTES) * 60_000 > now,
+    );
+    if (upcoming.length > 0) {
+      throw new InUseError(`Tavolo ${id} has ${upcoming.length} upcoming booking(s)`, {
+        bookingIds: upcoming.map((p) => p.id),
+      });
+    }
     return { id, deleted: await this.deps.store.delete(id) };
   }
 

@@ -1,0 +1,22 @@
+/** Operations behind the booking routes. */
+export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
+  fragment PrenotazioneFields on Prenotazione {
+    id codice covers numeroPersone bookingDate dataOra startsAt customerName cliente customerPhone tableIds notes
+    state durationMinutes motivo cancelledAt externalId createdAt updatedAt
+  }
+`;
+
+export const prenotazioniOperations = {
+  CreatePrenotazione: `mutation CreatePrenotazione($input: PrenotazioneInput!) { createPrenotazione(input: $input) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  ListPrenotazioni: `query ListPrenotazioni($filter: PrenotazioniFilter) { prenotazioni(filter: $filter) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  GetPrenotazione: `query GetPrenotazione($id: ID!) { prenotazione(id: $id) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  UpdatePrenotazione: `mutation UpdatePrenotazione($id: ID!, $input: PrenotazionePatch!) { updatePrenotazione(id: $id, input: $input) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  ConfermaPrenotazione: `mutation ConfermaPrenotazione($id: ID!) { confermaPrenotazione(id: $id) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  AnnullaPrenotazione: `mutation AnnullaPrenotazione($id: ID!, $motivo: String) { annullaPrenotazione(id: $id, motivo: $motivo) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  CambiaStatoPrenotazione: `mutation CambiaStatoPrenotazione($id: ID!, $nuovoStato: BookingState!) { cambiaStatoPrenotazione(id: $id, nuovoStato: $nuovoStato) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  SyncPrenotazioni: `query SyncPrenotazioni($modifiedSince: String, $dal: String, $al: String, $limit: Int) {
+    syncPrenotazioni(modifiedSince: $modifiedSince, dal: $dal, al: $al, limit: $limit) {
+      items { ...PrenotazioneFields } serverTime hasMore limit
+    }
+  } ${PRENOTAZIONE_FIELDS}`,
+} as const;

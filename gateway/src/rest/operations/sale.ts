@@ -1,0 +1,21 @@
+/** Operations behind the room routes. */
+const SALA_FIELDS = /* GraphQL */ `
+  fragment SalaFields on Sala {
+    id
+    codice
+    descrizione
+    name
+    width
+    height
+    createdAt
+    updatedAt
+  }
+`;
+
+export const saleOperations = {
+  ListSale: `query ListSale { sale { ...SalaFields } } ${SALA_FIELDS}`,
+  GetSala: `query GetSala($id: ID!) { sala(id: $id) { ...SalaFields } } ${SALA_FIELDS}`,
+  CreateSala: `mutation CreateSala($input: SalaInput!) { createSala(input: $input) { ...SalaFields } } ${SALA_FIELDS}`,
+  UpdateSala: `mutation UpdateSala($id: ID!, $input: SalaPatch!) { updateSala(id: $id, input: $input) { ...SalaFields } } ${SALA_FIELDS}`,
+  DeleteSala: `mutation DeleteSala($id: ID!) { deleteSala(id: $id) { id deleted } }`,
+} as const;

@@ -1,0 +1,71 @@
+import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from '@coperto/bus';
+import { openEventStream, type EventStream } from './event-stream.js';
+import type { SubscriptionContext } from './subscription-context.js';
+
+export interface SubscriptionResolverDeps {
+  bus: EventBus;
+  /** Bus-level buffer of each subscription (a safety net; the socket budget is the real limit). */
+  busMaxPending?: number;
+}
+
+interface SubscriptionField<Args> {
+  subscribe: (root: unknown, args: Args, context: SubscriptionContext) => EventStream;
+  resolve: (event: CloudEvent) => CloudEvent;
+}
+
+/** The resolvers of schema.graphql, typed against it. */
+export interface SubscriptionResolvers {
+  Query: { _subscriptionsOnly: () => null };
+  Subscription: {
+    tableStatusChanged: SubscriptionField<{ salaId?: string | null }>;
+    bookingCreated: SubscriptionField<Record<string, never>>;
+    bookingUpdated: SubscriptionField<Record<string, never>>;
+    bookingCancelled: SubscriptionField<Record<string, never>>;
+  };
+}
+
+/**
+ * Each field follows `tenant.<tenantId>.restaurant.<type>` with the tenant of the connection's verified
+ * token (never an argument), and yields the CloudEvent itself: its `id, type, time, subject, data` are the
+ * event type's fields.
+ */
+export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): SubscriptionResolvers {
+  const follow = (
+    context: SubscriptionContext,
+    type: RestaurantEventType,
+    accept: (event: CloudEvent) => boolean = () => true,
+  ): EventStream => {
+    const tenantId = context.viewer.tenantId;
+    return openEventStream({
+      bus: deps.bus,
+      subject: natsSubject(tenantId, type),
+      budget: context.budget,
+      ...(deps.busMaxPending === undefined ? {} : { busMaxPending: deps.busMaxPending }),
+      // The subject already is the tenant's; checking the envelope too costs nothing.
+      accept: (event) => event.tenantid === tenantId && event.type === type && accept(event),
+    });
+  };
+  const passThrough = (event: CloudEvent) => event;
+
+  return {
+    Query: { _subscriptionsOnly: () => null },
+    Subscription: {
+      tableStatusChanged: {
+        subscribe: (_root, args, context) =>
+          follow(context, 'tables.status', (event) => args.salaId == null || salaIdOf(event) === args.salaId),
+        resolve: passThrough,
+      },
+      bookingCreated: { subscribe: (_root, _args, context) => follow(context, 'bookings.created'), resolve: passThrough },
+      bookingUpdated: { subscribe: (_root, _args, context) => follow(context, 'bookings.updated'), resolve: passThrough },
+      bookingCancelled: {
+        subscribe: (_root, _args, context) => follow(context, 'bookings.cancelled'),
+        resolve: passThrough,
+      },
+    },
+  };
+}
+
+function salaIdOf(event: CloudEvent): unknown {
+  const data = event.data;
+  return typeof data === 'object' && data !== null ? (data as { salaId?: unknown }).salaId : undefined;
+}

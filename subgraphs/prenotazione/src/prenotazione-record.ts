@@ -1,0 +1,74 @@
+import { randomInt } from 'node:crypto';
+
+/** Booking states (interface.md 3.2). */
+export const BOOKING_STATES = ['pending', 'confermata', 'caparra_pagata', 'completata', 'annullata', 'no_show'] as const;
+export type BookingState = (typeof BOOKING_STATES)[number];
+
+/** States in which a booking holds its tables. */
+export const ACTIVE_STATES: readonly BookingState[] = ['pending', 'confermata', 'caparra_pagata'];
+
+export function isActive(state: BookingState): boolean {
+  return ACTIVE_STATES.includes(state);
+}
+
+/** The transition table of decisions.md; completata, annullata and no_show are final. */
+const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
+  pending: ['confermata', 'caparra_pagata', 'annullata'],
+  confermata: ['caparra_pagata', 'completata', 'annullata', 'no_show'],
+  caparra_pagata: ['completata', 'annullata', 'no_show'],
+  completata: [],
+  annullata: [],
+  no_show: [],
+};
+
+/** 'same' (no-op, no event), 'allowed', or 'refused' (409 INVALID_TRANSITION). */
+export function transition(from: BookingState, to: BookingState): 'same' | 'allowed' | 'refused' {
+  if (from === to) return 'same';
+  return TRANSITIONS[from].includes(to) ? 'allowed' : 'refused';
+}
+
+/** A booking as stored in `prenotazioni`: both name forms of each aliased attribute are stored. */
+export interface PrenotazioneRecord {
+  id: string;
+  codice: string;
+  covers: number;
+  numeroPersone: number;
+  /** Restaurant-local wall clock, `YYYY-MM-DDTHH:mm:ss`. */
+  bookingDate: string;
+  dataOra: string;
+  /** UTC instant of the start. */
+  startsAt: string;
+  /** Local calendar date of the start (`YYYY-MM-DD`), for day queries and dal/al. */
+  localDate: string;
+  customerName: string;
+  cliente: string;
+  customerPhone: string | null;
+  tableIds: string[];
+  notes: string | null;
+  state: BookingState;
+  durationMinutes: number | null;
+  motivo: string | null;
+  cancelledAt: string | null;
+  externalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  /** Version of the table claims that belong to this booking (see table-agenda-store.ts). */
+  claimRev: number;
+}
+
+/** 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
+export const CODICE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODICE_LENGTH = 6;
+
+export function generateCodice(): string {
+  let codice = '';
+  for (let i = 0; i < CODICE_LENGTH; i++) codice += CODICE_ALPHABET[randomInt(CODICE_ALPHABET.length)];
+  return codice;
+}
+
+/** The record as the API and the events show it (internal bookkeeping left out). */
+export function publicPrenotazione(record: PrenotazioneRecord) {
+  const { version: _v, claimRev: _c, localDate: _d, ...visible } = record;
+  return visible;
+}

@@ -1,0 +1,8 @@
+import type { PrenotazioneContext } from '../context.js';
+import type { PrenotazioneRecord } from '../prenotazione-record.js';
+
+export const Prenotazione = {
+  __resolveReference: (reference: { id: string }, context: PrenotazioneContext) =>
+    context.prenotazioneById.load(reference.id),
+  tavoli: (p: PrenotazioneRecord) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
+};

@@ -1,0 +1,25 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
+import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './prenotazione-store.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { Prenotazione } from './resolvers/Prenotazione.js';
+import { Query } from './resolvers/Query.js';
+import { Tavolo } from './resolvers/Tavolo.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+/** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
+export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
+  const schema = buildSubgraphSchema({ typeDefs, resolvers: { Query, Mutation, Prenotazione, Tavolo } as never });
+  return {
+    name: 'prenotazione',
+    typeDefs,
+    schema,
+    outboxCollections: [PRENOTAZIONI_COLLECTION],
+    createContext: (request) => createPrenotazioneContext(deps, request),
+    init: () => ensurePrenotazioniIndexes(deps.store),
+  };
+}
+
+export type { PrenotazioneDeps } from './context.js';
