@@ -47,6 +47,7 @@ export async function startGatewayApp(
         return new AuthForwardingDataSource({ url: config.subgraphUrls[name] ?? url });
       },
       verifier: deps.verifier,
+      bus: deps.bus,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

@@ -6,18 +6,25 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { GraphQLError } from 'graphql';
 import type { TokenVerifier } from '@coperto/auth';
+import type { EventBus } from '@coperto/bus';
 import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } from '@coperto/errors';
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
+import type { SocketLimits } from './subscriptions/socket-budget.js';
+import { createSubscriptionServer, type SubscriptionServer } from './subscriptions/ws-server.js';
 
 export interface GatewayDeps {
   supergraphSdl: string;
   /** How the gateway reaches each subgraph: in-process (embedded) or over HTTP (distributed). */
   dataSourceFor: (name: string, url: string | undefined) => GraphQLDataSource;
   verifier: TokenVerifier;
+  /** The event bus that GraphQL subscriptions (graphql-ws on `/graphql`) follow. */
+  bus: EventBus;
+  /** Per-socket limits of the subscriptions (defaults: subscriptions/socket-budget.ts). */
+  subscriptionLimits?: Partial<SocketLimits>;
   logger: Logger;
   introspection: boolean;
   bodyLimitBytes: number;
@@ -27,6 +34,8 @@ export interface GatewayDeps {
 export interface GatewayServer {
   httpServer: Server;
   apollo: ApolloServer<GatewayContext>;
+  /** graphql-ws on the same server and path as `/graphql`. */
+  subscriptions: SubscriptionServer;
   /** Stops accepting, finishes in-flight requests, stops Apollo. Idempotent. */
   close(): Promise<void>;
 }
@@ -113,11 +122,23 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 
+  const subscriptions = createSubscriptionServer({
+    httpServer,
+    bus: deps.bus,
+    verifier: deps.verifier,
+    logger: deps.logger,
+    introspection: deps.introspection,
+    maxPayloadBytes: deps.bodyLimitBytes,
+    ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
+  });
+
   let closing: Promise<void> | undefined;
   return {
     httpServer,
     apollo,
+    subscriptions,
     close: () => (closing ??= (async () => {
+      await subscriptions.close();
       await apollo.stop();
       await closeHttpServer(httpServer);
     })()),

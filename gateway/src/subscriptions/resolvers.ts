@@ -14,7 +14,7 @@ interface SubscriptionField<Args> {
 }
 
 /** The resolvers of schema.graphql, typed against it. */
-export interface SubscriptionResolvers {
+export type SubscriptionResolvers = {
   Query: { _subscriptionsOnly: () => null };
   Subscription: {
     tableStatusChanged: SubscriptionField<{ salaId?: string | null }>;
@@ -22,7 +22,7 @@ export interface SubscriptionResolvers {
     bookingUpdated: SubscriptionField<Record<string, never>>;
     bookingCancelled: SubscriptionField<Record<string, never>>;
   };
-}
+};
 
 /**
  * Each field follows `tenant.<tenantId>.restaurant.<type>` with the tenant of the connection's verified

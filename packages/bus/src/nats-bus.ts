@@ -102,9 +102,12 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
       }
     }
   })().catch(() => {});
+  // With reconnects for ever the connection closes only through close() or a fatal error (e.g. auth).
   void nc.closed().then(() => {
     connected = false;
     endAll();
+    // nats.js 2.29.3 does not end the iterators returned by nc.status() when the connection closes.
+    statusEvents.stop?.();
   });
 
   const unavailable = (what: string, error?: unknown) =>
@@ -172,14 +175,16 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
 
     close(): Promise<void> {
       closing ??= (async () => {
-        try {
-          await withTimeout(nc.drain(), DRAIN_TIMEOUT_MS, () => new Error('drain timed out'));
-        } catch {
-          // Disconnected or already closed: close without draining.
+        // Draining needs the server: when it is gone (or does not answer in time), just close.
+        if (connected && !nc.isClosed()) {
+          try {
+            await withTimeout(nc.drain(), DRAIN_TIMEOUT_MS, () => new Error('drain timed out'));
+          } catch {
+            // Closed meanwhile or timed out: close below.
+          }
         }
         if (!nc.isClosed()) await nc.close();
         endAll();
-        // nats.js 2.29.3 does not end the iterators returned by nc.status() when the connection closes.
         statusEvents.stop?.();
         await watchStatus;
       })();

@@ -175,4 +175,17 @@ describe('NATS bus when the server dies and comes back', () => {
     // The unacknowledged publish may still have been stored: publishing again with the same id is safe.
     await bus.publish(message.subject, event);
   });
+
+  it('closes without hanging while the server is down, ending its subscriptions', async () => {
+    const other = await connectNatsBus({ url: server.url, name: 'bus-fault-close' });
+    const sub = other.subscribe(`tenant.${newTenant()}.restaurant.>`);
+    await server.kill();
+    const outcome = await settleWithin(other.close(), 15_000);
+    expect(outcome.ok).toBe(true);
+    expect(await settleWithin(sub[Symbol.asyncIterator]().next(), 1000)).toEqual({
+      ok: true,
+      value: { done: true, value: undefined },
+    });
+    expect(other.status().connected).toBe(false);
+  });
 });

@@ -82,7 +82,7 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     if (options.sort) validateSort(options.sort);
     validatePaging(options);
     let docs = this.matching(filter).map((record) => record.doc as JsonObject & Identified);
-    if (options.sort) docs = sortDocuments(docs, options.sort);
+    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocuments(docs, options.sort);
     return page(docs, options).map((doc) => view<T>(doc));
   }
 

@@ -32,6 +32,10 @@ describe('prepareItem', () => {
     });
   });
 
+  it('reads a single table id as a list of one, as GraphQL input coercion does', () => {
+    expect(prepareItem({ ...valid, tableIds: 't1' })).toMatchObject({ ok: true });
+  });
+
   it('leaves the rules (required fields, ranges, dates) to prenotazione', () => {
     expect(prepareItem({ covers: 0, bookingDate: 'not a date' })).toMatchObject({ ok: true });
   });
@@ -41,7 +45,8 @@ describe('prepareItem', () => {
     [{ ...valid, covers: 2.5 }, 'covers'],
     [{ ...valid, customerName: 42 }, 'customerName'],
     [{ ...valid, state: 'flying' }, 'state'],
-    [{ ...valid, tableIds: 't1' }, 'tableIds'],
+    [{ ...valid, tableIds: [{ id: 't1' }] }, 'tableIds.0'],
+    [{ ...valid, tableIds: { id: 't1' } }, 'tableIds'],
     [{ ...valid, tableIds: ['t1', null] }, 'tableIds.1'],
     [{ ...valid, externalId: 12 }, 'externalId'],
     [{ ...valid, durationMinutes: '90' }, 'durationMinutes'],

@@ -1,0 +1,143 @@
+import type { Server } from 'node:http';
+import { GraphQLError, NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
+import { useServer } from 'graphql-ws/use/ws';
+import { WebSocketServer } from 'ws';
+import type { TokenVerifier, Viewer } from '@coperto/auth';
+import type { EventBus } from '@coperto/bus';
+import { AppError } from '@coperto/errors';
+import type { Logger } from '@coperto/server-kit';
+import { SubscriptionCloseCode, SubscriptionCloseReason } from './close-codes.js';
+import { createSocketBudget, DEFAULT_SOCKET_LIMITS, type SocketBudget, type SocketLimits } from './socket-budget.js';
+import type { SubscriptionContext } from './subscription-context.js';
+import { createSubscriptionSchema } from './subscription-schema.js';
+import { onTokenExpiry } from './token-expiry.js';
+
+export interface SubscriptionServerOptions {
+  /** The gateway's HTTP server: the WebSocket upgrade is served on the same port. */
+  httpServer: Server;
+  /** Default `/graphql`. */
+  path?: string;
+  bus: EventBus;
+  verifier: TokenVerifier;
+  logger: Logger;
+  /** Allow introspection queries over the socket (as GRAPHQL_INTROSPECTION does for HTTP). */
+  introspection: boolean;
+  /** Largest message a client may send. */
+  maxPayloadBytes: number;
+  limits?: Partial<SocketLimits>;
+  /** How long `close()` waits for clients to answer the close handshake before cutting them. Default 1000. */
+  closeGraceMs?: number;
+}
+
+export interface SubscriptionServer {
+  /** Open sockets. */
+  connections(): number;
+  /** Closes every socket with 1001 "Going away" (cutting those that do not answer), stops accepting. Idempotent. */
+  close(): Promise<void>;
+}
+
+/** What the server keeps per socket, on graphql-ws's `ctx.extra` (next to `socket` and `request`). */
+interface SocketState {
+  viewer: Viewer;
+  budget: SocketBudget;
+  cancelExpiry: () => void;
+}
+
+/**
+ * graphql-ws on the gateway's `/graphql` (../shared/spec/decisions.md "Events"): the client sends
+ * `connectionParams: { authorization: 'Bearer <jwt>' }`; a missing, bad or expired token closes the socket
+ * with 4403, and so does the token expiring later. Every subscription of the socket follows its tenant's
+ * NATS subjects. A socket that falls behind (see SocketLimits) is closed with 4429 "Too many pending events".
+ */
+export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
+  const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.limits };
+  const logger = options.logger;
+  const schema = createSubscriptionSchema({ bus: options.bus, busMaxPending: limits.maxPendingEvents });
+  const wss = new WebSocketServer({
+    server: options.httpServer,
+    path: options.path ?? '/graphql',
+    maxPayload: options.maxPayloadBytes,
+  });
+
+  const disposable = useServer<Record<string, unknown>, Partial<SocketState>>(
+    {
+      schema,
+      // Internal error messages never go to clients in close reasons.
+      isProd: true,
+      ...(options.introspection
+        ? {}
+        : { validate: (s, document) => validate(s, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]) }),
+      onConnect: async (ctx) => {
+        const params = ctx.connectionParams ?? {};
+        const authorization = params.authorization ?? params.Authorization;
+        const socket = ctx.extra.socket;
+        let viewer: Viewer;
+        try {
+          viewer = await options.verifier.verifyAuthorizationHeader(
+            typeof authorization === 'string' ? authorization : undefined,
+          );
+        } catch (error) {
+          if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
+            logger.debug('subscription connection refused', { reason: error.message });
+            return false;
+          }
+          // The verifier could not decide (e.g. signing keys unreachable): the client may retry later.
+          logger.error('subscription connection: token verification failed', { error });
+          socket.close(1013, 'Try again later');
+          return false;
+        }
+        if (socket.readyState !== socket.OPEN) return false;
+        ctx.extra.viewer = viewer;
+        ctx.extra.budget = createSocketBudget({
+          limits,
+          bufferedAmount: () => socket.bufferedAmount,
+          onExceeded: () => {
+            logger.warn('subscription client too slow: disconnected', {
+              tenantId: viewer.tenantId,
+              code: SubscriptionCloseCode.TooManyPendingEvents,
+            });
+            socket.close(SubscriptionCloseCode.TooManyPendingEvents, SubscriptionCloseReason.TooManyPendingEvents);
+          },
+        });
+        ctx.extra.cancelExpiry = onTokenExpiry(viewer.token, () =>
+          socket.close(SubscriptionCloseCode.Forbidden, SubscriptionCloseReason.TokenExpired),
+        );
+        return true;
+      },
+      onSubscribe: (ctx) => {
+        // graphql-ws has already registered this subscription's id.
+        if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptions) {
+          return [new GraphQLError(`At most ${limits.maxSubscriptions} subscriptions per connection`)];
+        }
+        return undefined;
+      },
+      context: (ctx): SubscriptionContext => {
+        const { viewer, budget } = ctx.extra;
+        // graphql-ws runs operations only after onConnect accepted the socket, which sets both.
+        if (!viewer || !budget) throw new Error('Subscription socket without a verified viewer');
+        return { viewer, budget };
+      },
+      onClose: (ctx) => {
+        ctx.extra.cancelExpiry?.();
+        ctx.extra.budget?.stopAll();
+      },
+    },
+    wss,
+  );
+
+  let closing: Promise<void> | undefined;
+  return {
+    connections: () => wss.clients.size,
+    close: () =>
+      (closing ??= (async () => {
+        const cut = setTimeout(() => {
+          for (const socket of wss.clients) socket.terminate();
+        }, options.closeGraceMs ?? 1000);
+        try {
+          await disposable.dispose();
+        } finally {
+          clearTimeout(cut);
+        }
+      })()),
+  };
+}

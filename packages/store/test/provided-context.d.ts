@@ -1,3 +1,0 @@
-// The `serverUrls` value the vitest global setup provides is typed by a module augmentation in the testkit's
-// global setup file; pull it into this package's type check (the contract suite uses the testkit).
-/// <reference path="../../testkit/src/global-setup.ts" />

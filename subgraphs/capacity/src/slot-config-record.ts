@@ -1,0 +1,61 @@
+import { defaultOpeningHours, type WeeklyHours } from './opening-hours.js';
+
+/** The tenant's slot settings as stored in `slot_config` (one record per tenant, id `default`). */
+export interface SlotConfigRecord {
+  id: string;
+  slotMinutes: number;
+  openingHours: WeeklyHours;
+  maxCoversPerSlot: number;
+  defaultMealMinutes: number;
+  timeZone: string;
+  version: number;
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** The settings in force: the stored record, or the defaults while none is stored. */
+export interface SlotConfig {
+  slotMinutes: number;
+  openingHours: WeeklyHours;
+  maxCoversPerSlot: number;
+  defaultMealMinutes: number;
+  timeZone: string;
+  customized: boolean;
+  updatedAt: string | null;
+}
+
+export const SLOT_CONFIG_ID = 'default';
+
+export const DEFAULT_SLOT_MINUTES = 15;
+export const DEFAULT_MAX_COVERS_PER_SLOT = 40;
+export const DEFAULT_MEAL_MINUTES = 120;
+
+export const SLOT_MINUTES_RANGE = [5, 240] as const;
+export const MAX_COVERS_RANGE = [0, 100_000] as const;
+export const MEAL_MINUTES_RANGE = [1, 720] as const;
+
+/** The defaults, in the restaurant's zone (RESTAURANT_TIMEZONE). */
+export function defaultSlotConfig(timeZone: string): SlotConfig {
+  return {
+    slotMinutes: DEFAULT_SLOT_MINUTES,
+    openingHours: defaultOpeningHours(),
+    maxCoversPerSlot: DEFAULT_MAX_COVERS_PER_SLOT,
+    defaultMealMinutes: DEFAULT_MEAL_MINUTES,
+    timeZone,
+    customized: false,
+    updatedAt: null,
+  };
+}
+
+/** The settings a stored record stands for. */
+export function slotConfigOf(record: SlotConfigRecord): SlotConfig {
+  return {
+    slotMinutes: record.slotMinutes,
+    openingHours: record.openingHours,
+    maxCoversPerSlot: record.maxCoversPerSlot,
+    defaultMealMinutes: record.defaultMealMinutes,
+    timeZone: record.timeZone,
+    customized: true,
+    updatedAt: record.updatedAt,
+  };
+}

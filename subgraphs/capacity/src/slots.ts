@@ -1,0 +1,98 @@
+import { instantOfWallClock, zoneOffsetMinutes } from '@coperto/server-kit';
+import { minutesOfClock, type OpeningInterval } from './opening-hours.js';
+
+/** A slot of a local day: local wall-clock labels and the instants they stand for. */
+export interface SlotWindow {
+  /** Local wall-clock start, `YYYY-MM-DDTHH:mm:ss`. */
+  start: string;
+  end: string;
+  startsAt: Date;
+  endsAt: Date;
+}
+
+/** An active booking as the count needs it (from prenotazione's day query). */
+export interface ArrivingBooking {
+  id: string;
+  covers: number;
+  startsAt: Date;
+  state: string;
+}
+
+export interface CapacitySlot extends SlotWindow {
+  maxCovers: number;
+  coversBooked: number;
+  coversAvailable: number;
+  arrivals: number;
+}
+
+/** The booking states that take capacity (decisions.md: pending, confermata, caparra_pagata). */
+export const ACTIVE_STATES: ReadonlySet<string> = new Set(['pending', 'confermata', 'caparra_pagata']);
+
+/** Day of the week of a local date `YYYY-MM-DD`: 0 = Sunday … 6 = Saturday. */
+export function weekdayOf(date: string): number {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  return new Date(Date.UTC(y, m - 1, d)).getUTCDay();
+}
+
+/** The local wall-clock time of an instant in `zone`, `YYYY-MM-DDTHH:mm:ss`. */
+export function localDateTimeOf(instant: Date, zone: string): string {
+  const offset = zoneOffsetMinutes(instant.getTime(), zone);
+  return new Date(instant.getTime() + offset * 60_000).toISOString().slice(0, 19);
+}
+
+/**
+ * The slots of a local date (pure). Each opening interval runs from the instant of its local opening time to
+ * the instant of its local closing time and is cut into slots of `slotMinutes` of real time, the last one cut
+ * at closing. So a DST switch day has exactly the slots the clock lives through: none for the local times
+ * skipped in spring (02:00–02:59 in Europe/Rome), two for each repeated local time in autumn (told apart by
+ * `startsAt`). An opening time that does not exist moves forward; an ambiguous one takes the earlier instant.
+ */
+export function slotsOfDay(
+  date: string,
+  intervals: readonly OpeningInterval[],
+  slotMinutes: number,
+  zone: string,
+): SlotWindow[] {
+  const [y, m, d] = date.split('-').map(Number) as [number, number, number];
+  const midnight = Date.UTC(y, m - 1, d);
+  const step = slotMinutes * 60_000;
+  const slots: SlotWindow[] = [];
+  for (const interval of intervals) {
+    const open = instantOfWallClock(midnight + minutesOfClock(interval.open)! * 60_000, zone);
+    const close = instantOfWallClock(midnight + minutesOfClock(interval.close, { closing: true })! * 60_000, zone);
+    for (let start = open; start < close; start += step) {
+      const startsAt = new Date(start);
+      const endsAt = new Date(Math.min(start + step, close));
+      slots.push({
+        start: localDateTimeOf(startsAt, zone),
+        end: localDateTimeOf(endsAt, zone),
+        startsAt,
+        endsAt,
+      });
+    }
+  }
+  return slots.sort((a, b) => a.startsAt.getTime() - b.startsAt.getTime());
+}
+
+/**
+ * Pacing (pure): each slot's covers are those of the active bookings whose start falls in
+ * [startsAt, endsAt); a booking arriving while the restaurant is closed is in no slot.
+ */
+export function countCovers(
+  slots: readonly SlotWindow[],
+  bookings: readonly ArrivingBooking[],
+  maxCoversPerSlot: number,
+): CapacitySlot[] {
+  const active = bookings.filter((b) => ACTIVE_STATES.has(b.state));
+  return slots.map((slot) => {
+    const arriving = active.filter((b) => b.startsAt.getTime() >= slot.startsAt.getTime() && b.startsAt.getTime() < slot.endsAt.getTime());
+    const coversBooked = arriving.reduce((sum, b) => sum + b.covers, 0);
+    return {
+      ...slot,
+      maxCovers: maxCoversPerSlot,
+      coversBooked,
+      coversAvailable: Math.max(0, maxCoversPerSlot - coversBooked),
+      arrivals: arriving.length,
+    };
+  });
+}
