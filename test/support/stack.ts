@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
 import { createLogger } from '@coperto/server-kit';
-import { freePort, TEST_JWT_SECRET } from '@coperto/testkit';
+import { freePorts, TEST_JWT_SECRET } from '@coperto/testkit';
 import { createApi, createGraphQL } from './http.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -90,16 +90,26 @@ export interface ProcessHandle {
 }
 
 /** Starts one entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) as its own process. */
-export async function startProcess(name: string, entry: string, env: Record<string, string>): Promise<ProcessHandle> {
-  const port = env.PORT ? Number(env.PORT) : await freePort();
-  const [healthPort, metricsPort] = [await freePort(), await freePort()];
+export async function startProcess(
+  name: string,
+  entry: string,
+  env: Record<string, string>,
+  ports?: { app: number; health: number; metrics: number },
+): Promise<ProcessHandle> {
+  const [port, healthPort, metricsPort] = (ports ? [ports.app, ports.health, ports.metrics] : await freePorts(3)) as [
+    number,
+    number,
+    number,
+  ];
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, entry)], {
     cwd: repoRoot,
     env: {
       PATH: process.env.PATH ?? '',
-      ...baseEnv({ HEALTH_PORT: String(healthPort), METRICS_PORT: String(metricsPort) }),
+      ...baseEnv({}),
       ...env,
       PORT: String(port),
+      HEALTH_PORT: String(healthPort),
+      METRICS_PORT: String(metricsPort),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -171,30 +181,25 @@ export async function startDistributed(options: {
   const processes: ProcessHandle[] = [];
   const subgraphs: Record<string, ProcessHandle[]> = {};
   try {
-    // Sibling URLs must be known before start: reserve the first copy's port for each subgraph.
-    const ports = Object.fromEntries(await Promise.all(DISTRIBUTED_SUBGRAPHS.map(async (n) => [n, await freePort()])));
+    // Every port is reserved up front: sibling URLs must be known before the processes start.
+    const instances = options.instances ?? 1;
+    const pool = await freePorts((DISTRIBUTED_SUBGRAPHS.length * instances + 1) * 3);
+    const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
+    const plan = DISTRIBUTED_SUBGRAPHS.map((name) => ({ name, ports: Array.from({ length: instances }, take) }));
     const urls = Object.fromEntries(
-      DISTRIBUTED_SUBGRAPHS.map((n) => [`SUBGRAPH_${n.toUpperCase()}_URL`, `http://127.0.0.1:${ports[n]}/graphql`]),
+      plan.map(({ name, ports }) => [`SUBGRAPH_${name.toUpperCase()}_URL`, `http://127.0.0.1:${ports[0]!.app}/graphql`]),
     );
     await Promise.all(
-      DISTRIBUTED_SUBGRAPHS.map(async (name) => {
+      plan.map(async ({ name, ports }) => {
         subgraphs[name] = [];
-        for (let i = 0; i < (options.instances ?? 1); i++) {
-          const handle = await startProcess(`${name}#${i}`, `subgraphs/${name}/src/index.ts`, {
-            ...shared,
-            ...urls,
-            ...(i === 0 ? { PORT: String(ports[name]) } : {}),
-          });
+        for (const [i, instancePorts] of ports.entries()) {
+          const handle = await startProcess(`${name}#${i}`, `subgraphs/${name}/src/index.ts`, { ...shared, ...urls }, instancePorts);
           subgraphs[name]!.push(handle);
           processes.push(handle);
         }
       }),
     );
-    const gateway = await startProcess('gateway', 'gateway/src/index.ts', {
-      ...shared,
-      ...urls,
-      COPERTO_MODE: 'distributed',
-    });
+    const gateway = await startProcess('gateway', 'gateway/src/index.ts', { ...shared, ...urls, COPERTO_MODE: 'distributed' }, take());
     processes.push(gateway);
     const baseUrl = `http://127.0.0.1:${gateway.port}`;
     const bus = await connectNatsBus({ url: options.natsUrl, name: 'e2e-observer' });

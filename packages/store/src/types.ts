@@ -20,9 +20,10 @@ export interface Identified {
 /**
  * Filter: a subset of MongoDB's query language, the same on both adapters.
  * - `{ field: value }` equality (dotted paths reach into objects; on an array field, matches if any element equals)
- * - operators per field: `$eq $ne $in $nin $gt $gte $lt $lte $exists $elemMatch $size`
+ * - operators per field: `$eq $ne $in $nin $gt $gte $lt $lte $exists $elemMatch $size`, and `$not` (of operators)
  * - top level: `$and: Filter[]`, `$or: Filter[]`
  * Comparison operators compare numbers with numbers and strings with strings (never across types).
+ * Anything else (`$regex`, `$where`, `_id`, internal `_outbox…` fields) is a TypeError on both adapters.
  */
 export type Filter = Record<string, unknown>;
 

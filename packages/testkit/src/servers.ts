@@ -41,6 +41,27 @@ export async function freePort(): Promise<number> {
   });
 }
 
+/** `count` distinct free ports, all held open until every one is known (no two callers get the same one). */
+export async function freePorts(count: number): Promise<number[]> {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () =>
+        new Promise<import('node:net').Server>((resolveServer, reject) => {
+          const srv = createServer();
+          srv.on('error', reject);
+          srv.listen(0, '127.0.0.1', () => resolveServer(srv));
+        }),
+    ),
+  );
+  const ports = servers.map((srv) => {
+    const address = srv.address();
+    return typeof address === 'object' && address ? address.port : 0;
+  });
+  await Promise.all(servers.map((srv) => new Promise((r) => srv.close(r))));
+  return ports;
+}
+
 function canConnect(port: number): Promise<boolean> {
   return new Promise((done) => {
     const socket = connect({ host: '127.0.0.1', port });

@@ -42,7 +42,8 @@ export function checkOpeningDays(days: readonly OpeningDayInput[], checks: Input
   days.forEach((day, d) => {
     const path = `openingHours.${d}`;
     checks.intInRange(`${path}.weekday`, day.weekday, 0, 6);
-    if (seen.has(day.weekday)) checks.add(`${path}.weekday`, `weekday ${day.weekday} is given more than once`);
+    if (seen.has(day.weekday))
+      checks.add(`${path}.weekday`, `weekday ${day.weekday} is given more than once`);
     seen.add(day.weekday);
     if (day.intervals.length > MAX_INTERVALS_PER_DAY) {
       checks.add(`${path}.intervals`, `must have at most ${MAX_INTERVALS_PER_DAY} intervals`);
@@ -53,7 +54,7 @@ export function checkOpeningDays(days: readonly OpeningDayInput[], checks: Input
       const open = minutesOfClock(interval.open);
       const close = minutesOfClock(interval.close, { closing: true });
       if (open === null) checks.add(`${at}.open`, "must be a time 'HH:MM' from 00:00 to 23:59");
-      if (close === null) checks.add(`${at}.close`, "must be a time 'HH:MM' from 00:01 to 24:00");
+      if (close === null) checks.add(`${at}.close`, "must be a time 'HH:MM' from 00:00 to 24:00");
       if (open === null || close === null) return;
       if (close <= open) checks.add(`${at}.close`, `must be after open (${interval.open})`);
       else valid.push({ open, close, index: i });

@@ -49,7 +49,9 @@ export class SlotConfigService {
       const next: SlotConfigRecord = {
         id: SLOT_CONFIG_ID,
         slotMinutes: input.slotMinutes ?? base.slotMinutes,
-        openingHours: input.openingHours ? replaceDays(base.openingHours, input.openingHours) : base.openingHours,
+        openingHours: input.openingHours
+          ? replaceDays(base.openingHours, input.openingHours)
+          : base.openingHours,
         maxCoversPerSlot: input.maxCoversPerSlot ?? base.maxCoversPerSlot,
         defaultMealMinutes: input.defaultMealMinutes ?? base.defaultMealMinutes,
         timeZone: timeZone ?? base.timeZone,
@@ -57,7 +59,9 @@ export class SlotConfigService {
         createdAt: current?.createdAt ?? now,
         updatedAt: now,
       };
-      const saved = current ? await this.deps.store.replace(current.version, next) : await this.insertFirst(next);
+      const saved = current
+        ? await this.deps.store.replace(current.version, next)
+        : await this.insertFirst(next);
       if (saved) return slotConfigOf(saved);
     }
     throw new Error('The slot settings kept changing during the update');
@@ -80,7 +84,13 @@ export function checkSlotConfigInput(input: SlotConfigInput): string | undefined
     .intInRange('slotMinutes', input.slotMinutes, ...SLOT_MINUTES_RANGE)
     .intInRange('maxCoversPerSlot', input.maxCoversPerSlot, ...MAX_COVERS_RANGE)
     .intInRange('defaultMealMinutes', input.defaultMealMinutes, ...MEAL_MINUTES_RANGE);
-  for (const field of ['slotMinutes', 'openingHours', 'maxCoversPerSlot', 'defaultMealMinutes', 'timeZone'] as const) {
+  for (const field of [
+    'slotMinutes',
+    'openingHours',
+    'maxCoversPerSlot',
+    'defaultMealMinutes',
+    'timeZone',
+  ] as const) {
     if (input[field] === null) checks.add(field, 'must not be null');
   }
   if (input.openingHours) checkOpeningDays(input.openingHours, checks);

@@ -59,7 +59,10 @@ export function slotsOfDay(
   const slots: SlotWindow[] = [];
   for (const interval of intervals) {
     const open = instantOfWallClock(midnight + minutesOfClock(interval.open)! * 60_000, zone);
-    const close = instantOfWallClock(midnight + minutesOfClock(interval.close, { closing: true })! * 60_000, zone);
+    const close = instantOfWallClock(
+      midnight + minutesOfClock(interval.close, { closing: true })! * 60_000,
+      zone,
+    );
     for (let start = open; start < close; start += step) {
       const startsAt = new Date(start);
       const endsAt = new Date(Math.min(start + step, close));
@@ -85,7 +88,9 @@ export function countCovers(
 ): CapacitySlot[] {
   const active = bookings.filter((b) => ACTIVE_STATES.has(b.state));
   return slots.map((slot) => {
-    const arriving = active.filter((b) => b.startsAt.getTime() >= slot.startsAt.getTime() && b.startsAt.getTime() < slot.endsAt.getTime());
+    const arriving = active.filter(
+      (b) => b.startsAt.getTime() >= slot.startsAt.getTime() && b.startsAt.getTime() < slot.endsAt.getTime(),
+    );
     const coversBooked = arriving.reduce((sum, b) => sum + b.covers, 0);
     return {
       ...slot,

@@ -1,0 +1,83 @@
+import type { Viewer } from '@coperto/auth';
+import {
+  InputChecks,
+  localDateOf,
+  localDatesBetween,
+  parseLocalDate,
+  type SubgraphClient,
+} from '@coperto/server-kit';
+import type { SlotConfigService } from './slot-config-service.js';
+import { countCovers, slotsOfDay, weekdayOf, type ArrivingBooking, type CapacitySlot } from './slots.js';
+
+/** prenotazione's day query (the interface's getPrenotazioniGiorno): active bookings of one local day. */
+const BOOKINGS_OF_DAY = /* GraphQL */ `
+  query CapacityPrenotazioniGiorno($data: String!) {
+    prenotazioniGiorno(data: $data) {
+      id
+      covers
+      startsAt
+      state
+    }
+  }
+`;
+
+interface DayBooking {
+  id: string;
+  covers: number;
+  startsAt: string;
+  state: string;
+}
+
+/**
+ * The slots of a local day with the covers arriving in each. The day and its slots are in the configured zone;
+ * prenotazione's days are in the restaurant's zone (RESTAURANT_TIMEZONE), so it is asked for each of its days
+ * the slots touch (one, unless the configured zone differs).
+ */
+export class SlotService {
+  constructor(
+    private readonly deps: {
+      config: SlotConfigService;
+      viewer: Viewer;
+      subgraphs: SubgraphClient;
+      timeZone: string;
+    },
+  ) {}
+
+  async slots(date: string): Promise<CapacitySlot[]> {
+    const day = parseLocalDate(date);
+    if (!day) new InputChecks().add('date', 'must be a local date YYYY-MM-DD').throwIfAny();
+    const config = await this.deps.config.get();
+    const windows = slotsOfDay(
+      day!,
+      config.openingHours[weekdayOf(day!)] ?? [],
+      config.slotMinutes,
+      config.timeZone,
+    );
+    const first = windows[0];
+    const last = windows.at(-1);
+    if (!first || !last) return [];
+    const bookings = await this.bookingsBetween(first.startsAt, new Date(last.endsAt.getTime() - 1));
+    return countCovers(windows, bookings, config.maxCoversPerSlot);
+  }
+
+  private async bookingsBetween(from: Date, to: Date): Promise<ArrivingBooking[]> {
+    const zone = this.deps.timeZone;
+    const days = localDatesBetween(localDateOf(from, zone), localDateOf(to, zone));
+    const authorization = `Bearer ${this.deps.viewer.token}`;
+    const results = await Promise.all(
+      days.map((data) =>
+        this.deps.subgraphs.request<{ prenotazioniGiorno: DayBooking[] }>(
+          'prenotazione',
+          BOOKINGS_OF_DAY,
+          { data },
+          authorization,
+        ),
+      ),
+    );
+    const byId = new Map<string, ArrivingBooking>();
+    for (const booking of results.flatMap((r) => r.prenotazioniGiorno)) {
+      byId.set(booking.id, { ...booking, startsAt: new Date(booking.startsAt) });
+    }
+    return [...byId.values()];
+  }
+}

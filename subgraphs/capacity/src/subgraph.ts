@@ -1,0 +1,29 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { ensureCategoriesIndexes } from './category-store.js';
+import { createCapacityContext, type CapacityContext, type CapacityDeps } from './context.js';
+import { CapacitySlot } from './resolvers/CapacitySlot.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { ProductionCategory } from './resolvers/ProductionCategory.js';
+import { Query } from './resolvers/Query.js';
+import { SlotConfig } from './resolvers/SlotConfig.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+/** The capacity subgraph (slot settings, production categories, slots), ready to be served in-process or over HTTP. */
+export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityContext> {
+  const schema = buildSubgraphSchema({
+    typeDefs,
+    resolvers: { Query, Mutation, SlotConfig, CapacitySlot, ProductionCategory } as never,
+  });
+  return {
+    name: 'capacity',
+    typeDefs,
+    schema,
+    outboxCollections: [],
+    createContext: (request) => createCapacityContext(deps, request),
+    init: () => ensureCategoriesIndexes(deps.store),
+  };
+}
+
+export type { CapacityDeps } from './context.js';

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { ValidationError } from '@coperto/errors';
+import { InputChecks } from '@coperto/server-kit';
+import { checkOpeningDays, minutesOfClock, replaceDays, type OpeningDayInput } from '../src/opening-hours.js';
+import { defaultSlotConfig } from '../src/slot-config-record.js';
+import { checkSlotConfigInput, type SlotConfigInput } from '../src/slot-config-service.js';
+import { canonicalTimeZone } from '../src/time-zone.js';
+
+const fieldsOf = (input: SlotConfigInput): string[] => {
+  try {
+    checkSlotConfigInput(input);
+    return [];
+  } catch (error) {
+    return (error as ValidationError).issues.map((i) => i.field);
+  }
+};
+
+const day = (weekday: number, ...intervals: Array<[string, string]>): OpeningDayInput => ({
+  weekday,
+  intervals: intervals.map(([open, close]) => ({ open, close })),
+});
+
+describe('slot settings', () => {
+  it('defaults to 15-minute slots, lunch and dinner every day, 40 covers, 120-minute meals, the given zone', () => {
+    const config = defaultSlotConfig('Europe/Rome');
+    expect(config).toMatchObject({
+      slotMinutes: 15,
+      maxCoversPerSlot: 40,
+      defaultMealMinutes: 120,
+      timeZone: 'Europe/Rome',
+      customized: false,
+      updatedAt: null,
+    });
+    expect(config.openingHours).toHaveLength(7);
+    for (const intervals of config.openingHours) {
+      expect(intervals).toEqual([
+        { open: '12:00', close: '15:00' },
+        { open: '19:00', close: '23:00' },
+      ]);
+    }
+  });
+
+  it('accepts every field at the edges of its range', () => {
+    expect(fieldsOf({ slotMinutes: 5, maxCoversPerSlot: 0, defaultMealMinutes: 1 })).toEqual([]);
+    expect(fieldsOf({ slotMinutes: 240, maxCoversPerSlot: 100_000, defaultMealMinutes: 720 })).toEqual([]);
+    expect(fieldsOf({ openingHours: [day(0), day(6, ['00:00', '24:00'])], timeZone: 'UTC' })).toEqual([]);
+  });
+
+  it.each([
+    [{ slotMinutes: 0 }, 'slotMinutes'],
+    [{ slotMinutes: 4 }, 'slotMinutes'],
+    [{ slotMinutes: 241 }, 'slotMinutes'],
+    [{ maxCoversPerSlot: -1 }, 'maxCoversPerSlot'],
+    [{ defaultMealMinutes: 0 }, 'defaultMealMinutes'],
+    [{ defaultMealMinutes: 721 }, 'defaultMealMinutes'],
+    [{ timeZone: 'Mars/Olympus' }, 'timeZone'],
+    [{ timeZone: '+01:00' }, 'timeZone'],
+    [{ timeZone: '' }, 'timeZone'],
+    [{ slotMinutes: null }, 'slotMinutes'],
+    [{ openingHours: [day(7)] }, 'openingHours.0.weekday'],
+    [{ openingHours: [day(1), day(1)] }, 'openingHours.1.weekday'],
+    [{ openingHours: [day(1, ['9:00', '12:00'])] }, 'openingHours.0.intervals.0.open'],
+    [{ openingHours: [day(1, ['12:00', '25:00'])] }, 'openingHours.0.intervals.0.close'],
+    [{ openingHours: [day(1, ['24:00', '24:00'])] }, 'openingHours.0.intervals.0.open'],
+    [{ openingHours: [day(1, ['15:00', '12:00'])] }, 'openingHours.0.intervals.0.close'],
+    [{ openingHours: [day(1, ['12:00', '12:00'])] }, 'openingHours.0.intervals.0.close'],
+    [{ openingHours: [day(1, ['19:00', '23:00'], ['12:00', '19:30'])] }, 'openingHours.0.intervals.0'],
+  ] as Array<[SlotConfigInput, string]>)('refuses %j naming %s', (input, field) => {
+    expect(fieldsOf(input)).toEqual([field]);
+  });
+
+  it('names every bad field at once', () => {
+    expect(fieldsOf({ slotMinutes: 1, maxCoversPerSlot: -5, timeZone: 'Nowhere' }).sort()).toEqual([
+      'maxCoversPerSlot',
+      'slotMinutes',
+      'timeZone',
+    ]);
+  });
+
+  it('stores the canonical spelling of a zone', () => {
+    expect(checkSlotConfigInput({ timeZone: 'europe/rome' })).toBe('Europe/Rome');
+    expect(canonicalTimeZone('America/New_York')).toBe('America/New_York');
+    expect(canonicalTimeZone('Europe/Nowhere')).toBeNull();
+  });
+});
+
+describe('opening hours', () => {
+  it('reads HH:MM, with 24:00 only as a closing time', () => {
+    expect(minutesOfClock('00:00')).toBe(0);
+    expect(minutesOfClock('23:59')).toBe(23 * 60 + 59);
+    expect(minutesOfClock('24:00')).toBeNull();
+    expect(minutesOfClock('24:00', { closing: true })).toBe(1440);
+    expect(['7:00', '07:60', '0700', '07:00:00', ' 07:00'].map((t) => minutesOfClock(t))).toEqual([
+      null,
+      null,
+      null,
+      null,
+      null,
+    ]);
+  });
+
+  it('lets touching intervals of a day through', () => {
+    const checks = new InputChecks();
+    checkOpeningDays([day(2, ['12:00', '15:00'], ['15:00', '18:00'])], checks);
+    expect(checks.issues).toEqual([]);
+  });
+
+  it('replaces only the days sent, sorting their intervals; [] closes a day', () => {
+    const week = defaultSlotConfig('Europe/Rome').openingHours;
+    const next = replaceDays(week, [day(1), day(5, ['19:00', '24:00'], ['11:30', '14:30'])]);
+    expect(next[1]).toEqual([]);
+    expect(next[5]).toEqual([
+      { open: '11:30', close: '14:30' },
+      { open: '19:00', close: '24:00' },
+    ]);
+    expect(next[0]).toEqual(week[0]);
+    expect(week[1]).toHaveLength(2);
+  });
+});
