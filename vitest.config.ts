@@ -3,7 +3,9 @@ import { defineConfig } from 'vitest/config';
 
 // Node resolves `graphql` to its CommonJS build (the Apollo packages require() it); Vite would pick the
 // `module` (.mjs) build for ESM imports, and two graphql instances cannot share a schema. One instance.
-const graphqlMain = createRequire(new URL('./packages/server-kit/package.json', import.meta.url)).resolve('graphql');
+const graphqlMain = createRequire(new URL('./packages/server-kit/package.json', import.meta.url)).resolve(
+  'graphql',
+);
 
 // Projects by file suffix (DESIGN.md principle 10):
 //   unit         *.test.ts              in-process, no ports, embedded adapters

@@ -1,9 +1,21 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId, serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
+import {
+  mintToken,
+  newTenantId,
+  serverUrls,
+  startNatsServer,
+  uniqueName,
+  type TestServer,
+} from '@coperto/testkit';
 import { startDistributed, type ProcessHandle, type Stack } from './support/stack.js';
 
 /** Calls a subgraph process directly (as the gateway or a sibling would), spreading load over instances. */
-async function callSubgraph(instance: ProcessHandle, token: string, query: string, variables: Record<string, unknown>) {
+async function callSubgraph(
+  instance: ProcessHandle,
+  token: string,
+  query: string,
+  variables: Record<string, unknown>,
+) {
   const response = await fetch(`http://127.0.0.1:${instance.port}/graphql`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
@@ -18,7 +30,13 @@ describe('distributed mode with two instances of every subgraph', () => {
 
   beforeAll(async () => {
     const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-    stack = await startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('multi'), instances: 2 });
+    stack = await startDistributed({
+      mongoUrl,
+      natsUrl,
+      redisUrl,
+      database: uniqueName('multi'),
+      instances: 2,
+    });
     token = await mintToken({ tenantId: newTenantId() });
   });
   afterAll(async () => stack?.close());
@@ -105,7 +123,9 @@ describe('events written while NATS is down', () => {
       const deadline = Date.now() + 30_000;
       const wanted = () => {
         const tableEvents = events.received.filter((e) => e.type === 'tables.status' && e.subject === t.id);
-        const created = events.received.filter((e) => e.type === 'bookings.created' && e.subject === booking.body.id);
+        const created = events.received.filter(
+          (e) => e.type === 'bookings.created' && e.subject === booking.body.id,
+        );
         return { tableEvents, created };
       };
       while (Date.now() < deadline) {

@@ -18,16 +18,27 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
   });
   afterAll(async () => stack?.close());
 
-  const book = (body: Record<string, unknown>, as = token) => stack.api('POST', '/api/prenotazioni', { token: as, body });
+  const book = (body: Record<string, unknown>, as = token) =>
+    stack.api('POST', '/api/prenotazioni', { token: as, body });
   const table = async (seats = 4, as = token, extra: Record<string, unknown> = {}) =>
-    (await stack.api('POST', '/api/tavoli', { token: as, body: { name: `T${Math.random()}`, seats, ...extra } })).body;
+    (
+      await stack.api('POST', '/api/tavoli', {
+        token: as,
+        body: { name: `T${Math.random()}`, seats, ...extra },
+      })
+    ).body;
   const valid = { covers: 2, bookingDate: '2027-01-15T20:00', customerName: 'Rossi' };
 
   describe('creation', () => {
     it('creates from English names with a 6-character codice, state pending and both name forms stored', async () => {
       const events = stack.events(`tenant.${tenant}.restaurant.bookings.created`);
       try {
-        const res = await book({ ...valid, customerPhone: '+39 333 1234567', notes: 'allergia noci', durationMinutes: 90 });
+        const res = await book({
+          ...valid,
+          customerPhone: '+39 333 1234567',
+          notes: 'allergia noci',
+          durationMinutes: 90,
+        });
         expect(res.status).toBe(201);
         expect(res.body).toMatchObject({
           covers: 2,
@@ -46,7 +57,11 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         expect(res.body.codice).toMatch(CODICE);
         expect(res.body.createdAt).toEqual(res.body.updatedAt);
         const [event] = (await events.waitFor(1)).filter((e) => e.subject === res.body.id);
-        expect(event).toMatchObject({ type: 'bookings.created', tenantid: tenant, data: { id: res.body.id, codice: res.body.codice } });
+        expect(event).toMatchObject({
+          type: 'bookings.created',
+          tenantid: tenant,
+          data: { id: res.body.id, codice: res.body.codice },
+        });
       } finally {
         events.stop();
       }
@@ -55,7 +70,12 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
     it('accepts the Italian names, and lets English win when both are sent', async () => {
       const italian = await book({ numeroPersone: 5, dataOra: '2027-01-15T13:30:00', cliente: 'Verdi' });
       expect(italian.status).toBe(201);
-      expect(italian.body).toMatchObject({ covers: 5, numeroPersone: 5, customerName: 'Verdi', cliente: 'Verdi' });
+      expect(italian.body).toMatchObject({
+        covers: 5,
+        numeroPersone: 5,
+        customerName: 'Verdi',
+        cliente: 'Verdi',
+      });
       const both = await book({
         covers: 3,
         numeroPersone: 9,
@@ -78,7 +98,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const summer = await book({ ...valid, bookingDate: '2027-07-15T20:00' });
       expect(summer.body.startsAt).toBe('2027-07-15T18:00:00.000Z');
       const zulu = await book({ ...valid, bookingDate: '2027-07-15T18:00:00Z' });
-      expect(zulu.body).toMatchObject({ bookingDate: '2027-07-15T20:00:00', startsAt: '2027-07-15T18:00:00.000Z' });
+      expect(zulu.body).toMatchObject({
+        bookingDate: '2027-07-15T20:00:00',
+        startsAt: '2027-07-15T18:00:00.000Z',
+      });
     });
 
     it('gives every booking its own codice', async () => {
@@ -130,21 +153,30 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         expect(confirmed.body.state).toBe('confermata');
         const again = await stack.api('POST', `/api/prenotazioni/${p.id}/conferma`, { token });
         expect(again.body.updatedAt).toBe(confirmed.body.updatedAt);
-        const annulled = await stack.api('POST', `/api/prenotazioni/${p.id}/annulla`, { token, body: { motivo: 'pioggia' } });
+        const annulled = await stack.api('POST', `/api/prenotazioni/${p.id}/annulla`, {
+          token,
+          body: { motivo: 'pioggia' },
+        });
         expect(annulled.body).toMatchObject({ state: 'annullata', motivo: 'pioggia' });
         expect(annulled.body.cancelledAt).toEqual(expect.any(String));
-        const twice = await stack.api('POST', `/api/prenotazioni/${p.id}/annulla`, { token, body: { motivo: 'altro' } });
+        const twice = await stack.api('POST', `/api/prenotazioni/${p.id}/annulla`, {
+          token,
+          body: { motivo: 'altro' },
+        });
         expect(twice.status).toBe(200);
         expect(twice.body.motivo).toBe('pioggia');
         // a later booking's events prove delivery is running: exactly one of each for p
         const q = (await book(valid)).body;
         await stack.api('POST', `/api/prenotazioni/${q.id}/annulla`, { token });
-        await stack.api('POST', `/api/prenotazioni/${q.id}/stato`, { token, body: { nuovoStato: 'confermata' } });
+        await stack.api('POST', `/api/prenotazioni/${q.id}/stato`, {
+          token,
+          body: { nuovoStato: 'confermata' },
+        });
         await cancelled.waitFor(2);
         await updated.waitFor(1);
-        expect(updated.received.filter((e) => e.subject === p.id).map((e) => (e.data as { state: string }).state)).toEqual([
-          'confermata',
-        ]);
+        expect(
+          updated.received.filter((e) => e.subject === p.id).map((e) => (e.data as { state: string }).state),
+        ).toEqual(['confermata']);
         expect(cancelled.received.filter((e) => e.subject === p.id)).toHaveLength(1);
         expect(cancelled.received.find((e) => e.subject === p.id)?.data).toMatchObject({ motivo: 'pioggia' });
       } finally {
@@ -170,14 +202,22 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       annullata: ['annullata'],
       no_show: ['confermata', 'no_show'],
     };
-    const cases = states.flatMap((from) => states.filter((to) => to !== from).map((to) => [from, to] as const));
+    const cases = states.flatMap((from) =>
+      states.filter((to) => to !== from).map((to) => [from, to] as const),
+    );
 
     it.each(cases)('moves from %s to %s only when the transition table allows it', async (from, to) => {
       const p = (await book(valid)).body;
       for (const step of pathTo[from]!) {
-        expect((await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, { token, body: { nuovoStato: step } })).status).toBe(200);
+        expect(
+          (await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, { token, body: { nuovoStato: step } }))
+            .status,
+        ).toBe(200);
       }
-      const res = await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, { token, body: { nuovoStato: to } });
+      const res = await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, {
+        token,
+        body: { nuovoStato: to },
+      });
       if (allowed[from]!.includes(to)) {
         expect(res.status).toBe(200);
         expect(res.body.state).toBe(to);
@@ -189,7 +229,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
 
     it('refuses an unknown nuovoStato with 400 and a foreign booking with 404', async () => {
       const p = (await book(valid)).body;
-      const bad = await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, { token, body: { nuovoStato: 'eaten' } });
+      const bad = await stack.api('POST', `/api/prenotazioni/${p.id}/stato`, {
+        token,
+        body: { nuovoStato: 'eaten' },
+      });
       expect(bad.status).toBe(400);
       const other = await mintToken({ tenantId: newTenantId() });
       for (const [path, body] of [
@@ -200,7 +243,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         expect((await stack.api('POST', path, { token: other, body })).status, path).toBe(404);
       }
       expect((await stack.api('GET', `/api/prenotazioni/${p.id}`, { token: other })).status).toBe(404);
-      expect((await stack.api('PATCH', `/api/prenotazioni/${p.id}`, { token: other, body: { notes: 'x' } })).status).toBe(404);
+      expect(
+        (await stack.api('PATCH', `/api/prenotazioni/${p.id}`, { token: other, body: { notes: 'x' } }))
+          .status,
+      ).toBe(404);
       expect((await stack.api('GET', `/api/prenotazioni/${p.id}`, { token })).body.state).toBe('pending');
     });
   });
@@ -217,7 +263,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(multi.status).toBe(409);
       expect((await book({ ...valid, bookingDate: '2027-02-01T21:00', tableIds: [u.id] })).status).toBe(201);
       expect((await book({ ...valid, bookingDate: '2027-02-01T22:00', tableIds: [t.id] })).status).toBe(201);
-      expect((await book({ ...valid, bookingDate: '2027-02-01T18:30', durationMinutes: 90, tableIds: [t.id] })).status).toBe(201);
+      expect(
+        (await book({ ...valid, bookingDate: '2027-02-01T18:30', durationMinutes: 90, tableIds: [t.id] }))
+          .status,
+      ).toBe(201);
     });
 
     it('frees the table when a booking is cancelled, completed or moved', async () => {
@@ -227,7 +276,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       await stack.api('POST', `/api/prenotazioni/${first.id}/annulla`, { token, body: { motivo: 'cambio' } });
       const second = await book({ ...valid, bookingDate: '2027-02-02T20:30', tableIds: [t.id] });
       expect(second.status).toBe(201);
-      const moved = await stack.api('PATCH', `/api/prenotazioni/${second.body.id}`, { token, body: { bookingDate: '2027-02-02T13:00' } });
+      const moved = await stack.api('PATCH', `/api/prenotazioni/${second.body.id}`, {
+        token,
+        body: { bookingDate: '2027-02-02T13:00' },
+      });
       expect(moved.status).toBe(200);
       expect(moved.body.bookingDate).toBe('2027-02-02T13:00:00');
       expect((await book({ ...valid, bookingDate: '2027-02-02T20:30', tableIds: [t.id] })).status).toBe(201);
@@ -238,9 +290,14 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const t = await table();
       await book({ ...valid, bookingDate: '2027-02-03T20:00', tableIds: [t.id] });
       const other = (await book({ ...valid, bookingDate: '2027-02-03T13:00', tableIds: [t.id] })).body;
-      const clash = await stack.api('PATCH', `/api/prenotazioni/${other.id}`, { token, body: { dataOra: '2027-02-03T19:00' } });
+      const clash = await stack.api('PATCH', `/api/prenotazioni/${other.id}`, {
+        token,
+        body: { dataOra: '2027-02-03T19:00' },
+      });
       expect(clash.status).toBe(409);
-      expect((await stack.api('GET', `/api/prenotazioni/${other.id}`, { token })).body.bookingDate).toBe('2027-02-03T13:00:00');
+      expect((await stack.api('GET', `/api/prenotazioni/${other.id}`, { token })).body.bookingDate).toBe(
+        '2027-02-03T13:00:00',
+      );
       expect((await book({ ...valid, bookingDate: '2027-02-03T13:30', tableIds: [t.id] })).status).toBe(409);
     });
 
@@ -261,8 +318,12 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const otherToken = await mintToken({ tenantId: newTenantId() });
       const mine = await table();
       const theirs = await table(4, otherToken);
-      expect((await book({ ...valid, bookingDate: '2027-02-05T20:00', tableIds: [mine.id] })).status).toBe(201);
-      expect((await book({ ...valid, bookingDate: '2027-02-05T20:00', tableIds: [theirs.id] }, otherToken)).status).toBe(201);
+      expect((await book({ ...valid, bookingDate: '2027-02-05T20:00', tableIds: [mine.id] })).status).toBe(
+        201,
+      );
+      expect(
+        (await book({ ...valid, bookingDate: '2027-02-05T20:00', tableIds: [theirs.id] }, otherToken)).status,
+      ).toBe(201);
     });
   });
 
@@ -275,7 +336,9 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const c = (await book({ ...valid, bookingDate: '2027-03-03T20:00' }, own)).body;
       await stack.api('POST', `/api/prenotazioni/${c.id}/annulla`, { token: own });
       const ids = async (query: string) =>
-        (await stack.api('GET', `/api/prenotazioni${query}`, { token: own })).body.map((p: { id: string }) => p.id);
+        (await stack.api('GET', `/api/prenotazioni${query}`, { token: own })).body.map(
+          (p: { id: string }) => p.id,
+        );
       expect(await ids('')).toEqual([a.id, b.id, c.id]);
       expect(await ids('?dal=2027-03-02')).toEqual([b.id, c.id]);
       expect(await ids('?dal=2027-03-01&al=2027-03-02')).toEqual([a.id, b.id]);
@@ -283,18 +346,34 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(await ids(`?tableId=${t.id}`)).toEqual([a.id]);
       expect((await stack.api('GET', '/api/prenotazioni?dal=2027-3-1', { token: own })).status).toBe(400);
       expect((await stack.api('GET', '/api/prenotazioni?state=eaten', { token: own })).status).toBe(400);
-      expect((await stack.api('GET', `/api/prenotazioni/${a.id}`, { token: own })).body.codice).toBe(a.codice);
-      expect((await stack.api('GET', '/api/prenotazioni', { token })).body.map((p: { id: string }) => p.id)).not.toContain(a.id);
+      expect((await stack.api('GET', `/api/prenotazioni/${a.id}`, { token: own })).body.codice).toBe(
+        a.codice,
+      );
+      expect(
+        (await stack.api('GET', '/api/prenotazioni', { token })).body.map((p: { id: string }) => p.id),
+      ).not.toContain(a.id);
     });
 
     it('updates the fields it is given, in either name form, and refuses bad values', async () => {
       const p = (await book(valid)).body;
-      const res = await stack.api('PATCH', `/api/prenotazioni/${p.id}`, { token, body: { numeroPersone: 6, notes: 'compleanno' } });
+      const res = await stack.api('PATCH', `/api/prenotazioni/${p.id}`, {
+        token,
+        body: { numeroPersone: 6, notes: 'compleanno' },
+      });
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ covers: 6, numeroPersone: 6, notes: 'compleanno', customerName: 'Rossi' });
+      expect(res.body).toMatchObject({
+        covers: 6,
+        numeroPersone: 6,
+        notes: 'compleanno',
+        customerName: 'Rossi',
+      });
       expect(res.body.updatedAt > p.updatedAt).toBe(true);
-      expect((await stack.api('PATCH', `/api/prenotazioni/${p.id}`, { token, body: { covers: 0 } })).status).toBe(400);
-      expect((await stack.api('PATCH', `/api/prenotazioni/nope`, { token, body: { covers: 2 } })).status).toBe(404);
+      expect(
+        (await stack.api('PATCH', `/api/prenotazioni/${p.id}`, { token, body: { covers: 0 } })).status,
+      ).toBe(400);
+      expect(
+        (await stack.api('PATCH', `/api/prenotazioni/nope`, { token, body: { covers: 2 } })).status,
+      ).toBe(404);
     });
   });
 
@@ -302,16 +381,22 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
     it('pages through changes without skipping or repeating, also with writes between pages', async () => {
       const own = await mintToken({ tenantId: newTenantId() });
       const since = new Date(Date.now() - 1000).toISOString();
-      const first = await Promise.all(Array.from({ length: 25 }, (_, i) => book({ ...valid, customerName: `A${i}` }, own)));
+      const first = await Promise.all(
+        Array.from({ length: 25 }, (_, i) => book({ ...valid, customerName: `A${i}` }, own)),
+      );
       await wait(1100);
       const seen: string[] = [];
       let modifiedSince = since;
       let pages = 0;
       let wroteBetween = false;
       for (;;) {
-        const page = await stack.api('GET', `/api/prenotazioni/sync?modifiedSince=${encodeURIComponent(modifiedSince)}&limit=7`, {
-          token: own,
-        });
+        const page = await stack.api(
+          'GET',
+          `/api/prenotazioni/sync?modifiedSince=${encodeURIComponent(modifiedSince)}&limit=7`,
+          {
+            token: own,
+          },
+        );
         expect(page.status).toBe(200);
         seen.push(...page.body.items.map((p: { id: string; updatedAt: string }) => `${p.id}@${p.updatedAt}`));
         modifiedSince = page.body.serverTime;
@@ -326,7 +411,11 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         if (!page.body.hasMore) break;
         expect(pages).toBeLessThan(20);
       }
-      const again = await stack.api('GET', `/api/prenotazioni/sync?modifiedSince=${encodeURIComponent(modifiedSince)}`, { token: own });
+      const again = await stack.api(
+        'GET',
+        `/api/prenotazioni/sync?modifiedSince=${encodeURIComponent(modifiedSince)}`,
+        { token: own },
+      );
       seen.push(...again.body.items.map((p: { id: string; updatedAt: string }) => `${p.id}@${p.updatedAt}`));
       expect(new Set(seen).size).toBe(seen.length); // nothing repeated
       const ids = new Set(seen.map((s) => s.split('@')[0]));
@@ -343,10 +432,15 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(all.body).toMatchObject({ hasMore: false, limit: 500 });
       expect(all.body.items).toHaveLength(2);
       expect(Date.parse(all.body.serverTime)).toBeGreaterThan(Date.parse(p.updatedAt));
-      const ranged = await stack.api('GET', '/api/prenotazioni/sync?dal=2027-04-10&al=2027-04-11', { token: own });
+      const ranged = await stack.api('GET', '/api/prenotazioni/sync?dal=2027-04-10&al=2027-04-11', {
+        token: own,
+      });
       expect(ranged.body.items.map((x: { id: string }) => x.id)).toEqual([p.id]);
       for (const query of ['modifiedSince=yesterday', 'limit=0', 'limit=5001', 'dal=10/04/2027']) {
-        expect((await stack.api('GET', `/api/prenotazioni/sync?${query}`, { token: own })).status, query).toBe(400);
+        expect(
+          (await stack.api('GET', `/api/prenotazioni/sync?${query}`, { token: own })).status,
+          query,
+        ).toBe(400);
       }
     });
   });
@@ -359,20 +453,30 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const small = await table(2, own);
       const inactive = await table(8, own, { attivo: false });
       await book({ ...valid, bookingDate: '2027-05-10T20:00', tableIds: [busy.id] }, own);
-      const cancelled = (await book({ ...valid, bookingDate: '2027-05-10T20:00', tableIds: [free.id] }, own)).body;
+      const cancelled = (await book({ ...valid, bookingDate: '2027-05-10T20:00', tableIds: [free.id] }, own))
+        .body;
       await stack.api('POST', `/api/prenotazioni/${cancelled.id}/annulla`, { token: own });
       const check = (dataOra: string, durataMediaPasto = 120) =>
-        stack.api('POST', '/api/tavoli/verifica-disponibilita', { token: own, body: { dataOra, numeroPersone: 3, durataMediaPasto } });
+        stack.api('POST', '/api/tavoli/verifica-disponibilita', {
+          token: own,
+          body: { dataOra, numeroPersone: 3, durataMediaPasto },
+        });
       const during = await check('2027-05-10T21:00');
       expect(during.status).toBe(200);
       expect(during.body.tavoliDisponibili.map((t: { id: string }) => t.id)).toEqual([free.id]);
       expect(during.body.availableTables).toEqual(during.body.tavoliDisponibili);
       expect(during.body).toMatchObject({ capacitaTotale: 6, totalCapacity: 6 });
       const after = await check('2027-05-10T22:00');
-      expect(after.body.availableTables.map((t: { id: string }) => t.id).sort()).toEqual([busy.id, free.id].sort());
+      expect(after.body.availableTables.map((t: { id: string }) => t.id).sort()).toEqual(
+        [busy.id, free.id].sort(),
+      );
       const before = await check('2027-05-10T18:00', 120);
       expect(before.body.totalCapacity).toBe(10);
-      expect([small.id, inactive.id].some((id) => during.body.availableTables.some((t: { id: string }) => t.id === id))).toBe(false);
+      expect(
+        [small.id, inactive.id].some((id) =>
+          during.body.availableTables.some((t: { id: string }) => t.id === id),
+        ),
+      ).toBe(false);
     });
 
     it('sees a booking from the evening before that runs past midnight', async () => {
@@ -403,16 +507,19 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const t = await table(4, own);
       const early = (await book({ ...valid, bookingDate: '2026-03-29T00:30', tableIds: [t.id] }, own)).body;
       const late = (await book({ ...valid, bookingDate: '2026-03-29T23:30', tableIds: [t.id] }, own)).body;
-      const autumnEarly = (await book({ ...valid, bookingDate: '2026-10-25T00:15', tableIds: [t.id] }, own)).body;
-      const autumnLate = (await book({ ...valid, bookingDate: '2026-10-25T23:45', durationMinutes: 10, tableIds: [t.id] }, own)).body;
+      const autumnEarly = (await book({ ...valid, bookingDate: '2026-10-25T00:15', tableIds: [t.id] }, own))
+        .body;
+      const autumnLate = (
+        await book({ ...valid, bookingDate: '2026-10-25T23:45', durationMinutes: 10, tableIds: [t.id] }, own)
+      ).body;
       expect(early.startsAt).toBe('2026-03-28T23:30:00.000Z');
       expect(late.startsAt).toBe('2026-03-29T21:30:00.000Z');
       expect(autumnEarly.startsAt).toBe('2026-10-24T22:15:00.000Z');
       expect(autumnLate.startsAt).toBe('2026-10-25T22:45:00.000Z');
       const day = async (data: string) =>
-        (await stack.graphql(own, `query($d: String!) { prenotazioniGiorno(data: $d) { id } }`, { d: data })).body.data.prenotazioniGiorno.map(
-          (p: { id: string }) => p.id,
-        );
+        (
+          await stack.graphql(own, `query($d: String!) { prenotazioniGiorno(data: $d) { id } }`, { d: data })
+        ).body.data.prenotazioniGiorno.map((p: { id: string }) => p.id);
       expect((await day('2026-03-29')).sort()).toEqual([early.id, late.id].sort());
       expect((await day('2026-10-25')).sort()).toEqual([autumnEarly.id, autumnLate.id].sort());
       expect(await day('2026-03-28')).toEqual([]);
@@ -449,7 +556,9 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         `{ prenotazioni { codice tavoli { name seats } } tavoli { id prenotazioni(data: "2027-06-01") { codice } } }`,
       );
       expect(res.body.errors).toBeUndefined();
-      expect(res.body.data.prenotazioni).toEqual([{ codice: p.codice, tavoli: [{ name: t.name, seats: 4 }] }]);
+      expect(res.body.data.prenotazioni).toEqual([
+        { codice: p.codice, tavoli: [{ name: t.name, seats: 4 }] },
+      ]);
       expect(res.body.data.tavoli).toEqual([{ id: t.id, prenotazioni: [{ codice: p.codice }] }]);
     });
   });
@@ -465,7 +574,10 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       ['POST', '/api/prenotazioni/x/annulla'],
       ['POST', '/api/prenotazioni/x/stato'],
     ] as const) {
-      const res = await stack.api(method, path, { token: 'not-a-token', ...(method === 'GET' ? {} : { body: {} }) });
+      const res = await stack.api(method, path, {
+        token: 'not-a-token',
+        ...(method === 'GET' ? {} : { body: {} }),
+      });
       expect(res.status, `${method} ${path}`).toBe(401);
     }
   });

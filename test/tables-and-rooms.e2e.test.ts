@@ -19,7 +19,8 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
   });
   afterAll(async () => stack?.close());
 
-  const createSala = async (body: Record<string, unknown>, as = token) => stack.api('POST', '/api/sale', { token: as, body });
+  const createSala = async (body: Record<string, unknown>, as = token) =>
+    stack.api('POST', '/api/sale', { token: as, body });
   const createTavolo = async (body: Record<string, unknown>, as = token) =>
     stack.api('POST', '/api/tavoli', { token: as, body });
 
@@ -40,7 +41,13 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
     it('names a room by its codice when it has no description, and keeps a given size', async () => {
       const res = await createSala({ codice: 'sala2', width: 1200.5, height: 300 });
       expect(res.status).toBe(201);
-      expect(res.body).toMatchObject({ codice: 'SALA2', name: 'SALA2', descrizione: null, width: 1200.5, height: 300 });
+      expect(res.body).toMatchObject({
+        codice: 'SALA2',
+        name: 'SALA2',
+        descrizione: null,
+        width: 1200.5,
+        height: 300,
+      });
     });
 
     it('refuses a duplicate codice in the same tenant (409) but not in another tenant', async () => {
@@ -72,14 +79,23 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       expect(list.body.map((s: { id: string }) => s.id)).toContain(created.id);
       for (const s of list.body) expect(s).toHaveProperty('name');
 
-      expect((await stack.api('GET', `/api/sale/${created.id}`, { token })).body).toMatchObject({ codice: 'CRUD' });
-      const patched = await stack.api('PATCH', `/api/sale/${created.id}`, { token, body: { descrizione: 'Dopo' } });
+      expect((await stack.api('GET', `/api/sale/${created.id}`, { token })).body).toMatchObject({
+        codice: 'CRUD',
+      });
+      const patched = await stack.api('PATCH', `/api/sale/${created.id}`, {
+        token,
+        body: { descrizione: 'Dopo' },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ name: 'Dopo', codice: 'CRUD' });
 
       const foreignList = await stack.api('GET', '/api/sale', { token: otherToken });
       expect(foreignList.body.map((s: { id: string }) => s.id)).not.toContain(created.id);
-      for (const [method, body] of [['GET', undefined], ['PATCH', { descrizione: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { descrizione: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await stack.api(method, `/api/sale/${created.id}`, { token: otherToken, body });
         expect(res.status, `${method} by another tenant`).toBe(404);
         expect(res.body.error.code).toBe('NOT_FOUND');
@@ -148,7 +164,9 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const b = await make({ name: 'B', seats: 6, posizione: 'centro' });
       const c = await make({ name: 'C', seats: 8, posizione: 'finestra', attivo: false });
       const names = async (query: string) =>
-        (await stack.api('GET', `/api/tavoli${query}`, { token: tenantToken })).body.map((t: { name: string }) => t.name);
+        (await stack.api('GET', `/api/tavoli${query}`, { token: tenantToken })).body.map(
+          (t: { name: string }) => t.name,
+        );
       expect(await names('')).toEqual(['A', 'B', 'C']);
       expect(await names('?attivo=true')).toEqual(['A', 'B']);
       expect(await names('?attivo=false')).toEqual(['C']);
@@ -158,23 +176,35 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       expect(await names('?attivo=true&capacitaMin=3&posizione=centro')).toEqual(['B']);
       expect([a.id, b.id, c.id].every(Boolean)).toBe(true);
       const list = await stack.api('GET', '/api/tavoli', { token: tenantToken });
-      for (const t of list.body) expect(Object.keys(t)).toEqual(expect.arrayContaining(['id', 'name', 'seats', 'status', 'roomId']));
+      for (const t of list.body)
+        expect(Object.keys(t)).toEqual(expect.arrayContaining(['id', 'name', 'seats', 'status', 'roomId']));
     });
 
-    it.each(['?capacitaMin=abc', '?attivo=maybe', '?capacitaMin=2.5'])('refuses the filter %s with 400', async (query) => {
-      const res = await stack.api('GET', `/api/tavoli${query}`, { token });
-      expect(res.status).toBe(400);
-      expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    });
+    it.each(['?capacitaMin=abc', '?attivo=maybe', '?capacitaMin=2.5'])(
+      'refuses the filter %s with 400',
+      async (query) => {
+        const res = await stack.api('GET', `/api/tavoli${query}`, { token });
+        expect(res.status).toBe(400);
+        expect(res.body.error.code).toBe('VALIDATION_FAILED');
+      },
+    );
 
     it('reads, updates and deletes a table', async () => {
       const t = (await createTavolo({ name: 'Edit', seats: 2 })).body;
       expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).body).toMatchObject({ name: 'Edit' });
-      const patched = await stack.api('PATCH', `/api/tavoli/${t.id}`, { token, body: { seats: 5, nome: 'Nuovo' } });
+      const patched = await stack.api('PATCH', `/api/tavoli/${t.id}`, {
+        token,
+        body: { seats: 5, nome: 'Nuovo' },
+      });
       expect(patched.status).toBe(200);
       expect(patched.body).toMatchObject({ seats: 5, capacita: 5, name: 'Nuovo' });
-      expect((await stack.api('PATCH', `/api/tavoli/${t.id}`, { token, body: { seats: -2 } })).status).toBe(400);
-      expect((await stack.api('DELETE', `/api/tavoli/${t.id}`, { token })).body).toEqual({ id: t.id, deleted: true });
+      expect((await stack.api('PATCH', `/api/tavoli/${t.id}`, { token, body: { seats: -2 } })).status).toBe(
+        400,
+      );
+      expect((await stack.api('DELETE', `/api/tavoli/${t.id}`, { token })).body).toEqual({
+        id: t.id,
+        deleted: true,
+      });
       expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).status).toBe(404);
       expect((await stack.api('DELETE', `/api/tavoli/${t.id}`, { token })).status).toBe(404);
     });
@@ -185,7 +215,15 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const t = (await createTavolo({ name: 'S', seats: 4 })).body;
       const events = stack.events(`tenant.${tenant}.restaurant.tables.status`);
       try {
-        const sequence = ['occupied', 'open', 'dirty', 'reserved', 'payment_pending', 'free', 'payment_pending'];
+        const sequence = [
+          'occupied',
+          'open',
+          'dirty',
+          'reserved',
+          'payment_pending',
+          'free',
+          'payment_pending',
+        ];
         for (const status of sequence) {
           const res = await stack.api('PUT', `/api/tavoli/${t.id}/status`, { token, body: { status } });
           expect(res.status).toBe(200);
@@ -252,14 +290,17 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
           body: { status: 'occupied' },
         });
         expect(foreign.status).toBe(404);
-        const unknown = await stack.api('PUT', '/api/tavoli/nope/status', { token, body: { status: 'occupied' } });
+        const unknown = await stack.api('PUT', '/api/tavoli/nope/status', {
+          token,
+          body: { status: 'occupied' },
+        });
         expect(unknown.status).toBe(404);
         // A later accepted change proves the bus was delivering: only that one arrives.
         await stack.api('PUT', `/api/tavoli/${t.id}/status`, { token, body: { status: 'dirty' } });
         const received = await events.waitFor(1);
-        expect(received.filter((e) => e.subject === t.id).map((e) => (e.data as { status: string }).status)).toEqual([
-          'dirty',
-        ]);
+        expect(
+          received.filter((e) => e.subject === t.id).map((e) => (e.data as { status: string }).status),
+        ).toEqual(['dirty']);
         expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).body.status).toBe('dirty');
       } finally {
         events.stop();
@@ -279,11 +320,17 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const span = Date.parse(lock.body.expiresAt) - Date.parse(lock.body.acquiredAt);
       expect(span).toBe(300_000);
 
-      const refresh = await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'dev-a', ttl: 600 } });
+      const refresh = await stack.api('POST', `/api/tavoli/${t.id}/lock`, {
+        token,
+        body: { deviceId: 'dev-a', ttl: 600 },
+      });
       expect(refresh.status).toBe(200);
       expect(refresh.body.ttl).toBe(600);
 
-      const conflict = await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'dev-b' } });
+      const conflict = await stack.api('POST', `/api/tavoli/${t.id}/lock`, {
+        token,
+        body: { deviceId: 'dev-b' },
+      });
       expect(conflict.status).toBe(409);
       expect(conflict.body.error).toMatchObject({
         code: 'LOCK_CONFLICT',
@@ -295,17 +342,27 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
 
     it('lets only the holder unlock; no lock is released: false; another device gets 403', async () => {
       const t = (await createTavolo({ name: 'U', seats: 2 })).body;
-      expect((await stack.api('POST', `/api/tavoli/${t.id}/unlock`, { token, body: { deviceId: 'x' } })).body).toEqual({
+      expect(
+        (await stack.api('POST', `/api/tavoli/${t.id}/unlock`, { token, body: { deviceId: 'x' } })).body,
+      ).toEqual({
         tableId: t.id,
         released: false,
       });
       await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'holder' } });
-      const stranger = await stack.api('POST', `/api/tavoli/${t.id}/unlock`, { token, body: { deviceId: 'other' } });
+      const stranger = await stack.api('POST', `/api/tavoli/${t.id}/unlock`, {
+        token,
+        body: { deviceId: 'other' },
+      });
       expect(stranger.status).toBe(403);
       expect(stranger.body.error.code).toBe('LOCK_NOT_OWNED');
-      const mine = await stack.api('POST', `/api/tavoli/${t.id}/unlock`, { token, body: { deviceId: 'holder' } });
+      const mine = await stack.api('POST', `/api/tavoli/${t.id}/unlock`, {
+        token,
+        body: { deviceId: 'holder' },
+      });
       expect(mine.body).toEqual({ tableId: t.id, released: true });
-      expect((await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'other' } })).status).toBe(200);
+      expect(
+        (await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'other' } })).status,
+      ).toBe(200);
     });
 
     it('lets only an administrator force the release', async () => {
@@ -319,16 +376,23 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       expect(forced.body).toEqual({ tableId: t.id, released: true });
       expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).body.lock).toBeNull();
       const foreignAdmin = await mintToken({ tenantId: newTenantId(), admin: true });
-      expect((await stack.api('DELETE', `/api/tavoli/${t.id}/lock`, { token: foreignAdmin })).status).toBe(404);
+      expect((await stack.api('DELETE', `/api/tavoli/${t.id}/lock`, { token: foreignAdmin })).status).toBe(
+        404,
+      );
     });
 
     it('treats an expired lock as no lock', async () => {
       const t = (await createTavolo({ name: 'E', seats: 2 })).body;
       await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'short', ttl: 1 } });
-      expect((await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'late' } })).status).toBe(409);
+      expect(
+        (await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'late' } })).status,
+      ).toBe(409);
       await new Promise((r) => setTimeout(r, 1100));
       expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).body.lock).toBeNull();
-      const taken = await stack.api('POST', `/api/tavoli/${t.id}/lock`, { token, body: { deviceId: 'late' } });
+      const taken = await stack.api('POST', `/api/tavoli/${t.id}/lock`, {
+        token,
+        body: { deviceId: 'late' },
+      });
       expect(taken.status).toBe(200);
       expect(taken.body.deviceId).toBe('late');
     });
@@ -369,11 +433,20 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       });
       expect(blocked.status).toBe(409);
       expect(blocked.body.error.code).toBe('LOCK_CONFLICT');
-      const patchBlocked = await stack.api('PATCH', `/api/tavoli/${t.id}`, { token, body: { seats: 9, deviceId: 'intruder' } });
+      const patchBlocked = await stack.api('PATCH', `/api/tavoli/${t.id}`, {
+        token,
+        body: { seats: 9, deviceId: 'intruder' },
+      });
       expect(patchBlocked.status).toBe(409);
-      const owner = await stack.api('PUT', `/api/tavoli/${t.id}/status`, { token, body: { status: 'occupied', deviceId: 'owner' } });
+      const owner = await stack.api('PUT', `/api/tavoli/${t.id}/status`, {
+        token,
+        body: { status: 'occupied', deviceId: 'owner' },
+      });
       expect(owner.status).toBe(200);
-      const backOffice = await stack.api('PUT', `/api/tavoli/${t.id}/status`, { token, body: { status: 'dirty' } });
+      const backOffice = await stack.api('PUT', `/api/tavoli/${t.id}/status`, {
+        token,
+        body: { status: 'dirty' },
+      });
       expect(backOffice.status).toBe(200);
     });
   });
@@ -400,7 +473,10 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       ];
       for (const [method, path] of routes) {
         for (const bad of [undefined, 'garbage', expired]) {
-          const res = await stack.api(method, path, { token: bad, ...(method === 'GET' ? {} : { body: {} }) });
+          const res = await stack.api(method, path, {
+            token: bad,
+            ...(method === 'GET' ? {} : { body: {} }),
+          });
           expect(res.status, `${method} ${path} with ${bad ? 'a bad' : 'no'} token`).toBe(401);
           expect(res.body.error.code).toBe('UNAUTHENTICATED');
           expect(res.headers.get('www-authenticate')).toMatch(/^Bearer/);
@@ -435,7 +511,9 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const victimToken = await mintToken({ tenantId: victim });
       const created = await createTavolo({ name: 'Injected', seats: 2, tenantId: victim });
       expect(created.status).toBe(201);
-      expect((await stack.api('GET', `/api/tavoli/${created.body.id}`, { token: victimToken })).status).toBe(404);
+      expect((await stack.api('GET', `/api/tavoli/${created.body.id}`, { token: victimToken })).status).toBe(
+        404,
+      );
       const list = await stack.api('GET', `/api/tavoli?tenantId=${victim}`, { token });
       expect(list.body.map((t: { id: string }) => t.id)).toContain(created.body.id);
     });
@@ -443,7 +521,11 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
 
   describe('HTTP plumbing', () => {
     it('refuses a body that is not JSON with 415 and malformed JSON with 400', async () => {
-      const text = await stack.api('POST', '/api/sale', { token, raw: 'codice=x', headers: { 'content-type': 'text/plain' } });
+      const text = await stack.api('POST', '/api/sale', {
+        token,
+        raw: 'codice=x',
+        headers: { 'content-type': 'text/plain' },
+      });
       expect(text.status).toBe(415);
       expect(text.body.error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
       const broken = await stack.api('POST', '/api/sale', { token, raw: '{"codice": ' });
@@ -454,7 +536,10 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
     });
 
     it('refuses a body over 1 MiB with 413', async () => {
-      const res = await stack.api('POST', '/api/sale', { token, body: { codice: 'big', descrizione: 'x'.repeat(1024 * 1024 + 10) } });
+      const res = await stack.api('POST', '/api/sale', {
+        token,
+        body: { codice: 'big', descrizione: 'x'.repeat(1024 * 1024 + 10) },
+      });
       expect(res.status).toBe(413);
       expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
     });
@@ -508,7 +593,10 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
     });
 
     it('reports domain errors with their codes', async () => {
-      const res = await stack.graphql(token, 'mutation { setTavoloStatus(id: "missing", input: { status: free }) { id } }');
+      const res = await stack.graphql(
+        token,
+        'mutation { setTavoloStatus(id: "missing", input: { status: free }) { id } }',
+      );
       expect(res.body.errors[0].extensions.code).toBe('NOT_FOUND');
     });
   });
@@ -521,10 +609,15 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const ready = await fetch(`${stack.healthUrl}/public/health/ready`);
       expect(ready.status).toBe(200);
       const readyBody = await ready.json();
-      expect(readyBody).toMatchObject({ status: 'ready', checks: { bus: { status: 'up' }, cache: { status: 'up' } } });
+      expect(readyBody).toMatchObject({
+        status: 'ready',
+        checks: { bus: { status: 'up' }, cache: { status: 'up' } },
+      });
       const overview = (await (await fetch(`${stack.healthUrl}/public/health/overview`)).json()) as any;
       expect(overview.nodeType).toBe('gateway');
-      expect(overview.services).toEqual(expect.arrayContaining(mode === 'embedded' ? ['gateway', 'tavolo', 'sala'] : ['gateway']));
+      expect(overview.services).toEqual(
+        expect.arrayContaining(mode === 'embedded' ? ['gateway', 'tavolo', 'sala'] : ['gateway']),
+      );
       const familyB = await fetch(`${stack.healthUrl}/health`);
       expect(familyB.status).toBe(200);
     });

@@ -34,7 +34,12 @@ export async function startGatewayApp(
   options: { handleSignals?: boolean } = {},
 ): Promise<GatewayApp> {
   const mode = config.COPERTO_MODE;
-  const deps = await connectDependencies(config, { mode, needsStore: mode === 'embedded', logger, name: 'gateway' });
+  const deps = await connectDependencies(config, {
+    mode,
+    needsStore: mode === 'embedded',
+    logger,
+    name: 'gateway',
+  });
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
@@ -92,7 +97,9 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     await subgraph.init();
     executors.set(
       subgraph.name,
-      createSubgraphExecutor(subgraph, { onInternalError: (error) => logger.error('subgraph error', { error }) }),
+      createSubgraphExecutor(subgraph, {
+        onInternalError: (error) => logger.error('subgraph error', { error }),
+      }),
     );
   }
   relay = createOutboxRelay({

@@ -2,7 +2,7 @@ import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
 import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
-export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione'] as const;
+export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
 
 const gatewayConfigSpec = {
   ...serviceConfigSpec,
@@ -19,6 +19,11 @@ export type GatewayConfig = Config<typeof gatewayConfigSpec> & {
 };
 
 /** The only place the gateway process reads its environment. Reports every bad variable at once. */
-export function readGatewayConfig(env: Readonly<Record<string, string | undefined>> = process.env): GatewayConfig {
-  return Object.freeze({ ...loadConfig(gatewayConfigSpec, env), subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES) });
+export function readGatewayConfig(
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): GatewayConfig {
+  return Object.freeze({
+    ...loadConfig(gatewayConfigSpec, env),
+    subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES),
+  });
 }

@@ -23,7 +23,12 @@ export function createGraphQLHttpHandler(options: {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
       }
       const response = await options.server.executeHTTPGraphQLRequest({
-        httpGraphQLRequest: { method, headers, search: new URL(req.url ?? '/', 'http://gateway').search, body },
+        httpGraphQLRequest: {
+          method,
+          headers,
+          search: new URL(req.url ?? '/', 'http://gateway').search,
+          body,
+        },
         context: () => options.createContext(req),
       });
       for (const [key, value] of response.headers) res.setHeader(key, value);

@@ -10,7 +10,9 @@ import type { GatewayContext } from './context.js';
 export class InProcessDataSource implements GraphQLDataSource<GatewayContext> {
   constructor(private readonly executor: SubgraphExecutor) {}
 
-  async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<GraphQLDataSource['process']> {
+  async process(
+    options: GraphQLDataSourceProcessOptions<GatewayContext>,
+  ): ReturnType<GraphQLDataSource['process']> {
     const context = 'context' in options ? (options.context as Partial<GatewayContext>) : {};
     const { request } = options;
     return (await this.executor(

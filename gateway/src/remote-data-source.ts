@@ -1,4 +1,8 @@
-import { RemoteGraphQLDataSource, type GraphQLDataSource, type GraphQLDataSourceProcessOptions } from '@apollo/gateway';
+import {
+  RemoteGraphQLDataSource,
+  type GraphQLDataSource,
+  type GraphQLDataSourceProcessOptions,
+} from '@apollo/gateway';
 import { UnavailableError } from '@coperto/errors';
 import type { GatewayContext } from './context.js';
 
@@ -13,7 +17,9 @@ export class AuthForwardingDataSource extends RemoteGraphQLDataSource<GatewayCon
     if (ctx?.requestId) request.http?.headers.set('x-request-id', ctx.requestId);
   }
 
-  override async process(options: GraphQLDataSourceProcessOptions<GatewayContext>): ReturnType<GraphQLDataSource['process']> {
+  override async process(
+    options: GraphQLDataSourceProcessOptions<GatewayContext>,
+  ): ReturnType<GraphQLDataSource['process']> {
     try {
       return await super.process(options);
     } catch (error) {

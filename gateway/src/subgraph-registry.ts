@@ -1,4 +1,6 @@
 import type { SubgraphFactory } from '@coperto/server-kit';
+import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
+import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
@@ -9,4 +11,6 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   tavolo: createTavoloSubgraph as SubgraphFactory,
   sala: createSalaSubgraph as SubgraphFactory,
   prenotazione: createPrenotazioneSubgraph as SubgraphFactory,
+  bookings: createBookingsSubgraph as SubgraphFactory,
+  capacity: createCapacitySubgraph as SubgraphFactory,
 };

@@ -30,7 +30,9 @@ export function composeSupergraph(configPath: string): string {
     })),
   );
   if (result.errors) {
-    throw new Error(`Supergraph composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`);
+    throw new Error(
+      `Supergraph composition failed:\n${result.errors.map((e) => `- ${e.message}`).join('\n')}`,
+    );
   }
   return result.supergraphSdl;
 }

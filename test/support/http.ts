@@ -14,7 +14,11 @@ export interface ApiRequest {
 }
 
 export function createApi(baseUrl: string) {
-  return async function api<T = any>(method: string, path: string, request: ApiRequest = {}): Promise<ApiResponse<T>> {
+  return async function api<T = any>(
+    method: string,
+    path: string,
+    request: ApiRequest = {},
+  ): Promise<ApiResponse<T>> {
     const headers: Record<string, string> = { ...request.headers };
     if (request.token) headers.authorization = `Bearer ${request.token}`;
     let body: string | undefined;
@@ -23,7 +27,11 @@ export function createApi(baseUrl: string) {
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(new URL(path, baseUrl), { method, headers, ...(body !== undefined ? { body } : {}) });
+    const response = await fetch(new URL(path, baseUrl), {
+      method,
+      headers,
+      ...(body !== undefined ? { body } : {}),
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {

@@ -58,12 +58,25 @@ const baseEnv = (extra: Record<string, string>) => ({
 });
 
 /** Everything in this test process, as `start` runs it, on free ports with a fresh data directory. */
-export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<Stack & { app: GatewayApp }> {
+export async function startEmbedded(
+  extraEnv: Record<string, string> = {},
+): Promise<Stack & { app: GatewayApp }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coperto-e2e-'));
   const config = readGatewayConfig(
-    baseEnv({ PORT: '0', HEALTH_PORT: '0', METRICS_PORT: '0', DATA_DIR: dataDir, COPERTO_MODE: 'embedded', ...extraEnv }),
+    baseEnv({
+      PORT: '0',
+      HEALTH_PORT: '0',
+      METRICS_PORT: '0',
+      DATA_DIR: dataDir,
+      COPERTO_MODE: 'embedded',
+      ...extraEnv,
+    }),
   );
-  const app = await startGatewayApp(config, createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL === 'debug' ? 'debug' : 'silent' }), { handleSignals: false });
+  const app = await startGatewayApp(
+    config,
+    createLogger({ name: 'e2e', level: process.env.E2E_LOG_LEVEL === 'debug' ? 'debug' : 'silent' }),
+    { handleSignals: false },
+  );
   const baseUrl = `http://127.0.0.1:${app.ports.app}`;
   return {
     mode: 'embedded',
@@ -96,11 +109,9 @@ export async function startProcess(
   env: Record<string, string>,
   ports?: { app: number; health: number; metrics: number },
 ): Promise<ProcessHandle> {
-  const [port, healthPort, metricsPort] = (ports ? [ports.app, ports.health, ports.metrics] : await freePorts(3)) as [
-    number,
-    number,
-    number,
-  ];
+  const [port, healthPort, metricsPort] = (
+    ports ? [ports.app, ports.health, ports.metrics] : await freePorts(3)
+  ) as [number, number, number];
   const child = spawn(process.execPath, ['--import', 'tsx', join(repoRoot, entry)], {
     cwd: repoRoot,
     env: {
@@ -156,7 +167,7 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
   throw new Error(`${handle.name} not ready within ${timeoutMs} ms:\n${handle.output()}`);
 }
 
-export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione'] as const;
+export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
 
 /**
  * Distributed mode: every subgraph and the gateway as separate processes against the real MongoDB-protocol,
@@ -185,21 +196,37 @@ export async function startDistributed(options: {
     const instances = options.instances ?? 1;
     const pool = await freePorts((DISTRIBUTED_SUBGRAPHS.length * instances + 1) * 3);
     const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
-    const plan = DISTRIBUTED_SUBGRAPHS.map((name) => ({ name, ports: Array.from({ length: instances }, take) }));
+    const plan = DISTRIBUTED_SUBGRAPHS.map((name) => ({
+      name,
+      ports: Array.from({ length: instances }, take),
+    }));
     const urls = Object.fromEntries(
-      plan.map(({ name, ports }) => [`SUBGRAPH_${name.toUpperCase()}_URL`, `http://127.0.0.1:${ports[0]!.app}/graphql`]),
+      plan.map(({ name, ports }) => [
+        `SUBGRAPH_${name.toUpperCase()}_URL`,
+        `http://127.0.0.1:${ports[0]!.app}/graphql`,
+      ]),
     );
     await Promise.all(
       plan.map(async ({ name, ports }) => {
         subgraphs[name] = [];
         for (const [i, instancePorts] of ports.entries()) {
-          const handle = await startProcess(`${name}#${i}`, `subgraphs/${name}/src/index.ts`, { ...shared, ...urls }, instancePorts);
+          const handle = await startProcess(
+            `${name}#${i}`,
+            `subgraphs/${name}/src/index.ts`,
+            { ...shared, ...urls },
+            instancePorts,
+          );
           subgraphs[name]!.push(handle);
           processes.push(handle);
         }
       }),
     );
-    const gateway = await startProcess('gateway', 'gateway/src/index.ts', { ...shared, ...urls, COPERTO_MODE: 'distributed' }, take());
+    const gateway = await startProcess(
+      'gateway',
+      'gateway/src/index.ts',
+      { ...shared, ...urls, COPERTO_MODE: 'distributed' },
+      take(),
+    );
     processes.push(gateway);
     const baseUrl = `http://127.0.0.1:${gateway.port}`;
     const bus = await connectNatsBus({ url: options.natsUrl, name: 'e2e-observer' });

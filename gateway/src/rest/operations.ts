@@ -2,10 +2,18 @@
  * The named GraphQL operations behind the REST facade: one fixed document per route, so the gateway's
  * query-plan cache always hits. The REST responses are exactly what these select.
  */
+import { bookingsOperations } from './operations/bookings.js';
+import { capacityOperations } from './operations/capacity.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
 
-export const operations = { ...tavoliOperations, ...saleOperations, ...prenotazioniOperations } as const;
+export const operations = {
+  ...tavoliOperations,
+  ...saleOperations,
+  ...prenotazioniOperations,
+  ...bookingsOperations,
+  ...capacityOperations,
+} as const;
 
 export type OperationName = keyof typeof operations;

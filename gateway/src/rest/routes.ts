@@ -1,5 +1,7 @@
 import { operations } from './operations.js';
 import type { RestRoute } from './route.js';
+import { bookingsRoutes } from './routes/bookings.js';
+import { capacityRoutes } from './routes/capacity.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -7,7 +9,13 @@ import { tavoliRoutes } from './routes/tavoli.js';
 export type { HttpMethod, RestRoute } from './route.js';
 
 /** The REST facade's route table: every documented `/api` path and the operation behind it. */
-export const routes: readonly RestRoute[] = [...tavoliRoutes, ...saleRoutes, ...prenotazioniRoutes];
+export const routes: readonly RestRoute[] = [
+  ...tavoliRoutes,
+  ...saleRoutes,
+  ...prenotazioniRoutes,
+  ...bookingsRoutes,
+  ...capacityRoutes,
+];
 
 export function operationDocument(route: RestRoute): string {
   return operations[route.operation];

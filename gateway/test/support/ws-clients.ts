@@ -73,6 +73,8 @@ export interface RawSubscriber {
   resume(): void;
   /** Messages of type `next` read so far. */
   readonly nextCount: number;
+  /** Subscriptions (by id) that received at least one `next`. */
+  readonly liveSubscriptions: number;
   readonly closed: Promise<Closed>;
   terminate(): void;
 }
@@ -86,11 +88,15 @@ export async function rawSubscriber(url: string, authorization: string): Promise
     ws.once('close', (code, reason) => resolve({ code, reason: reason.toString() })),
   );
   let nextCount = 0;
+  const live = new Set<string>();
   const acked = new Promise<void>((resolve, reject) => {
     ws.on('message', (data) => {
-      const message = JSON.parse(String(data)) as { type: string };
+      const message = JSON.parse(String(data)) as { type: string; id?: string };
       if (message.type === 'connection_ack') resolve();
-      if (message.type === 'next') nextCount++;
+      if (message.type === 'next') {
+        nextCount++;
+        live.add(message.id ?? '');
+      }
     });
     ws.once('error', reject);
     void closed.then((c) => reject(new Error(`closed before ack: ${c.code} ${c.reason}`)));
@@ -108,6 +114,9 @@ export async function rawSubscriber(url: string, authorization: string): Promise
     resume: () => tcp?.resume(),
     get nextCount() {
       return nextCount;
+    },
+    get liveSubscriptions() {
+      return live.size;
     },
     closed,
     terminate: () => ws.terminate(),

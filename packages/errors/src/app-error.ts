@@ -75,7 +75,9 @@ export class InvalidTransitionError extends AppError {
 
 export class TableUnavailableError extends AppError {
   constructor(tableIds: string[]) {
-    super('TABLE_UNAVAILABLE', `Table already booked in that time window: ${tableIds.join(', ')}`, { tableIds });
+    super('TABLE_UNAVAILABLE', `Table already booked in that time window: ${tableIds.join(', ')}`, {
+      tableIds,
+    });
   }
 }
 

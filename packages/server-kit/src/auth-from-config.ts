@@ -9,7 +9,8 @@ export function authOptionsFromConfig(
   config: ServiceConfig,
   mode: 'embedded' | 'distributed',
 ): { options: AuthOptions; usesDevSecret: boolean } {
-  const usesDevSecret = mode === 'embedded' && !config.JWT_SECRET && !config.JWT_PUBLIC_KEY && !config.JWT_JWKS_URL;
+  const usesDevSecret =
+    mode === 'embedded' && !config.JWT_SECRET && !config.JWT_PUBLIC_KEY && !config.JWT_JWKS_URL;
   const options = authOptionsFromSettings(
     {
       secret: config.JWT_SECRET,

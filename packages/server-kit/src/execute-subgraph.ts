@@ -18,7 +18,10 @@ export interface SubgraphResult {
  * (a bad token fails the whole request with UNAUTHENTICATED), parses and validates each distinct query once
  * (the gateway sends the same few fetch queries over and over), and formats errors with stable codes.
  */
-export function createSubgraphExecutor(subgraph: Subgraph, options: { onInternalError?: (e: unknown) => void } = {}) {
+export function createSubgraphExecutor(
+  subgraph: Subgraph,
+  options: { onInternalError?: (e: unknown) => void } = {},
+) {
   const documents = new Map<string, DocumentNode | readonly GraphQLFormattedError[]>();
   const maxDocuments = 1000;
   const format = (error: unknown) =>
@@ -44,7 +47,10 @@ export function createSubgraphExecutor(subgraph: Subgraph, options: { onInternal
     return prepared;
   };
 
-  return async function executeSubgraph(body: GraphQLRequestBody, request: SubgraphRequest): Promise<SubgraphResult> {
+  return async function executeSubgraph(
+    body: GraphQLRequestBody,
+    request: SubgraphRequest,
+  ): Promise<SubgraphResult> {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'Missing query', extensions: { code: 'VALIDATION_FAILED' } }] };
     }

@@ -73,8 +73,14 @@ export async function startHost(options: HostOptions): Promise<Host> {
     health.registerCheck('outbox', async () => {
       const stats = relay.stats();
       const queueLength = await relay.countPending();
-      const failing = stats.lastErrorAt !== null && (stats.lastSuccess === null || stats.lastErrorAt > stats.lastSuccess);
-      return { status: failing ? 'degraded' : 'up', queueLength, lastSuccess: stats.lastSuccess, lastError: stats.lastError };
+      const failing =
+        stats.lastErrorAt !== null && (stats.lastSuccess === null || stats.lastErrorAt > stats.lastSuccess);
+      return {
+        status: failing ? 'degraded' : 'up',
+        queueLength,
+        lastSuccess: stats.lastSuccess,
+        lastError: stats.lastError,
+      };
     });
     relay.start();
   }
@@ -107,7 +113,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
       }
     })());
   if (options.handleSignals !== false) {
-    registerShutdown({ logger, onSignal: () => health.setShuttingDown(), steps: [{ name: 'close', run: close }] });
+    registerShutdown({
+      logger,
+      onSignal: () => health.setShuttingDown(),
+      steps: [{ name: 'close', run: close }],
+    });
   }
   return { ports: { app, health: healthPort, metrics: metricsPort }, health, close };
 }
@@ -121,7 +131,9 @@ function storeProbe(deps: Dependencies): Probe {
       return {
         database: info.database,
         ...(info.poolSize !== undefined ? { poolSize: info.poolSize } : {}),
-        ...(info.availableConnections !== undefined ? { availableConnections: info.availableConnections } : {}),
+        ...(info.availableConnections !== undefined
+          ? { availableConnections: info.availableConnections }
+          : {}),
       };
     },
   };

@@ -7,7 +7,8 @@ export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
   const [type, ...params] = header.split(';').map((part) => part.trim().toLowerCase());
-  if (type !== 'application/json' && !(type?.startsWith('application/') && type.endsWith('+json'))) return false;
+  if (type !== 'application/json' && !(type?.startsWith('application/') && type.endsWith('+json')))
+    return false;
   const charset = params.find((p) => p.startsWith('charset='))?.slice('charset='.length);
   return charset === undefined || charset === 'utf-8' || charset === 'utf8';
 }
@@ -16,7 +17,10 @@ export function isJsonContentType(header: string | undefined): boolean {
  * Reads a JSON body: 415 when it is not JSON, 413 past `limitBytes` (checked on Content-Length first, then
  * while streaming), 400 when it does not parse. An empty body is `undefined`.
  */
-export async function readJsonBody(req: IncomingMessage, limitBytes = DEFAULT_BODY_LIMIT_BYTES): Promise<unknown> {
+export async function readJsonBody(
+  req: IncomingMessage,
+  limitBytes = DEFAULT_BODY_LIMIT_BYTES,
+): Promise<unknown> {
   const raw = await readRawBody(req, limitBytes);
   if (raw.length === 0) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError();

@@ -87,14 +87,15 @@ export function instantOfWallClock(wallMs: number, zone: string): number {
 export function parseRestaurantDateTime(value: string, zone: string): Date | null {
   const m = LOCAL_DATE_TIME.exec(value.trim());
   if (!m) return null;
-  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(Number) as [
-    number, number, number, number, number, number,
-  ];
+  const [year, month, day, hour, minute, second] = [m[1], m[2], m[3], m[4], m[5], m[6] ?? '0'].map(
+    Number,
+  ) as [number, number, number, number, number, number];
   const millis = m[7] ? Number(m[7].slice(0, 3).padEnd(3, '0')) : 0;
   if (month < 1 || month > 12 || hour > 23 || minute > 59 || second > 59) return null;
   const wallMs = Date.UTC(year, month - 1, day, hour, minute, second, millis);
   const check = new Date(wallMs);
-  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day) return null;
+  if (check.getUTCFullYear() !== year || check.getUTCMonth() !== month - 1 || check.getUTCDate() !== day)
+    return null;
   const designator = m[8];
   if (!designator) return new Date(instantOfWallClock(wallMs, zone));
   if (designator.toUpperCase() === 'Z') return new Date(wallMs);

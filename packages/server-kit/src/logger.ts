@@ -11,12 +11,22 @@ export interface Logger {
 
 const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
 
-export function createLogger(options: { name: string; level?: LogLevel; fields?: Record<string, unknown> }): Logger {
+export function createLogger(options: {
+  name: string;
+  level?: LogLevel;
+  fields?: Record<string, unknown>;
+}): Logger {
   const threshold = rank[options.level ?? 'info'];
   const base = { name: options.name, ...options.fields };
   const write = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
     if (rank[level] < threshold) return;
-    const line = JSON.stringify({ time: new Date().toISOString(), level, ...base, msg: message, ...serialize(fields) });
+    const line = JSON.stringify({
+      time: new Date().toISOString(),
+      level,
+      ...base,
+      msg: message,
+      ...serialize(fields),
+    });
     (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
   };
   return {
@@ -32,7 +42,8 @@ function serialize(fields: Record<string, unknown> | undefined) {
   if (!fields) return {};
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(fields)) {
-    out[key] = value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
+    out[key] =
+      value instanceof Error ? { name: value.name, message: value.message, stack: value.stack } : value;
   }
   return out;
 }

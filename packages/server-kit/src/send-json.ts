@@ -1,6 +1,11 @@
 import type { ServerResponse } from 'node:http';
 
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
+export function sendJson(
+  res: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
   const payload = JSON.stringify(body);
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',

@@ -22,9 +22,15 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   const limit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://subgraph');
-    if (url.pathname !== '/graphql') return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
+    if (url.pathname !== '/graphql')
+      return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
     if (req.method !== 'POST') {
-      return sendJson(res, 405, { error: { code: 'VALIDATION_FAILED', message: 'Use POST' } }, { allow: 'POST' });
+      return sendJson(
+        res,
+        405,
+        { error: { code: 'VALIDATION_FAILED', message: 'Use POST' } },
+        { allow: 'POST' },
+      );
     }
     const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
     const result = await options.executor(body ?? {}, {
@@ -35,7 +41,9 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   };
   return createServer((req, res) => {
     const started = performance.now();
-    res.once('finish', () => options.onRequest?.({ status: res.statusCode, durationMs: performance.now() - started }));
+    res.once('finish', () =>
+      options.onRequest?.({ status: res.statusCode, durationMs: performance.now() - started }),
+    );
     handle(req, res).catch((error: unknown) => {
       if (error instanceof AppError) {
         const { status, body } = restErrorFromAppError(error);

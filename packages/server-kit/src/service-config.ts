@@ -26,7 +26,10 @@ export const serviceConfigSpec = {
   JWT_AUDIENCE: str({ optional: true }),
 
   RESTAURANT_TIMEZONE: str({ default: 'Europe/Rome', description: 'IANA zone of the restaurant wall clock' }),
-  HEALTH_DETAILED_NETWORKS: list({ default: [], description: 'CIDRs allowed to read /public/health/detailed' }),
+  HEALTH_DETAILED_NETWORKS: list({
+    default: [],
+    description: 'CIDRs allowed to read /public/health/detailed',
+  }),
   HEALTH_READINESS_DATABASE: bool({ default: true }),
   HEALTH_READINESS_CACHE: bool({ default: true }),
   HEALTH_READINESS_BUS: bool({ default: true }),

@@ -7,10 +7,17 @@ import type { SubgraphExecutor, SubgraphResult } from './execute-subgraph.js';
  * stays a NOT_FOUND); a subgraph that cannot be reached is UNAVAILABLE.
  */
 export interface SubgraphClient {
-  request<T>(subgraph: string, query: string, variables: Record<string, unknown>, authorization: string): Promise<T>;
+  request<T>(
+    subgraph: string,
+    query: string,
+    variables: Record<string, unknown>,
+    authorization: string,
+  ): Promise<T>;
 }
 
-export function createInProcessSubgraphClient(lookup: (name: string) => SubgraphExecutor | undefined): SubgraphClient {
+export function createInProcessSubgraphClient(
+  lookup: (name: string) => SubgraphExecutor | undefined,
+): SubgraphClient {
   return {
     async request<T>(name: string, query: string, variables: Record<string, unknown>, authorization: string) {
       const executor = lookup(name);

@@ -23,7 +23,12 @@ export async function startSubgraphProcess(options: {
   handleSignals?: boolean;
 }): Promise<Host> {
   const { config, logger } = options;
-  const deps = await connectDependencies(config, { mode: 'distributed', needsStore: true, logger, name: options.name });
+  const deps = await connectDependencies(config, {
+    mode: 'distributed',
+    needsStore: true,
+    logger,
+    name: options.name,
+  });
   try {
     let kick = () => {};
     const subgraph = options.create({
@@ -46,9 +51,12 @@ export async function startSubgraphProcess(options: {
     if (relay) kick = () => relay.kick();
     const metrics = createMetrics({ service: options.name });
     const appServer = createSubgraphHttpServer({
-      executor: createSubgraphExecutor(subgraph, { onInternalError: (error) => logger.error('subgraph error', { error }) }),
+      executor: createSubgraphExecutor(subgraph, {
+        onInternalError: (error) => logger.error('subgraph error', { error }),
+      }),
       logger,
-      onRequest: ({ status, durationMs }) => metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
+      onRequest: ({ status, durationMs }) =>
+        metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
     });
     return await startHost({
       config,

@@ -14,13 +14,20 @@ export class InputChecks {
 
   intInRange(field: string, value: number | null | undefined, min: number, max: number): this {
     if (value === undefined || value === null) return this;
-    if (!Number.isInteger(value) || value < min || value > max) this.add(field, `must be an integer from ${min} to ${max}`);
+    if (!Number.isInteger(value) || value < min || value > max)
+      this.add(field, `must be an integer from ${min} to ${max}`);
     return this;
   }
 
-  numberInRange(field: string, value: number | null | undefined, min: number, max = Number.MAX_SAFE_INTEGER): this {
+  numberInRange(
+    field: string,
+    value: number | null | undefined,
+    min: number,
+    max = Number.MAX_SAFE_INTEGER,
+  ): this {
     if (value === undefined || value === null) return this;
-    if (!Number.isFinite(value) || value < min || value > max) this.add(field, `must be a number from ${min} to ${max}`);
+    if (!Number.isFinite(value) || value < min || value > max)
+      this.add(field, `must be a number from ${min} to ${max}`);
     return this;
   }
 
@@ -33,7 +40,11 @@ export class InputChecks {
   text(field: string, value: string | null | undefined, options: { min?: number; max: number }): this {
     if (value === undefined || value === null) return this;
     const length = value.trim().length;
-    if (length < (options.min ?? 0)) this.add(field, options.min === 1 ? 'must not be empty' : `must have at least ${options.min} characters`);
+    if (length < (options.min ?? 0))
+      this.add(
+        field,
+        options.min === 1 ? 'must not be empty' : `must have at least ${options.min} characters`,
+      );
     else if (value.length > options.max) this.add(field, `must have at most ${options.max} characters`);
     return this;
   }
@@ -49,7 +60,10 @@ export class InputChecks {
 }
 
 /** English wins over Italian when both are sent (interface.md 2.3, decisions.md). */
-export function preferEnglish<T>(english: T | null | undefined, italian: T | null | undefined): T | undefined {
+export function preferEnglish<T>(
+  english: T | null | undefined,
+  italian: T | null | undefined,
+): T | undefined {
   if (english !== undefined && english !== null) return english;
   if (italian !== undefined && italian !== null) return italian;
   return undefined;

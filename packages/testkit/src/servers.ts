@@ -75,7 +75,12 @@ function canConnect(port: number): Promise<boolean> {
   });
 }
 
-async function waitUntil(what: string, child: ChildProcess, probe: () => Promise<boolean>, timeoutMs = 30_000) {
+async function waitUntil(
+  what: string,
+  child: ChildProcess,
+  probe: () => Promise<boolean>,
+  timeoutMs = 30_000,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (child.exitCode !== null || child.signalCode !== null) {
@@ -209,7 +214,18 @@ export function startRedisServer(port?: number): Promise<TestServer> {
       url: (p) => `redis://127.0.0.1:${p}`,
       command: (p, dataDir) => ({
         cmd: 'redis-server',
-        args: ['--port', String(p), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', dataDir],
+        args: [
+          '--port',
+          String(p),
+          '--bind',
+          '127.0.0.1',
+          '--save',
+          '',
+          '--appendonly',
+          'no',
+          '--dir',
+          dataDir,
+        ],
       }),
     },
     port,

@@ -5,7 +5,13 @@ import { createPrenotazioneSubgraph } from './subgraph.js';
 
 const logger = createLogger({ name: 'prenotazione', level: config.LOG_LEVEL });
 try {
-  await startSubgraphProcess({ name: 'prenotazione', create: createPrenotazioneSubgraph as never, config, subgraphUrls, logger });
+  await startSubgraphProcess({
+    name: 'prenotazione',
+    create: createPrenotazioneSubgraph as never,
+    config,
+    subgraphUrls,
+    logger,
+  });
 } catch (error) {
   logger.error('prenotazione failed to start', { error });
   process.exit(1);

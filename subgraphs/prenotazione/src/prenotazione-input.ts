@@ -80,7 +80,8 @@ export function checkPrenotazione(
     if (input.tableIds.length > MAX_TABLES_PER_BOOKING) {
       checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
     }
-    if (new Set(input.tableIds).size !== input.tableIds.length) checks.add('tableIds', 'must not repeat a table');
+    if (new Set(input.tableIds).size !== input.tableIds.length)
+      checks.add('tableIds', 'must not repeat a table');
     if (input.tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
   }
   let moment: BookingMoment | undefined;

@@ -1,7 +1,14 @@
 import { randomInt } from 'node:crypto';
 
 /** Booking states (interface.md 3.2). */
-export const BOOKING_STATES = ['pending', 'confermata', 'caparra_pagata', 'completata', 'annullata', 'no_show'] as const;
+export const BOOKING_STATES = [
+  'pending',
+  'confermata',
+  'caparra_pagata',
+  'completata',
+  'annullata',
+  'no_show',
+] as const;
 export type BookingState = (typeof BOOKING_STATES)[number];
 
 /** States in which a booking holds its tables. */

@@ -57,7 +57,11 @@ const EVENT_SOURCE = 'coperto/prenotazione';
 
 const TABLES_EXIST = /* GraphQL */ `
   query TablesExist($representations: [_Any!]!) {
-    _entities(representations: $representations) { ... on Tavolo { id } }
+    _entities(representations: $representations) {
+      ... on Tavolo {
+        id
+      }
+    }
   }
 `;
 
@@ -91,7 +95,13 @@ export class PrenotazioneService {
     return this.deps.store.findByCodice(codice.trim().toUpperCase());
   }
 
-  async list(query: { dal?: string | null; al?: string | null; state?: BookingState | null; tableId?: string | null; activeOnly?: boolean | null }) {
+  async list(query: {
+    dal?: string | null;
+    al?: string | null;
+    state?: BookingState | null;
+    tableId?: string | null;
+    activeOnly?: boolean | null;
+  }) {
     const dal = query.dal == null ? undefined : parseLocalDate(query.dal);
     const al = query.al == null ? undefined : parseLocalDate(query.al);
     const checks = new InputChecks();
@@ -131,7 +141,9 @@ export class PrenotazioneService {
   }
 
   /** The legacy batch's create: the same externalId always maps to the same booking (idempotent). */
-  async import(input: PrenotazioneInput): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
+  async import(
+    input: PrenotazioneInput,
+  ): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
     const externalId = input.externalId?.trim();
     if (!externalId) throw new ValidationError([{ field: 'externalId', message: 'is required' }]);
     return this.createRecord(input, importedId(externalId));
@@ -145,15 +157,29 @@ export class PrenotazioneService {
       const current = await this.requireBooking(id);
       const changes: Partial<PrenotazioneRecord> = {
         ...(merged.covers != null ? { covers: merged.covers, numeroPersone: merged.covers } : {}),
-        ...(moment ? { bookingDate: moment.local, dataOra: moment.local, startsAt: moment.startsAt, localDate: moment.localDate } : {}),
-        ...(merged.customerName != null ? { customerName: merged.customerName.trim(), cliente: merged.customerName.trim() } : {}),
+        ...(moment
+          ? {
+              bookingDate: moment.local,
+              dataOra: moment.local,
+              startsAt: moment.startsAt,
+              localDate: moment.localDate,
+            }
+          : {}),
+        ...(merged.customerName != null
+          ? { customerName: merged.customerName.trim(), cliente: merged.customerName.trim() }
+          : {}),
         ...(patch.customerPhone !== undefined ? { customerPhone: patch.customerPhone?.trim() || null } : {}),
         ...(patch.notes !== undefined ? { notes: patch.notes ?? null } : {}),
         ...(patch.durationMinutes !== undefined ? { durationMinutes: patch.durationMinutes ?? null } : {}),
         ...(patch.tableIds != null ? { tableIds: [...patch.tableIds] } : {}),
       };
       if (!changesAnything(current, changes)) return current;
-      const next: PrenotazioneRecord = { ...current, ...changes, version: current.version + 1, updatedAt: this.stamp() };
+      const next: PrenotazioneRecord = {
+        ...current,
+        ...changes,
+        version: current.version + 1,
+        updatedAt: this.stamp(),
+      };
       const reschedule =
         isActive(current.state) &&
         (next.startsAt !== current.startsAt ||
@@ -163,7 +189,9 @@ export class PrenotazioneService {
         next.claimRev = current.claimRev + 1;
         await this.claimTables(next);
       }
-      const saved = await this.deps.store.replace(current.version, next, [this.event('bookings.updated', next)]);
+      const saved = await this.deps.store.replace(current.version, next, [
+        this.event('bookings.updated', next),
+      ]);
       if (!saved) {
         if (reschedule) await this.releaseRevision(next);
         continue;
@@ -222,11 +250,18 @@ export class PrenotazioneService {
     const watermark = new Date(now - SYNC_SETTLE_MS).toISOString();
     const after =
       since?.toISOString() ??
-      (dal || al ? new Date(0).toISOString() : new Date(now - SYNC_DEFAULT_WINDOW_DAYS * 86_400_000).toISOString());
+      (dal || al
+        ? new Date(0).toISOString()
+        : new Date(now - SYNC_DEFAULT_WINDOW_DAYS * 86_400_000).toISOString());
     if (after >= watermark) return { items: [], hasMore: false, serverTime: after, limit };
     const filter: PrenotazioniQuery = { dal: dal ?? undefined, al: al ?? undefined };
     const storeFilter = prenotazioniFilter(filter);
-    const fetched = await this.deps.store.changes({ after, upTo: watermark, filter: storeFilter, limit: limit + 1 });
+    const fetched = await this.deps.store.changes({
+      after,
+      upTo: watermark,
+      filter: storeFilter,
+      limit: limit + 1,
+    });
     const groupAt = groupToComplete(fetched, limit);
     const group = groupAt ? await this.deps.store.changesAt(groupAt, storeFilter) : [];
     return { ...planSyncPage(fetched, limit, watermark, group), limit };
@@ -300,7 +335,9 @@ export class PrenotazioneService {
    */
   private async claimTables(record: PrenotazioneRecord): Promise<void> {
     const start = record.startsAt;
-    const end = new Date(Date.parse(start) + (record.durationMinutes ?? DEFAULT_MEAL_MINUTES) * 60_000).toISOString();
+    const end = new Date(
+      Date.parse(start) + (record.durationMinutes ?? DEFAULT_MEAL_MINUTES) * 60_000,
+    ).toISOString();
     const claimed: string[] = [];
     for (const tableId of [...record.tableIds].sort()) {
       const entry: AgendaEntry = { bookingId: record.id, rev: record.claimRev, start, end, at: this.stamp() };
@@ -321,7 +358,10 @@ export class PrenotazioneService {
       if (await this.deps.agenda.claim(tableId, entry)) return true;
       const blocking = await this.deps.agenda.overlapping(tableId, entry);
       const bookings = new Map(
-        (await this.deps.store.findByIds([...new Set(blocking.map((e) => e.bookingId))])).map((b) => [b.id, b]),
+        (await this.deps.store.findByIds([...new Set(blocking.map((e) => e.bookingId))])).map((b) => [
+          b.id,
+          b,
+        ]),
       );
       const orphanBefore = new Date(this.deps.now().getTime() - ORPHAN_CLAIM_MS).toISOString();
       const stale = blocking.filter((e) => {
@@ -337,13 +377,20 @@ export class PrenotazioneService {
 
   private async releaseRevision(record: PrenotazioneRecord): Promise<void> {
     await Promise.all(
-      record.tableIds.map((t) => this.deps.agenda.removeEntry(t, { bookingId: record.id, rev: record.claimRev })),
+      record.tableIds.map((t) =>
+        this.deps.agenda.removeEntry(t, { bookingId: record.id, rev: record.claimRev }),
+      ),
     );
   }
 
-  private async releaseOlderRevisions(record: PrenotazioneRecord, previousTables: readonly string[]): Promise<void> {
+  private async releaseOlderRevisions(
+    record: PrenotazioneRecord,
+    previousTables: readonly string[],
+  ): Promise<void> {
     const tables = new Set([...previousTables, ...record.tableIds]);
-    await this.bestEffort(Promise.all([...tables].map((t) => this.deps.agenda.release(t, record.id, record.claimRev))));
+    await this.bestEffort(
+      Promise.all([...tables].map((t) => this.deps.agenda.release(t, record.id, record.claimRev))),
+    );
   }
 
   private async releaseAll(record: PrenotazioneRecord): Promise<void> {
@@ -355,7 +402,9 @@ export class PrenotazioneService {
     try {
       await work;
     } catch (error) {
-      this.deps.logger?.warn('releasing table claims failed; they will be repaired on the next conflict', { error });
+      this.deps.logger?.warn('releasing table claims failed; they will be repaired on the next conflict', {
+        error,
+      });
     }
   }
 
@@ -403,6 +452,8 @@ export function importedId(externalId: string): string {
 function changesAnything(current: PrenotazioneRecord, changes: Partial<PrenotazioneRecord>): boolean {
   return Object.entries(changes).some(([key, value]) => {
     const before = current[key as keyof PrenotazioneRecord];
-    return Array.isArray(value) ? value.join('\u0000') !== (before as string[]).join('\u0000') : value !== before;
+    return Array.isArray(value)
+      ? value.join('\u0000') !== (before as string[]).join('\u0000')
+      : value !== before;
   });
 }

@@ -56,7 +56,10 @@ export class PrenotazioneStore {
   }
 
   list(query: PrenotazioniQuery): Promise<PrenotazioneRecord[]> {
-    return this.prenotazioni.find(prenotazioniFilter(query), { sort: { startsAt: 1, id: 1 }, limit: LIST_LIMIT });
+    return this.prenotazioni.find(prenotazioniFilter(query), {
+      sort: { startsAt: 1, id: 1 },
+      limit: LIST_LIMIT,
+    });
   }
 
   findById(id: string): Promise<PrenotazioneRecord | null> {
@@ -86,7 +89,12 @@ export class PrenotazioneStore {
   }
 
   /** Changes in sync order: updatedAt in (after, upTo], then id; at most `limit`. */
-  changes(options: { after: string; upTo: string; filter: Filter; limit: number }): Promise<PrenotazioneRecord[]> {
+  changes(options: {
+    after: string;
+    upTo: string;
+    filter: Filter;
+    limit: number;
+  }): Promise<PrenotazioneRecord[]> {
     return this.prenotazioni.find(
       { ...options.filter, updatedAt: { $gt: options.after, $lte: options.upTo } },
       { sort: { updatedAt: 1, id: 1 }, limit: options.limit },

@@ -11,7 +11,10 @@ export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.
 
 /** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
-  const schema = buildSubgraphSchema({ typeDefs, resolvers: { Query, Mutation, Prenotazione, Tavolo } as never });
+  const schema = buildSubgraphSchema({
+    typeDefs,
+    resolvers: { Query, Mutation, Prenotazione, Tavolo } as never,
+  });
   return {
     name: 'prenotazione',
     typeDefs,

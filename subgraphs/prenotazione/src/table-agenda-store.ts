@@ -40,7 +40,13 @@ export class TableAgendaStore {
         {
           id: tableId,
           entries: {
-            $not: { $elemMatch: { bookingId: { $ne: entry.bookingId }, start: { $lt: entry.end }, end: { $gt: entry.start } } },
+            $not: {
+              $elemMatch: {
+                bookingId: { $ne: entry.bookingId },
+                start: { $lt: entry.end },
+                end: { $gt: entry.start },
+              },
+            },
           },
         },
         { $push: { entries: entry } },

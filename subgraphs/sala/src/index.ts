@@ -5,7 +5,13 @@ import { createSalaSubgraph } from './subgraph.js';
 
 const logger = createLogger({ name: 'sala', level: config.LOG_LEVEL });
 try {
-  await startSubgraphProcess({ name: 'sala', create: createSalaSubgraph as never, config, subgraphUrls, logger });
+  await startSubgraphProcess({
+    name: 'sala',
+    create: createSalaSubgraph as never,
+    config,
+    subgraphUrls,
+    logger,
+  });
 } catch (error) {
   logger.error('sala failed to start', { error });
   process.exit(1);

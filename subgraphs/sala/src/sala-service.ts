@@ -16,7 +16,11 @@ export interface SalaInput {
 export type SalaPatch = Partial<SalaInput>;
 
 const TABLES_IN_ROOM = /* GraphQL */ `
-  query TablesInRoom($salaId: ID!) { tavoli(filter: { salaId: $salaId }) { id } }
+  query TablesInRoom($salaId: ID!) {
+    tavoli(filter: { salaId: $salaId }) {
+      id
+    }
+  }
 `;
 
 /** Rules for rooms: validation, defaults, unique code, no delete while tables use the room. */
@@ -63,7 +67,9 @@ export class SalaService {
         version: current.version + 1,
         updatedAt: this.deps.now().toISOString(),
       };
-      const saved = await this.withDuplicateCheck(next.codice, () => this.deps.store.replace(current.version, next));
+      const saved = await this.withDuplicateCheck(next.codice, () =>
+        this.deps.store.replace(current.version, next),
+      );
       if (saved) return saved;
     }
     throw new Error(`Sala ${id} kept changing during the update`);
@@ -79,7 +85,9 @@ export class SalaService {
       `Bearer ${this.deps.viewer.token}`,
     );
     if (tavoli.length > 0) {
-      throw new InUseError(`Sala ${id} still has ${tavoli.length} table(s)`, { tableIds: tavoli.map((t) => t.id) });
+      throw new InUseError(`Sala ${id} still has ${tavoli.length} table(s)`, {
+        tableIds: tavoli.map((t) => t.id),
+      });
     }
     return { id, deleted: await this.deps.store.delete(id) };
   }

@@ -4,7 +4,9 @@ import type { SalaRecord } from './sala-record.js';
 export const SALE_COLLECTION = 'sale';
 export const CODICE_INDEX = 'sale_codice_unique';
 
-export const saleIndexes: readonly IndexSpec[] = [{ name: CODICE_INDEX, fields: { codice: 1 }, unique: true }];
+export const saleIndexes: readonly IndexSpec[] = [
+  { name: CODICE_INDEX, fields: { codice: 1 }, unique: true },
+];
 
 export function ensureSaleIndexes(store: DocumentStore): Promise<void> {
   return store.ensureIndexes(SALE_COLLECTION, saleIndexes);

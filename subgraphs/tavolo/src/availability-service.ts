@@ -23,7 +23,11 @@ export const MAX_MEAL_MINUTES = 720;
 /** prenotazione's day query (the interface's getPrenotazioniGiorno): active bookings of one local day. */
 const BOOKINGS_OF_DAY = /* GraphQL */ `
   query PrenotazioniGiorno($data: String!) {
-    prenotazioniGiorno(data: $data) { tableIds startsAt durationMinutes }
+    prenotazioniGiorno(data: $data) {
+      tableIds
+      startsAt
+      durationMinutes
+    }
   }
 `;
 
@@ -40,7 +44,12 @@ interface DayBooking {
  */
 export class AvailabilityService {
   constructor(
-    private readonly deps: { store: TavoloStore; viewer: Viewer; subgraphs: SubgraphClient; timeZone: string },
+    private readonly deps: {
+      store: TavoloStore;
+      viewer: Viewer;
+      subgraphs: SubgraphClient;
+      timeZone: string;
+    },
   ) {}
 
   async check(input: AvailabilityInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {

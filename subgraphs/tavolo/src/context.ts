@@ -17,7 +17,10 @@ export interface TavoloContext {
   tavoliBySala: DataLoader<string, TavoloRecord[]>;
 }
 
-export async function createTavoloContext(deps: TavoloDeps, request: SubgraphRequest): Promise<TavoloContext> {
+export async function createTavoloContext(
+  deps: TavoloDeps,
+  request: SubgraphRequest,
+): Promise<TavoloContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const store = new TavoloStore(deps.store.forTenant(viewer.tenantId));
   const now = deps.now ?? (() => new Date());
@@ -30,14 +33,21 @@ export async function createTavoloContext(deps: TavoloDeps, request: SubgraphReq
       now,
       onEventsWritten: deps.onEventsWritten,
     }),
-    availability: new AvailabilityService({ store, viewer, subgraphs: deps.subgraphs, timeZone: deps.timeZone }),
+    availability: new AvailabilityService({
+      store,
+      viewer,
+      subgraphs: deps.subgraphs,
+      timeZone: deps.timeZone,
+    }),
     tavoloById: new DataLoader(async (ids) => {
       const found = new Map((await store.findByIds(ids)).map((t) => [t.id, withActiveLock(t, now())]));
       return ids.map((id) => found.get(id) ?? null);
     }),
     tavoliBySala: new DataLoader(async (salaIds) => {
       const tables = await store.listInRooms(salaIds);
-      return salaIds.map((salaId) => tables.filter((t) => t.salaId === salaId).map((t) => withActiveLock(t, now())));
+      return salaIds.map((salaId) =>
+        tables.filter((t) => t.salaId === salaId).map((t) => withActiveLock(t, now())),
+      );
     }),
   };
 }

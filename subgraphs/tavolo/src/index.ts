@@ -5,7 +5,13 @@ import { createTavoloSubgraph } from './subgraph.js';
 
 const logger = createLogger({ name: 'tavolo', level: config.LOG_LEVEL });
 try {
-  await startSubgraphProcess({ name: 'tavolo', create: createTavoloSubgraph as never, config, subgraphUrls, logger });
+  await startSubgraphProcess({
+    name: 'tavolo',
+    create: createTavoloSubgraph as never,
+    config,
+    subgraphUrls,
+    logger,
+  });
 } catch (error) {
   logger.error('tavolo failed to start', { error });
   process.exit(1);

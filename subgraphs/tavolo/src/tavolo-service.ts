@@ -70,10 +70,20 @@ const EVENT_SOURCE = 'coperto/tavolo';
 const DEFAULT_BOOKING_MINUTES = 120;
 const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
   query ActiveBookingsOfTable($tableId: ID!) {
-    prenotazioni(filter: { tableId: $tableId, activeOnly: true }) { id startsAt durationMinutes }
+    prenotazioni(filter: { tableId: $tableId, activeOnly: true }) {
+      id
+      startsAt
+      durationMinutes
+    }
   }
 `;
-const SALA_EXISTS = /* GraphQL */ `query SalaExists($id: ID!) { sala(id: $id) { id } }`;
+const SALA_EXISTS = /* GraphQL */ `
+  query SalaExists($id: ID!) {
+    sala(id: $id) {
+      id
+    }
+  }
+`;
 
 /** Rules for tables: validation, aliases, status changes with their event, advisory locks. */
 export class TavoloService {

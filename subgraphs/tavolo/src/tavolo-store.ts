@@ -1,4 +1,12 @@
-import type { DocumentStore, Filter, IndexSpec, OutboxMessage, TenantCollection, TenantStore, Update } from '@coperto/store';
+import type {
+  DocumentStore,
+  Filter,
+  IndexSpec,
+  OutboxMessage,
+  TenantCollection,
+  TenantStore,
+  Update,
+} from '@coperto/store';
 import type { TavoloRecord } from './tavolo-record.js';
 
 export const TAVOLI_COLLECTION = 'tavoli';

@@ -1,8 +1,25 @@
 /** Operations behind the booking routes. */
 export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
   fragment PrenotazioneFields on Prenotazione {
-    id codice covers numeroPersone bookingDate dataOra startsAt customerName cliente customerPhone tableIds notes
-    state durationMinutes motivo cancelledAt externalId createdAt updatedAt
+    id
+    codice
+    covers
+    numeroPersone
+    bookingDate
+    dataOra
+    startsAt
+    customerName
+    cliente
+    customerPhone
+    tableIds
+    notes
+    state
+    durationMinutes
+    motivo
+    cancelledAt
+    externalId
+    createdAt
+    updatedAt
   }
 `;
 

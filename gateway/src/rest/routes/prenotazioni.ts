@@ -1,4 +1,12 @@
-import { bodyObject, defined, pick, queryBoolean, queryInt, queryString, type RestRequest } from '../request-input.js';
+import {
+  bodyObject,
+  defined,
+  pick,
+  queryBoolean,
+  queryInt,
+  queryString,
+  type RestRequest,
+} from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 /** Creation and PATCH accept both name forms; the service lets English win. */

@@ -9,10 +9,12 @@ interface FilterArgs {
 export const Query = {
   prenotazioni: (_: unknown, args: FilterArgs, context: PrenotazioneContext) =>
     context.prenotazioni.list(args.filter ?? {}),
-  prenotazione: (_: unknown, args: { id: string }, context: PrenotazioneContext) => context.prenotazioni.get(args.id),
+  prenotazione: (_: unknown, args: { id: string }, context: PrenotazioneContext) =>
+    context.prenotazioni.get(args.id),
   prenotazioneByCodice: (_: unknown, args: { codice: string }, context: PrenotazioneContext) =>
     context.prenotazioni.getByCodice(args.codice),
   prenotazioniGiorno: (_: unknown, args: { data: string }, context: PrenotazioneContext) =>
     context.prenotazioni.day(args.data),
-  syncPrenotazioni: (_: unknown, args: SyncArgs, context: PrenotazioneContext) => context.prenotazioni.sync(args),
+  syncPrenotazioni: (_: unknown, args: SyncArgs, context: PrenotazioneContext) =>
+    context.prenotazioni.sync(args),
 };

@@ -2,7 +2,8 @@ import type { TavoloContext } from '../context.js';
 import type { TavoloRecord } from '../tavolo-record.js';
 
 export const Tavolo = {
-  __resolveReference: (reference: { id: string }, context: TavoloContext) => context.tavoloById.load(reference.id),
+  __resolveReference: (reference: { id: string }, context: TavoloContext) =>
+    context.tavoloById.load(reference.id),
   name: (t: TavoloRecord) => t.nome,
   seats: (t: TavoloRecord) => t.capacita,
   status: (t: TavoloRecord) => t.stato,
