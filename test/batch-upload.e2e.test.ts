@@ -14,6 +14,9 @@ interface ItemResult {
   error: { code: string; message: string; details: { fields?: Array<{ field: string }> } | null } | null;
 }
 
+/** A batch item as the tests build it (any JSON, plus the externalId they read back). */
+type Item = Record<string, unknown> & { externalId?: string };
+
 describe.each(MODES)('legacy batch upload (%s mode)', (mode) => {
   let stack: Stack;
   let tenant: string;
@@ -30,7 +33,7 @@ describe.each(MODES)('legacy batch upload (%s mode)', (mode) => {
     stack.api('POST', '/api/prenotazioni/batch', { token: as, body });
   /** A valid item at a distinct minute of 2027-02-10, so that items never collide on a table. */
   let minute = 0;
-  const item = (extra: Record<string, unknown> = {}) => {
+  const item = (extra: Record<string, unknown> = {}): Item => {
     minute++;
     const time = `${String(12 + Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
     return { covers: 2, bookingDate: `2027-02-10T${time}`, customerName: `Cliente ${minute}`, ...extra };
@@ -43,7 +46,7 @@ describe.each(MODES)('legacy batch upload (%s mode)', (mode) => {
     }>;
 
   it('creates every valid item as a real booking and keeps the batch record', async () => {
-    const items = [
+    const items: Item[] = [
       item({ externalId: externalId(), notes: 'tavolo vicino alla finestra' }),
       { numeroPersone: 5, dataOra: '2027-02-10T21:15', cliente: 'Verdi', customerPhone: '+39 055 000' },
       item({ state: 'confermata', durationMinutes: 90 }),

@@ -114,7 +114,7 @@ function checkDistributedEnv(name: ProcessName, env: Env) {
     // No store in distributed mode: a MONGO_URL would only mislead.
     expect(config.MONGO_URL, 'gateway: MONGO_URL').toBeUndefined();
     expect(() => authOptionsFromConfig(config, 'distributed')).not.toThrow();
-    // Read today (the gateway's SUBGRAPH_NAMES) and set for every subgraph, for when it federates all five.
+    // The gateway reads one per federated subgraph (SUBGRAPH_NAMES); the stack sets one for every subgraph.
     for (const subgraph of SUBGRAPH_NAMES) {
       expect(config.subgraphUrls[subgraph], `gateway reads ${subgraphUrlVar(subgraph)}`).toBeDefined();
     }

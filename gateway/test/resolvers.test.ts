@@ -57,7 +57,12 @@ describe('subscription resolvers', () => {
 
   it('yields the event envelope with the whole table and its previous status', async () => {
     const stream = await start('t_alpha', TABLES);
-    const sent = tableStatusEvent('t_alpha', { id: 'tav1', salaId: 's1', status: 'dirty', previousStatus: 'occupied' });
+    const sent = tableStatusEvent('t_alpha', {
+      id: 'tav1',
+      salaId: 's1',
+      status: 'dirty',
+      previousStatus: 'occupied',
+    });
     await publish(sent);
 
     const { value } = await stream.next();
@@ -128,7 +133,9 @@ describe('subscription resolvers', () => {
       't_alpha',
       `subscription { ${field} { id type subject data { id codice covers numeroPersone state tableIds startsAt } } }`,
     );
-    const others = (['bookings.created', 'bookings.updated', 'bookings.cancelled'] as const).filter((t) => t !== type);
+    const others = (['bookings.created', 'bookings.updated', 'bookings.cancelled'] as const).filter(
+      (t) => t !== type,
+    );
     for (const other of others) await publish(prenotazioneEvent('t_alpha', other, { id: `not-${other}` }));
     const sent = prenotazioneEvent('t_alpha', type, { id: 'pren1', state });
     await publish(sent);

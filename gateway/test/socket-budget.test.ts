@@ -51,7 +51,11 @@ describe('event stream', () => {
 
   it('counts the events nobody took yet, and gives them back in order', async () => {
     const memory = createMemoryBus();
-    const budget = createSocketBudget({ limits: { ...limits, maxPendingEvents: 10 }, bufferedAmount: () => 0, onExceeded: () => {} });
+    const budget = createSocketBudget({
+      limits: { ...limits, maxPendingEvents: 10 },
+      bufferedAmount: () => 0,
+      onExceeded: () => {},
+    });
     const stream = openEventStream({ bus: memory, subject, accept: () => true, budget });
     for (const id of ['a', 'b', 'c']) await memory.publish(subject, event(id));
     await vi.waitFor(() => expect(budget.pending).toBe(3));
@@ -107,7 +111,10 @@ describe('event stream', () => {
       ...createMemoryBus(),
       subscribe: (_subject: string, options?: { onOverflow?: () => void }) => {
         options?.onOverflow?.();
-        return { unsubscribe: () => {}, [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true as const, value: undefined }) }) };
+        return {
+          unsubscribe: () => {},
+          [Symbol.asyncIterator]: () => ({ next: async () => ({ done: true as const, value: undefined }) }),
+        };
       },
     };
     const stream = openEventStream({ bus: overflowing, subject, accept: () => true, budget });

@@ -41,9 +41,15 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     await until(() => h.bus.open(natsSubject(alpha, 'tables.status')) === 2, 'alpha subscriptions');
     await until(() => h.bus.open(natsSubject(beta, 'tables.status')) === 1, 'beta subscription');
 
-    await publish(h, tableStatusEvent(alpha, { id: 'a1', salaId: 'r2', status: 'occupied', previousStatus: 'free' }));
+    await publish(
+      h,
+      tableStatusEvent(alpha, { id: 'a1', salaId: 'r2', status: 'occupied', previousStatus: 'free' }),
+    );
     await publish(h, tableStatusEvent(beta, { id: 'b1', salaId: 'r1' }));
-    await publish(h, tableStatusEvent(alpha, { id: 'a2', salaId: 'r1', status: 'dirty', previousStatus: 'open' }));
+    await publish(
+      h,
+      tableStatusEvent(alpha, { id: 'a2', salaId: 'r1', status: 'dirty', previousStatus: 'open' }),
+    );
 
     expect((await all.waitFor(2)).map((e) => e.tableStatusChanged.subject)).toEqual(['a1', 'a2']);
     expect((await room.waitFor(1)).map((e) => e.tableStatusChanged.data)).toEqual([
@@ -67,7 +73,9 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     const h = await start();
     let header = authorization;
     if (authorization === 'wrong-secret') {
-      header = bearer(await mintToken({ tenantId: 't_x', secret: 'another-secret-that-is-long-enough-for-hs256!' }));
+      header = bearer(
+        await mintToken({ tenantId: 't_x', secret: 'another-secret-that-is-long-enough-for-hs256!' }),
+      );
     } else if (authorization === 'expired') {
       header = bearer(await mintToken({ tenantId: 't_x', expiresIn: -3600 }));
     }
@@ -81,7 +89,10 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
   it('closes the socket with 4403 when the token expires while it is open, releasing its subscriptions', async () => {
     const h = await start();
     const tenant = newTenantId();
-    const c = client(h, bearer(await mintRawToken({ tenantId: tenant, exp: Math.floor(Date.now() / 1000) + 2 })));
+    const c = client(
+      h,
+      bearer(await mintRawToken({ tenantId: tenant, exp: Math.floor(Date.now() / 1000) + 2 })),
+    );
     const received = collect(c, TABLES);
     await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 1, 'subscription');
     await publish(h, tableStatusEvent(tenant, { id: 'before-expiry' }));
@@ -131,7 +142,9 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     const second = collect(c, TABLES);
     await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 2, 'two subscriptions');
     const third = collect(c, TABLES);
-    expect(await third.failed).toEqual([expect.objectContaining({ message: 'At most 2 subscriptions per connection' })]);
+    expect(await third.failed).toEqual([
+      expect.objectContaining({ message: 'At most 2 subscriptions per connection' }),
+    ]);
 
     await publish(h, tableStatusEvent(tenant, { id: 't1' }));
     expect(await first.waitFor(1)).toHaveLength(1);

@@ -98,6 +98,8 @@ export interface ProcessHandle {
   child: ChildProcess;
   port: number;
   healthPort: number;
+  /** The environment the process was started with, as NAME=value lines. */
+  env: string;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -135,6 +137,9 @@ export async function startProcess(
     child,
     port,
     healthPort,
+    env: Object.entries({ ...env, PORT: port, HEALTH_PORT: healthPort, METRICS_PORT: metricsPort })
+      .map(([k, v]) => `${k}=${v}`)
+      .join('\n'),
     output: () => output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;

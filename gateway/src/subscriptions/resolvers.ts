@@ -55,8 +55,14 @@ export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Sub
           follow(context, 'tables.status', (event) => args.salaId == null || salaIdOf(event) === args.salaId),
         resolve: passThrough,
       },
-      bookingCreated: { subscribe: (_root, _args, context) => follow(context, 'bookings.created'), resolve: passThrough },
-      bookingUpdated: { subscribe: (_root, _args, context) => follow(context, 'bookings.updated'), resolve: passThrough },
+      bookingCreated: {
+        subscribe: (_root, _args, context) => follow(context, 'bookings.created'),
+        resolve: passThrough,
+      },
+      bookingUpdated: {
+        subscribe: (_root, _args, context) => follow(context, 'bookings.updated'),
+        resolve: passThrough,
+      },
       bookingCancelled: {
         subscribe: (_root, _args, context) => follow(context, 'bookings.cancelled'),
         resolve: passThrough,

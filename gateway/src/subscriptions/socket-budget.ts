@@ -69,7 +69,10 @@ export function createSocketBudget(options: SocketBudgetOptions): SocketBudget {
   return {
     admit() {
       if (exceeded) return false;
-      if (pending >= options.limits.maxPendingEvents || options.bufferedAmount() > options.limits.maxBufferedBytes) {
+      if (
+        pending >= options.limits.maxPendingEvents ||
+        options.bufferedAmount() > options.limits.maxBufferedBytes
+      ) {
         exceed();
         return false;
       }

@@ -17,7 +17,11 @@ export function tokenExpiry(token: string): number | undefined {
  * Calls `onExpired` once the token's `exp` has passed (at once if it already has), so a socket does not
  * outlive the token it was opened with. Returns the cancellation. The timers do not keep the process alive.
  */
-export function onTokenExpiry(token: string, onExpired: () => void, now: () => number = Date.now): () => void {
+export function onTokenExpiry(
+  token: string,
+  onExpired: () => void,
+  now: () => number = Date.now,
+): () => void {
   const exp = tokenExpiry(token);
   if (exp === undefined) return () => {};
   let timer: NodeJS.Timeout | undefined;

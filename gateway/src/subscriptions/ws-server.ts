@@ -7,7 +7,12 @@ import type { EventBus } from '@coperto/bus';
 import { AppError } from '@coperto/errors';
 import type { Logger } from '@coperto/server-kit';
 import { SubscriptionCloseCode, SubscriptionCloseReason } from './close-codes.js';
-import { createSocketBudget, DEFAULT_SOCKET_LIMITS, type SocketBudget, type SocketLimits } from './socket-budget.js';
+import {
+  createSocketBudget,
+  DEFAULT_SOCKET_LIMITS,
+  type SocketBudget,
+  type SocketLimits,
+} from './socket-budget.js';
 import type { SubscriptionContext } from './subscription-context.js';
 import { createSubscriptionSchema } from './subscription-schema.js';
 import { onTokenExpiry } from './token-expiry.js';
@@ -66,7 +71,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
       isProd: true,
       ...(options.introspection
         ? {}
-        : { validate: (s, document) => validate(s, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]) }),
+        : {
+            validate: (s, document) =>
+              validate(s, document, [...specifiedRules, NoSchemaIntrospectionCustomRule]),
+          }),
       onConnect: async (ctx) => {
         const params = ctx.connectionParams ?? {};
         const authorization = params.authorization ?? params.Authorization;
@@ -96,7 +104,10 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
               tenantId: viewer.tenantId,
               code: SubscriptionCloseCode.TooManyPendingEvents,
             });
-            socket.close(SubscriptionCloseCode.TooManyPendingEvents, SubscriptionCloseReason.TooManyPendingEvents);
+            socket.close(
+              SubscriptionCloseCode.TooManyPendingEvents,
+              SubscriptionCloseReason.TooManyPendingEvents,
+            );
           },
         });
         ctx.extra.cancelExpiry = onTokenExpiry(viewer.token, () =>

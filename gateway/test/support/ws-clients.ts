@@ -38,7 +38,11 @@ export function graphqlWsClient(url: string, authorization?: string): Client & {
 }
 
 /** Subscribes and collects `next` payloads. */
-export function collect<T = any>(client: Client, query: string, variables: Record<string, unknown> = {}): Received<T> {
+export function collect<T = any>(
+  client: Client,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Received<T> {
   const items: T[] = [];
   let onFailed: (error: unknown) => void = () => {};
   const failed = new Promise<unknown>((resolve) => (onFailed = resolve));
