@@ -3,13 +3,11 @@ import { createOutboxRelay, type OutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
 import {
   connectDependencies,
-  createInProcessSubgraphClient,
-  createSubgraphExecutor,
+  hostSubgraphsInProcess,
   startHost,
   type Dependencies,
   type Host,
   type Logger,
-  type SubgraphExecutor,
 } from '@coperto/server-kit';
 import type { GatewayConfig } from './config.js';
 import { InProcessDataSource } from './in-process-data-source.js';
@@ -78,35 +76,22 @@ export async function startGatewayApp(
 }
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
-  const executors = new Map<string, SubgraphExecutor>();
-  const subgraphs = createInProcessSubgraphClient((name) => executors.get(name));
   let relay: OutboxRelay | undefined;
-  const built = Object.entries(subgraphFactories).map(([name, create]) => {
-    const subgraph = create({
+  const { subgraphs, executors } = await hostSubgraphsInProcess({
+    factories: subgraphFactories,
+    deps: {
       store: deps.store!,
       cache: deps.cache,
       verifier: deps.verifier,
-      subgraphs,
       timeZone: config.RESTAURANT_TIMEZONE,
       onEventsWritten: () => relay?.kick(),
-    });
-    if (subgraph.name !== name) throw new Error(`Subgraph ${name} calls itself ${subgraph.name}`);
-    return subgraph;
+    },
+    onInternalError: (error) => logger.error('subgraph error', { error }),
   });
-  for (const subgraph of built) {
-    await subgraph.init();
-    executors.set(
-      subgraph.name,
-      createSubgraphExecutor(subgraph, {
-        onInternalError: (error) => logger.error('subgraph error', { error }),
-      }),
-    );
-  }
   relay = createOutboxRelay({
-    source: deps.store!.outbox(built.flatMap((s) => s.outboxCollections)),
+    source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
   return { executors, relay };
 }
-export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';

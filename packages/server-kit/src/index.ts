@@ -15,3 +15,4 @@ export * from './host.js';
 export * from './versions.js';
 export * from './subgraph-process.js';
 export * from './subgraph-config.js';
+export * from './in-process-subgraphs.js';

@@ -1,0 +1,129 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTokenVerifier } from '@coperto/auth';
+import { createMemoryCache } from '@coperto/cache';
+import { hostSubgraphsInProcess, type InProcessSubgraphs } from '@coperto/server-kit';
+import { openEmbeddedStore, type DocumentStore, type TenantCollection } from '@coperto/store';
+import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
+import { createSalaSubgraph } from '@coperto/subgraph-sala';
+import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
+import { createTavoloSubgraph } from '../src/subgraph.js';
+
+/** Wraps a store so that every collection call is counted by collection and method. */
+function countingStore(store: DocumentStore) {
+  const calls: string[] = [];
+  const counted: DocumentStore = {
+    ...store,
+    ensureIndexes: (c, i) => store.ensureIndexes(c, i),
+    outbox: (c) => store.outbox(c),
+    ping: (t) => store.ping(t),
+    info: () => store.info(),
+    close: () => store.close(),
+    forTenant(tenantId) {
+      const tenantStore = store.forTenant(tenantId);
+      return {
+        tenantId,
+        collection<T extends { id: string }>(name: string): TenantCollection<T> {
+          const collection = tenantStore.collection<T>(name);
+          return new Proxy(collection, {
+            get(target, property, receiver) {
+              const value = Reflect.get(target, property, receiver);
+              if (typeof value !== 'function') return value;
+              return (...args: unknown[]) => {
+                calls.push(`${name}.${String(property)}`);
+                return value.apply(target, args);
+              };
+            },
+          });
+        },
+      };
+    },
+  };
+  return { store: counted, calls };
+}
+
+describe('tavolo store access per request', () => {
+  let dir: string;
+  let store: DocumentStore;
+  let calls: string[];
+  let hosted: InProcessSubgraphs;
+  let token: string;
+
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'tavolo-batching-'));
+    const counting = countingStore(await openEmbeddedStore({ directory: dir, fsync: false }));
+    store = counting.store;
+    calls = counting.calls;
+    hosted = await hostSubgraphsInProcess({
+      factories: {
+        tavolo: createTavoloSubgraph,
+        sala: createSalaSubgraph,
+        prenotazione: createPrenotazioneSubgraph,
+      } as never,
+      deps: {
+        store,
+        cache: createMemoryCache(),
+        verifier: createTokenVerifier({ kind: 'secret', secret: TEST_JWT_SECRET }),
+        timeZone: 'Europe/Rome',
+        onEventsWritten: () => {},
+      },
+    });
+    token = `Bearer ${await mintToken({ tenantId: newTenantId() })}`;
+  });
+  afterAll(async () => {
+    await store.close();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  const createTables = async (count: number, extra: Record<string, unknown> = {}) => {
+    const ids: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const { createTavolo } = await hosted.client.request<{ createTavolo: { id: string } }>(
+        'tavolo',
+        'mutation($input: TavoloInput!) { createTavolo(input: $input) { id } }',
+        { input: { name: `T${i}`, seats: 2 + (i % 6), ...extra } },
+        token,
+      );
+      ids.push(createTavolo.id);
+    }
+    return ids;
+  };
+
+  it('resolves N entity references with one store query', async () => {
+    const ids = await createTables(12);
+    calls.length = 0;
+    const result = await hosted.client.request<{ _entities: Array<{ id: string; name: string } | null> }>(
+      'tavolo',
+      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Tavolo { id name } } }',
+      { r: [...ids, 'missing', ids[0]].map((id) => ({ __typename: 'Tavolo', id })) },
+      token,
+    );
+    expect(result._entities.map((e) => e?.id ?? null)).toEqual([...ids, null, ids[0]]);
+    expect(calls).toEqual(['tavoli.findByIds']);
+  });
+
+  it('answers the availability check with the same number of store operations for 5 or 60 tables', async () => {
+    const check = async () => {
+      calls.length = 0;
+      await hosted.client.request(
+        'tavolo',
+        'query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { totalCapacity } }',
+        { i: { dataOra: '2027-03-01T20:00', numeroPersone: 2 } },
+        token,
+      );
+      return [...calls].sort();
+    };
+    const tenantToken = `Bearer ${await mintToken({ tenantId: newTenantId() })}`;
+    token = tenantToken;
+    await createTables(5);
+    const few = await check();
+    await createTables(55);
+    const many = await check();
+    expect(many).toEqual(few);
+    expect(few.filter((c) => c.startsWith('tavoli.'))).toEqual(['tavoli.find']);
+    // one day query: a booking of the day before cannot reach 20:00 (meals last at most 12 hours)
+    expect(few.filter((c) => c.startsWith('prenotazioni.'))).toEqual(['prenotazioni.find']);
+  });
+});
