@@ -592,6 +592,16 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       expect(introspection.body.errors[0].extensions.code).toBe('VALIDATION_FAILED');
     });
 
+    it('blocks a simple GET that could be a cross-site request, and serves one that proves it is not', async () => {
+      const url = `/graphql?query=${encodeURIComponent('{ sale { id } }')}`;
+      const simple = await stack.api('GET', url, { token });
+      expect(simple.status).toBe(400);
+      expect(JSON.stringify(simple.body)).toContain('Cross-Site Request Forgery');
+      const preflighted = await stack.api('GET', url, { token, headers: { 'apollo-require-preflight': 'true' } });
+      expect(preflighted.status).toBe(200);
+      expect(preflighted.body.data.sale).toEqual(expect.any(Array));
+    });
+
     it('reports domain errors with their codes', async () => {
       const res = await stack.graphql(
         token,

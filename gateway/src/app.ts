@@ -95,3 +95,5 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
   });
   return { executors, relay };
 }
+
+export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';

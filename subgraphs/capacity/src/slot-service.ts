@@ -1,11 +1,6 @@
 import type { Viewer } from '@coperto/auth';
-import {
-  InputChecks,
-  localDateOf,
-  localDatesBetween,
-  parseLocalDate,
-  type SubgraphClient,
-} from '@coperto/server-kit';
+import { ValidationError } from '@coperto/errors';
+import { localDateOf, localDatesBetween, parseLocalDate, type SubgraphClient } from '@coperto/server-kit';
 import type { SlotConfigService } from './slot-config-service.js';
 import { countCovers, slotsOfDay, weekdayOf, type ArrivingBooking, type CapacitySlot } from './slots.js';
 
@@ -45,11 +40,11 @@ export class SlotService {
 
   async slots(date: string): Promise<CapacitySlot[]> {
     const day = parseLocalDate(date);
-    if (!day) new InputChecks().add('date', 'must be a local date YYYY-MM-DD').throwIfAny();
+    if (!day) throw new ValidationError([{ field: 'date', message: 'must be a local date YYYY-MM-DD' }]);
     const config = await this.deps.config.get();
     const windows = slotsOfDay(
-      day!,
-      config.openingHours[weekdayOf(day!)] ?? [],
+      day,
+      config.openingHours[weekdayOf(day)] ?? [],
       config.slotMinutes,
       config.timeZone,
     );
