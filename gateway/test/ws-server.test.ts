@@ -177,7 +177,7 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     stuck.pause();
 
     await h.server.close();
-    expect(await c.closed).toEqual({ code: 1001, reason: 'Going away' });
+    expect(await c.closed).toEqual({ code: SubscriptionCloseCode.GoingAway, reason: 'Going away' });
     expect(h.server.connections()).toBe(0);
     expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(0);
     stuck.terminate();

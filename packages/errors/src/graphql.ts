@@ -30,7 +30,10 @@ export function formatGraphQLError(
       },
     };
   }
-  const code = formatted.extensions?.code;
+  // graphql-js's own variable-coercion errors (from `execute`, no code): the caller sent a wrong value.
+  const code =
+    formatted.extensions?.code ??
+    (formatted.message.startsWith('Variable "$') ? 'BAD_USER_INPUT' : undefined);
   if (typeof code === 'string' && code !== 'INTERNAL_SERVER_ERROR' && code !== 'INTERNAL') {
     const mapped = mapApolloCode(code);
     const keep = mapped !== 'INTERNAL';

@@ -1,4 +1,11 @@
-import { execute, parse, validate, type DocumentNode, type GraphQLFormattedError } from 'graphql';
+import {
+  execute,
+  GraphQLError,
+  parse,
+  validate,
+  type DocumentNode,
+  type GraphQLFormattedError,
+} from 'graphql';
 import { formatGraphQLError } from '@coperto/errors';
 import type { Subgraph, SubgraphRequest } from './subgraph.js';
 
@@ -31,6 +38,12 @@ export function createSubgraphExecutor(
       options.onInternalError,
     ) as GraphQLFormattedError;
 
+  /** A query the subgraph cannot parse or validate is the caller's mistake, not an internal error. */
+  const withCode = (error: unknown, code: string) => {
+    const { message } = error as { message: string };
+    return format(new GraphQLError(message, { extensions: { code } }));
+  };
+
   const prepare = (query: string): DocumentNode | readonly GraphQLFormattedError[] => {
     const cached = documents.get(query);
     if (cached) return cached;
@@ -38,9 +51,9 @@ export function createSubgraphExecutor(
     try {
       const document = parse(query);
       const errors = validate(subgraph.schema, document);
-      prepared = errors.length > 0 ? errors.map(format) : document;
+      prepared = errors.length > 0 ? errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) : document;
     } catch (error) {
-      prepared = [format(error)];
+      prepared = [withCode(error, 'GRAPHQL_PARSE_FAILED')];
     }
     if (documents.size >= maxDocuments) documents.clear();
     documents.set(query, prepared);

@@ -73,9 +73,21 @@ export function isUnavailable(error: unknown): boolean {
   }
   const name = (error as { name?: unknown } | null)?.name;
   if (typeof name === 'string' && UNAVAILABLE_NAMES.has(name)) return true;
+  // A socket the server closed mid-write surfaces as a plain Node error (EPIPE, "This socket has been ended").
+  const systemCode = (error as { code?: unknown } | null)?.code;
+  if (typeof systemCode === 'string' && SOCKET_ERROR_CODES.has(systemCode)) return true;
   const code = codeOf(error);
   return code !== undefined && UNAVAILABLE_CODES.has(code);
 }
+
+const SOCKET_ERROR_CODES = new Set([
+  'EPIPE',
+  'ECONNRESET',
+  'ECONNREFUSED',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+]);
 
 /** `code`, or the first write error's code (bulk writes). */
 function codeOf(error: unknown): number | undefined {

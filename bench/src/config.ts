@@ -1,0 +1,62 @@
+import { cpus, tmpdir } from 'node:os';
+import { mkdtempSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+
+/** Everything a run can be tuned with, read once from the environment (BENCH_*). */
+export interface BenchConfig {
+  repoRoot: string;
+  benchDir: string;
+  /** This run's temporary directory (data dirs, patched supergraph, profiles before they are summarised). */
+  tmpDir: string;
+  /** Measured rounds per comparison; the median is reported. */
+  rounds: number;
+  roundSeconds: number;
+  warmupSeconds: number;
+  /** autocannon connections (closed loop). */
+  connections: number;
+  /** Duration of scenario 5's mixed load. */
+  soakSeconds: number;
+  /** Scenario 4: sockets and status changes per second. */
+  sockets: number;
+  pushRate: number;
+  /** Scenario numbers to run (all when empty). */
+  only: ReadonlySet<number>;
+  /** Name of the process to start with --cpu-prof (e.g. gateway-embedded, gateway-distributed, tavolo). */
+  cpuProf: string | null;
+  cores: number;
+}
+
+const int = (name: string, fallback: number): number => {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
+  return value;
+};
+
+export function readConfig(): BenchConfig {
+  const benchDir = resolve(import.meta.dirname, '..');
+  const only = (process.env.BENCH_ONLY ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .map(Number);
+  return {
+    repoRoot: resolve(benchDir, '..'),
+    benchDir,
+    tmpDir: mkdtempSync(join(tmpdir(), 'coperto-bench-')),
+    rounds: int('BENCH_ROUNDS', 3),
+    roundSeconds: int('BENCH_ROUND_S', 10),
+    warmupSeconds: int('BENCH_WARMUP_S', 3),
+    connections: int('BENCH_CONNECTIONS', 20),
+    soakSeconds: int('BENCH_SOAK_S', 120),
+    sockets: int('BENCH_SOCKETS', 100),
+    pushRate: int('BENCH_PUSH_RATE', 200),
+    only: new Set(only),
+    cpuProf: process.env.BENCH_CPU_PROF || null,
+    cores: cpus().length,
+  };
+}
+
+export const runs = (config: BenchConfig, scenario: number) =>
+  config.only.size === 0 || config.only.has(scenario);

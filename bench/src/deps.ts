@@ -1,0 +1,122 @@
+/**
+ * The bench's own dependencies live in bench/node_modules, which the workspace typecheck (the root tsconfig
+ * includes bench/) never has: they are loaded by name at run time, resolved from this file, and typed here by
+ * the few members the bench uses.
+ */
+import type { EventEmitter } from 'node:events';
+
+async function load<T>(name: string): Promise<T> {
+  const mod = (await import(name)) as { default?: unknown };
+  return (mod.default ?? mod) as T;
+}
+
+async function loadNamed<T>(name: string): Promise<T> {
+  return (await import(name)) as T;
+}
+
+// autocannon ------------------------------------------------------------------------------------------------
+
+export interface AutocannonRequest {
+  method?: string;
+  path?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  setupRequest?: (req: AutocannonRequest) => AutocannonRequest;
+}
+
+export interface AutocannonOptions {
+  url: string;
+  connections: number;
+  pipelining?: number;
+  duration: number;
+  maxOverallRequests?: number;
+  timeout?: number;
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
+  requests?: AutocannonRequest[];
+  setupClient?: (client: unknown) => void;
+}
+
+export interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number; average: number };
+  duration: number;
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+  '2xx': number;
+}
+
+export interface AutocannonInstance extends EventEmitter, PromiseLike<AutocannonResult> {
+  stop(): void;
+}
+
+export type Autocannon = (options: AutocannonOptions) => AutocannonInstance;
+
+export const loadAutocannon = () => load<Autocannon>('autocannon');
+
+// jose ------------------------------------------------------------------------------------------------------
+
+export interface SignJWTBuilder {
+  setProtectedHeader(header: { alg: string; typ?: string }): SignJWTBuilder;
+  setIssuedAt(): SignJWTBuilder;
+  setSubject(subject: string): SignJWTBuilder;
+  setExpirationTime(expiry: string | number): SignJWTBuilder;
+  sign(key: Uint8Array): Promise<string>;
+}
+
+export const loadJose = () =>
+  loadNamed<{ SignJWT: new (claims: Record<string, unknown>) => SignJWTBuilder }>('jose');
+
+// mongodb ---------------------------------------------------------------------------------------------------
+
+export type MongoDocument = Record<string, unknown>;
+
+export interface MongoCollection {
+  insertOne(doc: MongoDocument): Promise<unknown>;
+  findOne(filter: MongoDocument, options?: MongoDocument): Promise<MongoDocument | null>;
+  indexes(): Promise<Array<{ key: MongoDocument; name?: string; unique?: boolean; sparse?: boolean }>>;
+  createIndex(key: MongoDocument, options?: MongoDocument): Promise<string>;
+}
+
+export interface MongoDb {
+  collection(name: string): MongoCollection;
+  dropDatabase(): Promise<unknown>;
+}
+
+export interface MongoClient {
+  connect(): Promise<MongoClient>;
+  db(name: string): MongoDb;
+  close(): Promise<void>;
+}
+
+export const loadMongo = () =>
+  loadNamed<{ MongoClient: new (url: string, options?: MongoDocument) => MongoClient }>('mongodb');
+
+// ws and graphql-ws -----------------------------------------------------------------------------------------
+
+export interface GraphQLWsSink {
+  next(value: { data?: unknown; errors?: unknown[] }): void;
+  error(error: unknown): void;
+  complete(): void;
+}
+
+export interface GraphQLWsClient {
+  subscribe(payload: { query: string; variables?: Record<string, unknown> }, sink: GraphQLWsSink): () => void;
+  on(event: 'closed' | 'connected' | 'error', listener: (arg: unknown) => void): () => void;
+  dispose(): void | Promise<void>;
+}
+
+export interface GraphQLWsClientOptions {
+  url: string;
+  webSocketImpl: unknown;
+  connectionParams: Record<string, unknown>;
+  lazy: boolean;
+  retryAttempts: number;
+}
+
+export const loadGraphQLWs = () =>
+  loadNamed<{ createClient: (options: GraphQLWsClientOptions) => GraphQLWsClient }>('graphql-ws/client');
+
+export const loadWebSocket = async () => (await loadNamed<{ WebSocket: unknown }>('ws')).WebSocket;

@@ -1,0 +1,75 @@
+/**
+ * Hive Gateway (`@graphql-hive/gateway`, installed only in bench/) as a peer of our gateway over the SAME
+ * subgraph processes: the committed supergraph with its routing URLs patched to the running subgraphs, the
+ * Authorization header (the subgraphs verify it) and the per-request x-bench-request header propagated, and
+ * in-flight deduplication of identical subgraph requests turned off, so neither gateway can skip work.
+ */
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchConfig } from './config.js';
+import { freePort } from './ports.js';
+import { httpOk, spawnProcess, waitUntil, type Proc } from './processes.js';
+
+export interface HiveGateway {
+  proc: Proc;
+  baseUrl: string;
+  version: string;
+}
+
+const CONFIG = `// Written by bench/src/hive.ts for one run.
+export const gatewayConfig = {
+  propagateHeaders: {
+    fromClientToSubgraphs({ request }) {
+      const headers = {};
+      for (const name of ['authorization', 'x-bench-request']) {
+        const value = request.headers.get(name);
+        if (value) headers[name] = value;
+      }
+      return headers;
+    },
+  },
+  transportEntries: {
+    '*.http': { options: { deduplicateInflightRequests: false } },
+  },
+};
+`;
+
+/** The supergraph with each `@join__graph(name: "x", url: "…")` pointing at the running subgraph x. */
+export function patchSupergraph(sdl: string, urls: Record<string, string>): string {
+  return sdl.replace(/@join__graph\(name: "([^"]+)", url: "[^"]*"\)/g, (whole, name: string) => {
+    const url = urls[name];
+    if (!url) throw new Error(`no URL for subgraph ${name}`);
+    return `@join__graph(name: "${name}", url: "${url}")`;
+  });
+}
+
+export function hiveBin(config: BenchConfig): string | null {
+  const bin = join(config.benchDir, 'node_modules', '@graphql-hive', 'gateway', 'dist', 'bin.js');
+  return existsSync(bin) ? bin : null;
+}
+
+export async function startHive(config: BenchConfig, urls: Record<string, string>): Promise<HiveGateway> {
+  const bin = hiveBin(config);
+  if (!bin) throw new Error('@graphql-hive/gateway is not installed in bench/node_modules');
+  const supergraph = join(config.tmpDir, 'supergraph.graphql');
+  writeFileSync(supergraph, patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls));
+  const configFile = join(config.tmpDir, 'gateway.config.mjs');
+  writeFileSync(configFile, CONFIG);
+  const port = await freePort();
+  const profile =
+    config.cpuProf === 'hive'
+      ? ['--cpu-prof', '--cpu-prof-dir', join(config.tmpDir, 'profiles'), '--cpu-prof-name', 'hive.cpuprofile']
+      : [];
+  const proc = spawnProcess(
+    'hive-gateway',
+    process.execPath,
+    [...profile, bin, 'supergraph', supergraph, '--port', String(port), '--host', '127.0.0.1', '-c', configFile, '--polling', '1h'],
+    { cwd: config.tmpDir, env: { NODE_ENV: 'production' } },
+  );
+  const baseUrl = `http://127.0.0.1:${port}`;
+  await waitUntil(proc, 'readiness', httpOk(`${baseUrl}/readiness`), 90_000);
+  const pkg = JSON.parse(
+    readFileSync(join(config.benchDir, 'node_modules', '@graphql-hive', 'gateway', 'package.json'), 'utf8'),
+  ) as { version: string };
+  return { proc, baseUrl, version: pkg.version };
+}

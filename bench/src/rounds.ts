@@ -1,0 +1,68 @@
+/**
+ * A/B comparison in one run: a warm-up of each side, then `rounds` rounds that alternate which side goes first
+ * (so drift from other work on the machine hits both), and the median of each figure over the rounds.
+ */
+import type { BenchConfig } from './config.js';
+import type { LoadResult } from './load-types.js';
+import { log } from './log.js';
+import { median } from './stats.js';
+
+export interface Side {
+  label: string;
+  run(seconds: number): Promise<LoadResult>;
+}
+
+export interface Summary {
+  rps: number;
+  p50: number;
+  p99: number;
+  ok: number;
+  /** Summed over the measured rounds. */
+  failures: Record<string, number>;
+  errors: number;
+  rounds: LoadResult[];
+}
+
+export function summarize(rounds: LoadResult[]): Summary {
+  const failures: Record<string, number> = {};
+  for (const round of rounds) {
+    for (const [status, count] of Object.entries(round.failures)) failures[status] = (failures[status] ?? 0) + count;
+  }
+  return {
+    rps: median(rounds.map((r) => r.rps)),
+    p50: median(rounds.map((r) => r.p50)),
+    p99: median(rounds.map((r) => r.p99)),
+    ok: rounds.reduce((sum, r) => sum + r.ok, 0),
+    failures,
+    errors: rounds.reduce((sum, r) => sum + r.errors, 0),
+    rounds,
+  };
+}
+
+const line = (r: LoadResult) =>
+  `${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms` +
+  (Object.keys(r.failures).length || r.errors ? ` failures ${JSON.stringify(r.failures)} errors ${r.errors}` : '');
+
+export async function compare(
+  config: BenchConfig,
+  tag: string,
+  a: Side,
+  b: Side,
+): Promise<{ a: Summary; b: Summary }> {
+  for (const side of [a, b]) {
+    const warm = await side.run(config.warmupSeconds);
+    log(`${tag} warm-up ${side.label}: ${line(warm)}`);
+  }
+  const results = new Map<Side, LoadResult[]>([
+    [a, []],
+    [b, []],
+  ]);
+  for (let round = 0; round < config.rounds; round++) {
+    for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
+      const result = await side.run(config.roundSeconds);
+      results.get(side)!.push(result);
+      log(`${tag} round ${round + 1}/${config.rounds} ${side.label}: ${line(result)}`);
+    }
+  }
+  return { a: summarize(results.get(a)!), b: summarize(results.get(b)!) };
+}

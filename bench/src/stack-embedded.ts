@@ -1,0 +1,28 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BenchConfig } from './config.js';
+import { freePorts } from './ports.js';
+import { httpOk, spawnService, waitUntil, type Proc } from './processes.js';
+
+export interface EmbeddedStack {
+  proc: Proc;
+  baseUrl: string;
+  wsUrl: string;
+}
+
+/** The all-in-one process (`bash scripts/start.sh` runs the same entry): gateway + five subgraphs + store. */
+export async function startEmbedded(config: BenchConfig, jwtSecret: string): Promise<EmbeddedStack> {
+  const [port, health, metrics] = (await freePorts(3)) as [number, number, number];
+  const dataDir = join(config.tmpDir, 'embedded-data');
+  mkdirSync(dataDir, { recursive: true });
+  const proc = spawnService(config, 'gateway-embedded', 'gateway/src/index.ts', {
+    COPERTO_MODE: 'embedded',
+    PORT: String(port),
+    HEALTH_PORT: String(health),
+    METRICS_PORT: String(metrics),
+    DATA_DIR: dataDir,
+    JWT_SECRET: jwtSecret,
+  });
+  await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));
+  return { proc, baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/graphql` };
+}
