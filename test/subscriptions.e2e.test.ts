@@ -17,6 +17,7 @@ import {
   rawSubscriber,
   type Received,
 } from '../gateway/test/support/ws-clients.js';
+import { createApi } from './support/http.js';
 import { MODES, startStack } from './support/modes.js';
 import {
   DISTRIBUTED_SUBGRAPHS,
@@ -473,12 +474,7 @@ describe('subscriptions in distributed mode: several gateways, NATS going away',
 
     // One change through each instance's REST port.
     await rest.status(viaFirst, { status: 'occupied' });
-    const res = await fetch(`${secondUrl}/api/tavoli/${viaSecond}/status`, {
-      method: 'PUT',
-      headers: { authorization: bearer(token), 'content-type': 'application/json' },
-      body: JSON.stringify({ status: 'reserved' }),
-    });
-    expect(res.status).toBe(200);
+    await restaurant(createApi(secondUrl), token).status(viaSecond, { status: 'reserved' });
 
     for (const [name, received] of [
       ['first', onFirst],
@@ -539,5 +535,20 @@ describe('subscriptions in distributed mode: several gateways, NATS going away',
       'an event written after NATS came back',
     );
     expect(closed).toBe(false);
+  });
+
+  it('a gateway stopping (SIGTERM) closes its sockets with 1001 Going away and exits 0', async () => {
+    const token = await mintToken({ tenantId: newTenantId() });
+    const rest = restaurant(stack.api, token);
+    const probe = await rest.tavolo('probe');
+    const c = client(`http://127.0.0.1:${second.port}`, token);
+    const received = collect<TableEvent>(c, TABLES);
+    await untilLive(
+      () => rest.flip(probe),
+      () => subjectsOf(received).includes(probe),
+    );
+
+    expect(await second.stop('SIGTERM')).toBe(0);
+    expect(await c.closed).toEqual({ code: 1001, reason: 'Going away' });
   });
 });

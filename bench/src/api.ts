@@ -31,7 +31,11 @@ export function createApi(baseUrl: string, token: string): Api {
       });
       const text = await response.text();
       if (!response.ok) {
-        throw new ApiError(`${method} ${path} → ${response.status}: ${text.slice(0, 300)}`, response.status, text);
+        throw new ApiError(
+          `${method} ${path} → ${response.status}: ${text.slice(0, 300)}`,
+          response.status,
+          text,
+        );
       }
       return (text === '' ? undefined : JSON.parse(text)) as T;
     },
@@ -39,7 +43,11 @@ export function createApi(baseUrl: string, token: string): Api {
 }
 
 /** Runs `fn` over `items` with at most `limit` in flight; results in input order. */
-export async function mapLimit<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>) {
+export async function mapLimit<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+) {
   const results = new Array<R>(items.length);
   let next = 0;
   const worker = async () => {

@@ -6,8 +6,10 @@ import { join, resolve } from 'node:path';
 export interface BenchConfig {
   repoRoot: string;
   benchDir: string;
-  /** This run's temporary directory (data dirs, patched supergraph, profiles before they are summarised). */
+  /** This run's temporary directory (data dirs, patched supergraph, server stores). */
   tmpDir: string;
+  /** Where --cpu-prof writes (bench/profiles, ignored by git through *.cpuprofile). */
+  profileDir: string;
   /** Measured rounds per comparison; the median is reported. */
   rounds: number;
   roundSeconds: number;
@@ -45,6 +47,7 @@ export function readConfig(): BenchConfig {
     repoRoot: resolve(benchDir, '..'),
     benchDir,
     tmpDir: mkdtempSync(join(tmpdir(), 'coperto-bench-')),
+    profileDir: join(benchDir, 'profiles'),
     rounds: int('BENCH_ROUNDS', 3),
     roundSeconds: int('BENCH_ROUND_S', 10),
     warmupSeconds: int('BENCH_WARMUP_S', 3),

@@ -52,18 +52,34 @@ export async function startHive(config: BenchConfig, urls: Record<string, string
   const bin = hiveBin(config);
   if (!bin) throw new Error('@graphql-hive/gateway is not installed in bench/node_modules');
   const supergraph = join(config.tmpDir, 'supergraph.graphql');
-  writeFileSync(supergraph, patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls));
+  writeFileSync(
+    supergraph,
+    patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls),
+  );
   const configFile = join(config.tmpDir, 'gateway.config.mjs');
   writeFileSync(configFile, CONFIG);
   const port = await freePort();
   const profile =
     config.cpuProf === 'hive'
-      ? ['--cpu-prof', '--cpu-prof-dir', join(config.tmpDir, 'profiles'), '--cpu-prof-name', 'hive.cpuprofile']
+      ? ['--cpu-prof', '--cpu-prof-dir', config.profileDir, '--cpu-prof-name', 'hive.cpuprofile']
       : [];
   const proc = spawnProcess(
     'hive-gateway',
     process.execPath,
-    [...profile, bin, 'supergraph', supergraph, '--port', String(port), '--host', '127.0.0.1', '-c', configFile, '--polling', '1h'],
+    [
+      ...profile,
+      bin,
+      'supergraph',
+      supergraph,
+      '--port',
+      String(port),
+      '--host',
+      '127.0.0.1',
+      '-c',
+      configFile,
+      '--polling',
+      '1h',
+    ],
     { cwd: config.tmpDir, env: { NODE_ENV: 'production' } },
   );
   const baseUrl = `http://127.0.0.1:${port}`;

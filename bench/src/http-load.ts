@@ -25,7 +25,10 @@ export async function runHttp(job: HttpJob): Promise<LoadResult> {
     const base: AutocannonRequest = {
       method: spec.method,
       path: spec.path,
-      headers: { ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }), ...spec.headers },
+      headers: {
+        ...(spec.body === undefined ? {} : { 'content-type': 'application/json' }),
+        ...spec.headers,
+      },
       ...(spec.body === undefined ? {} : { body: spec.body }),
     };
     if (!templated(spec)) return base;

@@ -49,7 +49,10 @@ export async function startMongoProxy(config: BenchConfig, targetPort: number): 
 }
 
 /** Per-command difference `after − before`, without the zero entries. */
-export function diffCounts(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+export function diffCounts(
+  before: Record<string, number>,
+  after: Record<string, number>,
+): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, value] of Object.entries(after)) {
     const delta = value - (before[key] ?? 0);

@@ -33,7 +33,8 @@ function describe(message: Buffer): { command: string; collection: string | null
   if (type !== 0x02 || keyEnd + 5 > message.length) return { command, collection: null };
   const length = message.readInt32LE(keyEnd + 1);
   const start = keyEnd + 5;
-  const collection = start + length - 1 <= message.length ? message.toString('utf8', start, start + length - 1) : null;
+  const collection =
+    start + length - 1 <= message.length ? message.toString('utf8', start, start + length - 1) : null;
   return { command, collection };
 }
 

@@ -1,7 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
-import { join } from 'node:path';
 import { onCleanup, onExitKill } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 
@@ -95,7 +94,7 @@ export function spawnService(
 ): Proc {
   const profile =
     config.cpuProf === name
-      ? ['--cpu-prof', '--cpu-prof-dir', join(config.tmpDir, 'profiles'), '--cpu-prof-name', `${name}.cpuprofile`]
+      ? ['--cpu-prof', '--cpu-prof-dir', config.profileDir, '--cpu-prof-name', `${name}.cpuprofile`]
       : [];
   return spawnProcess(name, process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: config.repoRoot,

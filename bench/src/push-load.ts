@@ -41,7 +41,8 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       {
         next: (value) => {
           const now = performance.now();
-          const data = value.data as { tableStatusChanged?: { data?: { orderId?: string | null } } } | undefined;
+          const data = value.data as
+            { tableStatusChanged?: { data?: { orderId?: string | null } } } | undefined;
           const orderId = data?.tableStatusChanged?.data?.orderId ?? '';
           const sent = sentAt.get(orderId);
           if (sent !== undefined) {

@@ -26,7 +26,8 @@ export interface Summary {
 export function summarize(rounds: LoadResult[]): Summary {
   const failures: Record<string, number> = {};
   for (const round of rounds) {
-    for (const [status, count] of Object.entries(round.failures)) failures[status] = (failures[status] ?? 0) + count;
+    for (const [status, count] of Object.entries(round.failures))
+      failures[status] = (failures[status] ?? 0) + count;
   }
   return {
     rps: median(rounds.map((r) => r.rps)),
@@ -41,7 +42,9 @@ export function summarize(rounds: LoadResult[]): Summary {
 
 const line = (r: LoadResult) =>
   `${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms` +
-  (Object.keys(r.failures).length || r.errors ? ` failures ${JSON.stringify(r.failures)} errors ${r.errors}` : '');
+  (Object.keys(r.failures).length || r.errors
+    ? ` failures ${JSON.stringify(r.failures)} errors ${r.errors}`
+    : '');
 
 export async function compare(
   config: BenchConfig,

@@ -14,7 +14,8 @@ export async function seedTables(api: Api, options: { rooms: number; tables: num
   const rooms = await mapLimit(
     Array.from({ length: options.rooms }, (_, i) => i),
     8,
-    (i) => api.call<{ id: string }>('POST', '/api/sale', { codice: `SALA${i + 1}`, descrizione: `Sala ${i + 1}` }),
+    (i) =>
+      api.call<{ id: string }>('POST', '/api/sale', { codice: `SALA${i + 1}`, descrizione: `Sala ${i + 1}` }),
   );
   return mapLimit(
     Array.from({ length: options.tables }, (_, i) => i),

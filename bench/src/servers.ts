@@ -42,10 +42,15 @@ export async function startNats(config: BenchConfig): Promise<TestServer> {
   const port = await freePort();
   const dir = join(config.tmpDir, 'nats');
   mkdirSync(dir, { recursive: true });
-  const proc = spawnProcess('nats-server', 'nats-server', ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir], {
-    cwd: config.tmpDir,
-    env: {},
-  });
+  const proc = spawnProcess(
+    'nats-server',
+    'nats-server',
+    ['-a', '127.0.0.1', '-p', String(port), '-js', '-sd', dir],
+    {
+      cwd: config.tmpDir,
+      env: {},
+    },
+  );
   await waitUntil(proc, 'a listening port', tcpOpen(port), 30_000);
   return { proc, port, url: `nats://127.0.0.1:${port}` };
 }
@@ -55,7 +60,18 @@ export async function startRedis(config: BenchConfig): Promise<TestServer> {
   const proc = spawnProcess(
     'redis-server',
     'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', config.tmpDir],
+    [
+      '--port',
+      String(port),
+      '--bind',
+      '127.0.0.1',
+      '--save',
+      '',
+      '--appendonly',
+      'no',
+      '--dir',
+      config.tmpDir,
+    ],
     { cwd: config.tmpDir, env: {} },
   );
   await waitUntil(proc, 'a listening port', tcpOpen(port), 30_000);

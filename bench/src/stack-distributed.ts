@@ -24,14 +24,18 @@ export async function startDistributed(
   const pool = await freePorts((SUBGRAPHS.length + 1) * 3);
   const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
   const plan = SUBGRAPHS.map((name) => ({ name, ports: take() }));
-  const subgraphUrls = Object.fromEntries(plan.map(({ name, ports }) => [name, `http://127.0.0.1:${ports.app}/graphql`]));
+  const subgraphUrls = Object.fromEntries(
+    plan.map(({ name, ports }) => [name, `http://127.0.0.1:${ports.app}/graphql`]),
+  );
   const shared = {
     MONGO_URL: options.mongoUrl,
     MONGO_DATABASE: options.database,
     NATS_URL: options.natsUrl,
     REDIS_URL: options.redisUrl,
     JWT_SECRET: options.jwtSecret,
-    ...Object.fromEntries(plan.map(({ name }) => [`SUBGRAPH_${name.toUpperCase()}_URL`, subgraphUrls[name]!])),
+    ...Object.fromEntries(
+      plan.map(({ name }) => [`SUBGRAPH_${name.toUpperCase()}_URL`, subgraphUrls[name]!]),
+    ),
   };
   const envFor = (ports: { app: number; health: number; metrics: number }) => ({
     ...shared,
@@ -51,7 +55,11 @@ export async function startDistributed(
     ...envFor(gatewayPorts),
     COPERTO_MODE: 'distributed',
   });
-  await waitUntil(gateway, 'readiness', httpOk(`http://127.0.0.1:${gatewayPorts.health}/public/health/ready`));
+  await waitUntil(
+    gateway,
+    'readiness',
+    httpOk(`http://127.0.0.1:${gatewayPorts.health}/public/health/ready`),
+  );
   return {
     gateway,
     subgraphs: Object.fromEntries(started) as DistributedStack['subgraphs'],

@@ -54,6 +54,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     gateway,
     introspection: deps.introspection,
     csrfPrevention: true,
+    // The host owns SIGTERM (close(): sockets, then Apollo, then the server); Apollo's own handler would
+    // stop only Apollo and re-raise the signal, killing the process before the graceful shutdown.
+    stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
       formatGraphQLError(formatted, error, (internal) => deps.logger.error('GraphQL error', { error: internal })),

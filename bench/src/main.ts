@@ -1,0 +1,163 @@
+/**
+ * `pnpm bench` (bench/run.sh runs this from the repository root with `node --import tsx`): starts what each
+ * scenario needs, runs the scenarios bounded in time, prints one table, writes bench/RESULTS.md and stops
+ * everything it started, also on failure and on Ctrl-C.
+ */
+import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { loadavg } from 'node:os';
+import { join } from 'node:path';
+import { cleanup, installSignalHandlers, onCleanup } from './cleanup.js';
+import { readConfig, runs } from './config.js';
+import { row, type BenchContext, type Row } from './context.js';
+import { startLoadGenerator } from './load.js';
+import { elapsedSeconds, log } from './log.js';
+import { describeMachine } from './machine.js';
+import type { MemoryRecord } from './memory.js';
+import { startMongoProxy } from './mongo-proxy-client.js';
+import { profileMarkdown, summarizeProfile } from './profile-summary.js';
+import { renderTable, replaceTimeSection, writeResults } from './report.js';
+import { scenario1 } from './scenarios/s1-rest-list.js';
+import { scenario2 } from './scenarios/s2-federation.js';
+import { scenario3 } from './scenarios/s3-availability.js';
+import { scenario4 } from './scenarios/s4-push.js';
+import { scenario5 } from './scenarios/s5-memory.js';
+import { scenario6 } from './scenarios/s6-booking-create.js';
+import { startMongo, startNats, startRedis } from './servers.js';
+import { startDistributed } from './stack-distributed.js';
+import { startEmbedded } from './stack-embedded.js';
+import { newJwtSecret } from './tokens.js';
+
+const config = readConfig();
+installSignalHandlers();
+onCleanup('remove temporary files', () => rmSync(config.tmpDir, { recursive: true, force: true }));
+const startedAt = new Date();
+const machine = describeMachine(config);
+const rows: Row[] = [];
+const method: string[] = [];
+let failures = 0;
+
+/** Runs one scenario; a failure becomes a row of the table and the run goes on. */
+async function attempt(scenario: number, name: string, fn: () => Promise<void>) {
+  if (!runs(config, scenario)) return;
+  log(`scenario ${name}`);
+  try {
+    await fn();
+  } catch (error) {
+    failures++;
+    const message = (error as Error).message;
+    log(`scenario ${name} FAILED: ${(error as Error).stack ?? message}`);
+    rows.push(
+      row({
+        scenario: name,
+        what: 'FAILED',
+        ours: '—',
+        baseline: '—',
+        ratio: '',
+        notes: message.split('\n')[0]!,
+      }),
+    );
+  }
+}
+
+try {
+  mkdirSync(config.profileDir, { recursive: true });
+  log(
+    `${machine.cores} cores, ${machine.memoryGiB} GiB, Node ${machine.node}; ${config.rounds} rounds × ` +
+      `${config.roundSeconds} s after ${config.warmupSeconds} s warm-up, ${config.connections} connections`,
+  );
+  const load = await startLoadGenerator(config);
+  const ctx: BenchContext = { config, load, jwtSecret: newJwtSecret(), rows, method };
+
+  if (runs(config, 1) || runs(config, 4) || runs(config, 5)) {
+    log('starting the embedded process');
+    const embedded = await startEmbedded(config, ctx.jwtSecret);
+    const memory: MemoryRecord = { idle: null, underListLoad: [] };
+    await attempt(1, '1 GET /api/tavoli', () => scenario1(ctx, embedded, memory));
+    await attempt(4, '4 push latency (embedded)', () => scenario4(ctx, 'embedded', embedded));
+    await attempt(5, '5 memory', () => scenario5(ctx, embedded, memory));
+    await embedded.proc.stop();
+  }
+
+  if (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6)) {
+    log('starting mongo-java-server, nats-server, redis-server and the counting proxy');
+    const [mongo, nats, redis] = await Promise.all([
+      startMongo(config),
+      startNats(config),
+      startRedis(config),
+    ]);
+    const proxy = await startMongoProxy(config, mongo.port);
+    const database = 'coperto_bench';
+    log('starting the distributed stack (5 subgraphs + gateway)');
+    const stack = await startDistributed(config, {
+      jwtSecret: ctx.jwtSecret,
+      mongoUrl: proxy.url,
+      natsUrl: nats.url,
+      redisUrl: redis.url,
+      database,
+    });
+    await attempt(2, '2 our gateway vs Hive Gateway', () => scenario2(ctx, stack));
+    await attempt(3, '3 verifica-disponibilita', () => scenario3(ctx, stack, proxy));
+    await attempt(4, '4 push latency (distributed)', () => scenario4(ctx, 'distributed', stack));
+    await attempt(6, '6 booking creation', () => scenario6(ctx, stack, { url: proxy.url, database }));
+  }
+} catch (error) {
+  failures++;
+  log(`run FAILED: ${(error as Error).stack ?? String(error)}`);
+  rows.push(
+    row({
+      scenario: 'setup',
+      what: 'FAILED',
+      ours: '—',
+      baseline: '—',
+      ratio: '',
+      notes: (error as Error).message.split('\n')[0]!,
+    }),
+  );
+} finally {
+  log('stopping everything the bench started');
+  await cleanup();
+}
+
+// Profiles are written when the profiled process exits, i.e. during cleanup.
+const profiles = readdirSync(config.profileDir)
+  .filter((f) => f.endsWith('.cpuprofile'))
+  .map((f) => join(config.profileDir, f))
+  .filter((f) => statSync(f).mtimeMs >= startedAt.getTime())
+  .map((f) => {
+    const name = f.slice(config.profileDir.length + 1);
+    log(`profile written: ${f}`);
+    return profileMarkdown(name, summarizeProfile(f, config.repoRoot));
+  });
+
+rows.sort((a, b) => (parseInt(a.scenario, 10) || 99) - (parseInt(b.scenario, 10) || 99));
+const table = renderTable(rows);
+process.stdout.write(`\n${table}\n\n`);
+const resultsFile = join(config.benchDir, 'RESULTS.md');
+if (config.only.size === 0) {
+  writeResults({
+    file: resultsFile,
+    date: startedAt,
+    machine,
+    command: 'pnpm bench',
+    settings:
+      `BENCH_ROUNDS=${config.rounds} BENCH_ROUND_S=${config.roundSeconds} BENCH_WARMUP_S=${config.warmupSeconds} ` +
+      `BENCH_CONNECTIONS=${config.connections} BENCH_SOAK_S=${config.soakSeconds} BENCH_SOCKETS=${config.sockets} ` +
+      `BENCH_PUSH_RATE=${config.pushRate}`,
+    durationSeconds: elapsedSeconds(),
+    loadAverageAfter: loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' / '),
+    table,
+    method,
+    profiles,
+  });
+  log(`wrote ${resultsFile}`);
+} else if (profiles.length > 0) {
+  replaceTimeSection(resultsFile, startedAt, profiles);
+  log(`partial run (BENCH_ONLY): table not written; profile summary written to ${resultsFile}`);
+} else {
+  log('partial run (BENCH_ONLY): RESULTS.md left as it was');
+}
+for (const p of profiles) process.stdout.write(`${p}\n\n`);
+log(`done in ${(elapsedSeconds() / 60).toFixed(1)} min${failures ? `, ${failures} failure(s)` : ''}`);
+process.exit(failures ? 1 : 0);

@@ -1,0 +1,116 @@
+/**
+ * 5. Memory of the all-in-one (embedded) process: RSS idle (after start and seeding), under scenario 1's load,
+ * and after a bounded mixed load (every kind of request the waiter app and back office send), with growth %.
+ */
+import { createApi } from '../api.js';
+import { row, type BenchContext } from '../context.js';
+import { failureNote, mb, percent, ratio, rps } from '../format.js';
+import type { RequestSpec } from '../load-types.js';
+import { log } from '../log.js';
+import { sampleRss, type MemoryRecord } from '../memory.js';
+import { seedTables } from '../seed.js';
+import type { EmbeddedStack } from '../stack-embedded.js';
+import { median } from '../stats.js';
+import { mintToken } from '../tokens.js';
+
+const SETTLE_MS = 10_000;
+
+export async function scenario5(ctx: BenchContext, embedded: EmbeddedStack, memory: MemoryRecord) {
+  const { config } = ctx;
+  const token = await mintToken(ctx.jwtSecret, 'bench-s5');
+  const tables = await seedTables(createApi(embedded.baseUrl, token), { rooms: 3, tables: 60 });
+  const tableIds = tables.map((t) => t.id);
+  const auth = { authorization: `Bearer ${token}` };
+  const days = Array.from({ length: 28 }, (_, i) => String(i + 1).padStart(2, '0'));
+  const requests: RequestSpec[] = [
+    { method: 'GET', path: '/api/tavoli', headers: auth },
+    {
+      method: 'PUT',
+      path: '/api/tavoli/{{table}}/status',
+      headers: auth,
+      body: '{"status":"{{status}}","orderId":"o-{{n}}"}',
+      choices: { table: tableIds, status: ['occupied', 'open', 'payment_pending', 'free'] },
+    },
+    { method: 'GET', path: '/api/tavoli/{{table}}', headers: auth, choices: { table: tableIds } },
+    {
+      method: 'POST',
+      path: '/api/prenotazioni',
+      headers: auth,
+      body: '{"covers":2,"bookingDate":"2031-01-{{day}}T20:00:00","customerName":"Ospite {{n}}","durationMinutes":90}',
+      choices: { day: days },
+    },
+    {
+      method: 'GET',
+      path: '/api/prenotazioni?dal=2031-01-{{day}}&al=2031-01-{{day}}',
+      headers: auth,
+      choices: { day: days },
+    },
+    {
+      method: 'POST',
+      path: '/api/tavoli/verifica-disponibilita',
+      headers: auth,
+      body: '{"dataOra":"2031-01-{{day}}T20:00:00","numeroPersone":2}',
+      choices: { day: days },
+    },
+    { method: 'GET', path: '/api/sale', headers: auth },
+    {
+      method: 'POST',
+      path: '/graphql',
+      headers: auth,
+      body: JSON.stringify({ query: '{ sale { name tavoli { name seats status } } }' }),
+    },
+  ];
+  const before = embedded.proc.rssBytes();
+  memory.idle ??= before;
+  log(`s5: mixed load for ${config.soakSeconds} s (RSS before ${mb(before)})`);
+  const sampler = sampleRss(embedded.proc, 1000);
+  const soak = await ctx.load.http({
+    baseUrl: embedded.baseUrl,
+    requests,
+    connections: config.connections,
+    seconds: config.soakSeconds,
+    maxRequests: config.soakSeconds * 20_000,
+  });
+  const during = sampler.stop();
+  const rightAfter = embedded.proc.rssBytes();
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const settled = embedded.proc.rssBytes();
+  log(
+    `s5: ${soak.rps.toFixed(0)} req/s mixed; RSS right after ${mb(rightAfter)}, after ${SETTLE_MS / 1000} s ${mb(settled)}`,
+  );
+
+  const idle = memory.idle ?? Number.NaN;
+  const underLoad = memory.underListLoad.length ? Math.max(...memory.underListLoad) : Number.NaN;
+  const growth = (value: number | null) => (value === null ? Number.NaN : (value - idle) / idle);
+  const scenario = '5 memory (RSS) of the embedded process';
+  ctx.rows.push(
+    row({ scenario, what: 'idle, after start and seeding', ours: mb(memory.idle), baseline: '', ratio: '' }),
+    row({
+      scenario,
+      what: 'under scenario 1 load (peak; median of samples)',
+      ours: `${mb(underLoad)}; ${mb(median(memory.underListLoad))}`,
+      baseline: `${mb(memory.idle)} (idle)`,
+      ratio: ratio(underLoad, idle),
+      notes: `growth ${percent(growth(underLoad))}`,
+    }),
+    row({
+      scenario,
+      what: `after ${config.soakSeconds} s mixed load, +${SETTLE_MS / 1000} s settle`,
+      ours: mb(settled),
+      baseline: `${mb(memory.idle)} (idle)`,
+      ratio: ratio(settled ?? Number.NaN, idle),
+      notes:
+        `growth ${percent(growth(settled))}; peak during ${mb(Math.max(...during))}; ${rps(soak.rps)} mixed, ` +
+        `${soak.ok.toLocaleString('en-US')} requests` +
+        (failureNote(soak) ? `; ${failureNote(soak)}` : ''),
+    }),
+  );
+  ctx.method.push(
+    `**5.** RSS from /proc/<pid>/status of the embedded process. Idle = after start, seeding of scenario 1 and ` +
+      `before any load; under load = samples every 250 ms during scenario 1's rounds; mixed load = ` +
+      `${config.soakSeconds} s (bounded; the issue suggests 10 min) of ${config.connections} connections cycling ` +
+      `through list, status PUT, read one table, create booking (no tables, 28 days), list a day's bookings, ` +
+      `availability, rooms and the back-office GraphQL query; RSS read again after a ${SETTLE_MS / 1000} s pause. ` +
+      `Part of the growth is data: every booking created stays in the embedded store.`,
+  );
+}
