@@ -59,7 +59,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     stopOnTerminationSignals: false,
     includeStacktraceInErrorResponses: false,
     formatError: (formatted, error) =>
-      formatGraphQLError(formatted, error, (internal) => deps.logger.error('GraphQL error', { error: internal })),
+      formatGraphQLError(formatted, error, (internal) =>
+        deps.logger.error('GraphQL error', { error: internal }),
+      ),
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: 5_000 }),
       ApolloServerPluginLandingPageDisabled(),
@@ -140,11 +142,12 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     httpServer,
     apollo,
     subscriptions,
-    close: () => (closing ??= (async () => {
-      await subscriptions.close();
-      await apollo.stop();
-      await closeHttpServer(httpServer);
-    })()),
+    close: () =>
+      (closing ??= (async () => {
+        await subscriptions.close();
+        await apollo.stop();
+        await closeHttpServer(httpServer);
+      })()),
   };
 }
 

@@ -1,4 +1,5 @@
 import type { CloudEvent, EventBus } from '@coperto/bus';
+import { createRecentIds } from './recent-ids.js';
 import type { SocketBudget } from './socket-budget.js';
 
 export interface EventStreamOptions {
@@ -48,11 +49,12 @@ export function openEventStream(options: EventStreamOptions): EventStream {
   };
   untrack = budget.track(finish);
 
+  const recent = createRecentIds();
   const pump = async () => {
     try {
       for await (const event of subscription) {
         if (done) break;
-        if (!options.accept(event)) continue;
+        if (!options.accept(event) || recent.seenBefore(event.id)) continue;
         if (!budget.admit()) break;
         const waiter = waiters.shift();
         if (waiter) {
