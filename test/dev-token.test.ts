@@ -27,8 +27,12 @@ describe('pnpm token (the dev-token command)', () => {
   it('signs with JWT_SECRET when it is set', async () => {
     const secret = 'a-project-secret-that-is-long-enough-1234';
     const minted = await token(['--tenant', 'demo'], { JWT_SECRET: secret });
-    await expect(createTokenVerifier({ kind: 'secret', secret }).verify(minted)).resolves.toMatchObject({ tenantId: 'demo' });
-    await expect(createTokenVerifier({ kind: 'secret', secret: EMBEDDED_DEV_SECRET }).verify(minted)).rejects.toThrow();
+    await expect(createTokenVerifier({ kind: 'secret', secret }).verify(minted)).resolves.toMatchObject({
+      tenantId: 'demo',
+    });
+    await expect(
+      createTokenVerifier({ kind: 'secret', secret: EMBEDDED_DEV_SECRET }).verify(minted),
+    ).rejects.toThrow();
   });
 
   it('refuses a tenant id that could not be one', async () => {

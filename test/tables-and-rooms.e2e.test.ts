@@ -597,7 +597,10 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       const simple = await stack.api('GET', url, { token });
       expect(simple.status).toBe(400);
       expect(JSON.stringify(simple.body)).toContain('Cross-Site Request Forgery');
-      const preflighted = await stack.api('GET', url, { token, headers: { 'apollo-require-preflight': 'true' } });
+      const preflighted = await stack.api('GET', url, {
+        token,
+        headers: { 'apollo-require-preflight': 'true' },
+      });
       expect(preflighted.status).toBe(200);
       expect(preflighted.body.data.sale).toEqual(expect.any(Array));
     });

@@ -11,6 +11,17 @@ export interface LoadGenerator {
   push(job: Omit<PushJob, 'kind'>): Promise<PushResult>;
 }
 
+const NUMERIC = new Set(['rps', 'p50', 'p99', 'mean', 'putP50', 'putP99', 'pushP50', 'pushP99', 'rate']);
+
+/** NaN (no sample) crosses IPC as null: turn it back into NaN. */
+function revive(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(revive);
+  if (value === null || typeof value !== 'object') return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, v === null && NUMERIC.has(k) ? Number.NaN : revive(v)]),
+  );
+}
+
 export async function startLoadGenerator(config: BenchConfig): Promise<LoadGenerator> {
   const proc = spawnProcess(
     'load-worker',
@@ -32,7 +43,7 @@ export async function startLoadGenerator(config: BenchConfig): Promise<LoadGener
       if (!entry) return;
       waiting.delete(m.id!);
       if (m.error !== undefined) entry.reject(new Error(`load worker: ${m.error}`));
-      else entry.resolve(m.result);
+      else entry.resolve(revive(m.result));
     });
     proc.child.once('exit', () => {
       for (const entry of waiting.values()) entry.reject(new Error(`load worker exited:\n${proc.output()}`));

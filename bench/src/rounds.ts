@@ -40,8 +40,9 @@ export function summarize(rounds: LoadResult[]): Summary {
   };
 }
 
+const PAUSE_MS = 2000;
 const line = (r: LoadResult) =>
-  `${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms` +
+  `${r.rps.toFixed(0)} req/s p50 ${r.p50.toFixed(2)} ms p99 ${r.p99.toFixed(2)} ms (${r.ok} ok)` +
   (Object.keys(r.failures).length || r.errors
     ? ` failures ${JSON.stringify(r.failures)} errors ${r.errors}`
     : '');
@@ -52,8 +53,11 @@ export async function compare(
   a: Side,
   b: Side,
 ): Promise<{ a: Summary; b: Summary }> {
+  // Between runs, a pause lets the server finish what the last run left in flight.
+  const pause = () => new Promise((r) => setTimeout(r, PAUSE_MS));
   for (const side of [a, b]) {
     const warm = await side.run(config.warmupSeconds);
+    await pause();
     log(`${tag} warm-up ${side.label}: ${line(warm)}`);
   }
   const results = new Map<Side, LoadResult[]>([
@@ -63,6 +67,7 @@ export async function compare(
   for (let round = 0; round < config.rounds; round++) {
     for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
       const result = await side.run(config.roundSeconds);
+      await pause();
       results.get(side)!.push(result);
       log(`${tag} round ${round + 1}/${config.rounds} ${side.label}: ${line(result)}`);
     }

@@ -7,7 +7,8 @@ export type TenantId = string & { readonly __brand: 'TenantId' };
 
 /** Only the token verifier, system code handling stored records, and tests call this. */
 export function trustedTenantId(value: string): TenantId {
-  if (typeof value !== 'string' || value.length === 0) throw new TypeError('tenantId must be a non-empty string');
+  if (typeof value !== 'string' || value.length === 0)
+    throw new TypeError('tenantId must be a non-empty string');
   return value as TenantId;
 }
 

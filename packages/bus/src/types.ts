@@ -19,7 +19,8 @@ export interface CloudEvent<T = unknown> {
 }
 
 /** The event types of the interface (section 6). */
-export type RestaurantEventType = 'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled';
+export type RestaurantEventType =
+  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled';
 
 /** `tenant.<tenantId>.restaurant.<type>` */
 export function natsSubject(tenantId: TenantId | string, type: RestaurantEventType | string): string {
