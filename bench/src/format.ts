@@ -5,8 +5,12 @@ const group = (n: number, digits = 0) =>
 export const rps = (n: number) => (Number.isFinite(n) ? `${group(n)} req/s` : 'n/a');
 export const ms = (n: number) =>
   Number.isFinite(n) ? `${n < 10 ? n.toFixed(2) : n < 100 ? n.toFixed(1) : group(n)} ms` : 'n/a';
-export const mb = (bytes: number | null) =>
-  bytes === null || !Number.isFinite(bytes) ? 'n/a' : `${group(bytes / 2 ** 20)} MB`;
+/** Bytes as KB under 1 MiB, else MB (one decimal under 100 MB). */
+export const mb = (bytes: number | null) => {
+  if (bytes === null || !Number.isFinite(bytes)) return 'n/a';
+  if (Math.abs(bytes) < 2 ** 20) return `${group(bytes / 2 ** 10)} KB`;
+  return `${group(bytes / 2 ** 20, bytes < 100 * 2 ** 20 ? 1 : 0)} MB`;
+};
 export const num = (n: number, digits = 0) => (Number.isFinite(n) ? group(n, digits) : 'n/a');
 
 /** "0.12×": ours / baseline. */

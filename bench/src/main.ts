@@ -98,7 +98,7 @@ try {
     await attempt(2, '2 our gateway vs Hive Gateway', () => scenario2(ctx, stack));
     await attempt(3, '3 verifica-disponibilita', () => scenario3(ctx, stack, proxy));
     await attempt(4, '4 push latency (distributed)', () => scenario4(ctx, 'distributed', stack));
-    await attempt(6, '6 booking creation', () => scenario6(ctx, stack, { url: proxy.url, database }));
+    await attempt(6, '6 booking creation', () => scenario6(ctx, stack, { url: proxy.url, database, proxy }));
   }
 } catch (error) {
   failures++;

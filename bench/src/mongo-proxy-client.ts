@@ -6,6 +6,8 @@ import { spawnProcess, type Proc } from './processes.js';
 export interface CommandCounts {
   commands: Record<string, number>;
   byCollection: Record<string, number>;
+  /** Bytes client → server and server → client. */
+  bytes: { toServer: number; fromServer: number };
 }
 
 export interface MongoProxy {
@@ -40,7 +42,7 @@ export async function startMongoProxy(config: BenchConfig, targetPort: number): 
         const onMessage = (m: CommandCounts & { type?: string }) => {
           if (m.type !== 'snapshot') return;
           proc.child.off('message', onMessage);
-          resolve({ commands: m.commands, byCollection: m.byCollection });
+          resolve({ commands: m.commands, byCollection: m.byCollection, bytes: m.bytes });
         };
         proc.child.on('message', onMessage);
         proc.child.send({ type: 'snapshot' });
@@ -59,4 +61,35 @@ export function diffCounts(
     if (delta !== 0) out[key] = delta;
   }
   return out;
+}
+
+/** Commands that are not the application's work: connection handshakes, heartbeats, health checks. */
+export const HOUSEKEEPING = new Set([
+  'hello',
+  'ismaster',
+  'isMaster',
+  'ping',
+  'endSessions',
+  '(legacy OP_QUERY)',
+]);
+
+/**
+ * Waits until the application's commands (everything but HOUSEKEEPING) fall under `quietPerSecond` over a 1 s
+ * window, e.g. until the outbox relays have published the events of a bulk seeding. Returns the seconds waited.
+ */
+export async function waitForQuiet(
+  proxy: MongoProxy,
+  quietPerSecond: number,
+  timeoutMs: number,
+): Promise<number> {
+  const began = Date.now();
+  for (;;) {
+    const a = await proxy.snapshot();
+    await new Promise((r) => setTimeout(r, 1000));
+    const b = await proxy.snapshot();
+    const busy = Object.entries(diffCounts(a.commands, b.commands))
+      .filter(([command]) => !HOUSEKEEPING.has(command))
+      .reduce((sum, [, n]) => sum + n, 0);
+    if (busy < quietPerSecond || Date.now() - began > timeoutMs) return (Date.now() - began) / 1000;
+  }
 }

@@ -3,7 +3,8 @@
  * mongo-proxy.ts <listenPort> <targetPort>`). Bytes pass through untouched; in the client → server direction it
  * frames the wire-protocol messages (int32 length prefix) and counts each by command name (the first key of an
  * OP_MSG's body, e.g. find, getMore, insert, findAndModify, hello) and by command + collection. The parent asks
- * for the counts over IPC: { type: 'snapshot' } → { type: 'snapshot', commands, byCollection }.
+ * for the counts over IPC: { type: 'snapshot' } → { type: 'snapshot', commands, byCollection, bytes }, where bytes
+ * counts both directions ('toServer', 'fromServer').
  */
 import { createServer, connect, type Socket } from 'node:net';
 
@@ -12,6 +13,7 @@ if (!listenPort || !targetPort) throw new Error('usage: mongo-proxy.ts <listenPo
 
 const commands = new Map<string, number>();
 const byCollection = new Map<string, number>();
+const bytes = { toServer: 0, fromServer: 0 };
 const bump = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
 const OP_MSG = 2013;
@@ -61,11 +63,16 @@ const server = createServer((client: Socket) => {
   upstream.setNoDelay(true);
   const count = counter();
   client.on('data', (chunk: Buffer) => {
+    bytes.toServer += chunk.length;
     count(chunk);
     if (!upstream.write(chunk)) client.pause();
   });
   upstream.on('drain', () => client.resume());
-  upstream.pipe(client);
+  upstream.on('data', (chunk: Buffer) => {
+    bytes.fromServer += chunk.length;
+    if (!client.write(chunk)) upstream.pause();
+  });
+  client.on('drain', () => upstream.resume());
   const close = () => {
     client.destroy();
     upstream.destroy();
@@ -83,6 +90,7 @@ process.on('message', (message: { type?: string }) => {
       type: 'snapshot',
       commands: Object.fromEntries(commands),
       byCollection: Object.fromEntries(byCollection),
+      bytes,
     });
   }
 });

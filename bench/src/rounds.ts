@@ -10,6 +10,8 @@ import { median } from './stats.js';
 export interface Side {
   label: string;
   run(seconds: number): Promise<LoadResult>;
+  /** Runs after each of this side's runs, before the next run starts (instead of the fixed pause). */
+  settle?: () => Promise<void>;
 }
 
 export interface Summary {
@@ -54,10 +56,10 @@ export async function compare(
   b: Side,
 ): Promise<{ a: Summary; b: Summary }> {
   // Between runs, a pause lets the server finish what the last run left in flight.
-  const pause = () => new Promise((r) => setTimeout(r, PAUSE_MS));
+  const pause = (side: Side) => side.settle?.() ?? new Promise((r) => setTimeout(r, PAUSE_MS));
   for (const side of [a, b]) {
     const warm = await side.run(config.warmupSeconds);
-    await pause();
+    await pause(side);
     log(`${tag} warm-up ${side.label}: ${line(warm)}`);
   }
   const results = new Map<Side, LoadResult[]>([
@@ -67,7 +69,7 @@ export async function compare(
   for (let round = 0; round < config.rounds; round++) {
     for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
       const result = await side.run(config.roundSeconds);
-      await pause();
+      await pause(side);
       results.get(side)!.push(result);
       log(`${tag} round ${round + 1}/${config.rounds} ${side.label}: ${line(result)}`);
     }

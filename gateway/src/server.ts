@@ -11,6 +11,7 @@ import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } fro
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
+import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
 import type { SocketLimits } from './subscriptions/socket-budget.js';
@@ -127,9 +128,10 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 
+  const feed = await startEventFeed(deps.bus, deps.logger);
   const subscriptions = createSubscriptionServer({
     httpServer,
-    bus: deps.bus,
+    bus: feed.bus,
     verifier: deps.verifier,
     logger: deps.logger,
     introspection: deps.introspection,
@@ -145,6 +147,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     close: () =>
       (closing ??= (async () => {
         await subscriptions.close();
+        await feed.close();
         await apollo.stop();
         await closeHttpServer(httpServer);
       })()),

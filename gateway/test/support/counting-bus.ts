@@ -15,6 +15,7 @@ export function countingBus(inner: EventBus): CountingBus {
     ping: (timeoutMs) => inner.ping(timeoutMs),
     status: () => inner.status(),
     close: () => inner.close(),
+    follow: (subject, options) => inner.follow(subject, options),
     subscribe(subject, options): Subscription {
       const subscription = inner.subscribe(subject, options);
       change(subject, 1);

@@ -95,6 +95,21 @@ export function describeEventBus(name: string, open: () => Promise<EventBus>): v
       expect(await next(sub)).toEqual(event);
     });
 
+    it('follows a subject: every event published after follow() resolved, in order, only matching ones', async () => {
+      const tenant = newTenant();
+      const followed = await bus.follow(`tenant.${tenant}.restaurant.>`);
+      subs.push(followed);
+      const events = [
+        makeEvent(tenant, 'tables.status'),
+        makeEvent(newTenant(), 'tables.status'),
+        makeEvent(tenant, 'bookings.created'),
+      ];
+      for (const { subject, event } of events) await bus.publish(subject, event);
+      expect(await next(followed)).toEqual(events[0]!.event);
+      expect(await next(followed)).toEqual(events[2]!.event);
+      followed.unsubscribe();
+    });
+
     it('`>` matches all of one tenant and never another', async () => {
       const a = newTenant();
       const b = newTenant();

@@ -39,6 +39,11 @@ export function createMemoryBus(): EventBus {
       return entry.queue.subscription;
     },
 
+    async follow(pattern: string, options: SubscribeOptions = {}): Promise<Subscription> {
+      // Nothing is stored and nothing disconnects in-process: following is subscribing.
+      return this.subscribe(pattern, options);
+    },
+
     async ping(): Promise<number> {
       if (closed) throw new BusUnavailableError('Event bus closed');
       return 0;

@@ -1,5 +1,6 @@
 import {
   connect,
+  consumerOpts,
   DebugEvents,
   Events,
   NatsError,
@@ -36,6 +37,8 @@ const DRAIN_TIMEOUT_MS = 5000;
  * - `publish`: JetStream publish with `Nats-Msg-Id` = event id; resolves on the PubAck (also a duplicate's),
  *   rejects with BusUnavailableError when disconnected or not acknowledged within `publishTimeoutMs`;
  * - `subscribe`: a core NATS subscription (live events only), restored by the client after a reconnect;
+ * - `follow`: a JetStream ordered consumer from the end of the stream, which resumes after the last event it
+ *   delivered when the connection or the server comes back (no gap);
  * - `close`: drains the subscriptions and the connection.
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus> {
@@ -154,6 +157,32 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
         queues.delete(queue);
         if (!closing && !nc.isClosed()) sub.unsubscribe();
       };
+      return queue.subscription;
+    },
+
+    async follow(pattern: string, options: SubscribeOptions = {}): Promise<Subscription> {
+      if (!isSubjectPattern(pattern)) throw new TypeError(`Invalid subject pattern: ${pattern}`);
+      if (closing || nc.isClosed()) throw unavailable('Event bus closed');
+      const consumer = consumerOpts();
+      consumer.orderedConsumer();
+      consumer.deliverNew();
+      consumer.filterSubject(pattern);
+      const sub = await js.subscribe(pattern, consumer);
+      let release = () => {};
+      const queue = createSubscriptionQueue({ ...options, onEnd: () => release() });
+      queues.add(queue);
+      release = () => {
+        queues.delete(queue);
+        if (!closing && !nc.isClosed()) sub.unsubscribe();
+      };
+      void (async () => {
+        for await (const msg of sub) {
+          const event = decodeEvent(msg.data);
+          if (event) queue.push(event);
+        }
+      })()
+        .catch(() => {})
+        .finally(() => queue.end('drain'));
       return queue.subscription;
     },
 

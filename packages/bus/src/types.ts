@@ -59,6 +59,13 @@ export interface EventBus {
   publish(subject: string, event: CloudEvent): Promise<void>;
   /** Subject may use NATS wildcards (`*`, `>`). Delivers events published after the call. */
   subscribe(subject: string, options?: SubscribeOptions): Subscription;
+  /**
+   * Like `subscribe`, but without gaps across bus outages: resolves once it is following, then delivers every
+   * event stored after that moment, also those published while it was reconnecting (NatsBus: a JetStream
+   * ordered consumer that resumes after the last event it delivered; MemoryBus: a subscription). For the one
+   * long-lived feed of a process (the gateway's subscriptions), not for one consumer per client.
+   */
+  follow(subject: string, options?: SubscribeOptions): Promise<Subscription>;
   /** Round trip to the server (ms); rejects when it does not answer within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<number>;
   status(): BusStatus;

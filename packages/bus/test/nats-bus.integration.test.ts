@@ -162,6 +162,41 @@ describe('NATS bus when the server dies and comes back', () => {
     sub.unsubscribe();
   });
 
+  it('follows without a gap: events published right after a restart reach a follower that was cut off', async () => {
+    const follower = await connectNatsBus({ url: server.url, name: 'bus-follower' });
+    const publisher = await connectNatsBus({ url: server.url, name: 'bus-follow-publisher' });
+    try {
+      const tenant = newTenant();
+      const followed = await follower.follow(`tenant.${tenant}.restaurant.>`);
+      const before = sample('tables.status', 0, tenant);
+      await publisher.publish(before.message.subject, before.event);
+      expect((await nextEvent(followed)).id).toBe(before.event.id);
+      await server.kill();
+      await server.restart();
+      // Publish as soon as the publisher is back, whether or not the follower has reconnected yet.
+      const during = Array.from({ length: 10 }, (_, n) => sample('tables.status', n + 1, tenant));
+      for (const { message, event } of during) {
+        const deadline = Date.now() + 30_000;
+        for (;;) {
+          try {
+            await publisher.publish(message.subject, event);
+            break;
+          } catch (error) {
+            if (!(error instanceof BusUnavailableError) || Date.now() > deadline) throw error;
+            await new Promise((r) => setTimeout(r, 50));
+          }
+        }
+      }
+      const received: string[] = [];
+      while (received.length < during.length) received.push((await nextEvent(followed, 30_000)).id);
+      expect(received).toEqual(during.map((d) => d.event.id));
+      followed.unsubscribe();
+    } finally {
+      await follower.close();
+      await publisher.close();
+    }
+  });
+
   it('rejects in bounded time while the server is paused (port open, nothing answers)', async () => {
     const { message, event } = sample('bookings.created', 4);
     server.pause();

@@ -96,6 +96,9 @@ class FlakyBus implements EventBus {
     await this.inner.publish(subject, event);
     this.accepted.push(event.id);
   }
+  follow(...args: Parameters<EventBus['follow']>): Promise<Subscription> {
+    return this.inner.follow(...args);
+  }
   subscribe(...args: Parameters<EventBus['subscribe']>): Subscription {
     return this.inner.subscribe(...args);
   }
