@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
 import { createLogger } from '@coperto/server-kit';
-import { freePorts, TEST_JWT_SECRET } from '@coperto/testkit';
+import { freePorts, killOnExit, TEST_JWT_SECRET } from '@coperto/testkit';
 import { createApi, createGraphQL } from './http.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -129,8 +129,7 @@ export async function startProcess(
   let output = '';
   child.stdout?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
   child.stderr?.on('data', (c: Buffer) => (output = (output + c.toString()).slice(-20_000)));
-  const kill = () => child.kill('SIGKILL');
-  process.once('exit', kill);
+  killOnExit(child);
   const exited = new Promise<number | null>((r) => child.once('exit', (code) => r(code)));
   const handle: ProcessHandle = {
     name,
@@ -147,7 +146,6 @@ export async function startProcess(
       const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
       const code = await exited;
       clearTimeout(timer);
-      process.removeListener('exit', kill);
       return code;
     },
   };

@@ -28,6 +28,20 @@ export interface TestServer {
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '../../..');
 const mongoCache = join(repoRoot, '.cache', 'mongo-java-server');
 
+const liveChildren = new Set<ChildProcess>();
+let exitHookInstalled = false;
+
+/** A test runner that dies must not leave servers or service processes behind: one exit hook kills them all. */
+export function killOnExit(child: ChildProcess): void {
+  liveChildren.add(child);
+  child.once('exit', () => liveChildren.delete(child));
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  process.once('exit', () => {
+    for (const running of liveChildren) running.kill('SIGKILL');
+  });
+}
+
 export async function freePort(): Promise<number> {
   return await new Promise((resolvePort, reject) => {
     const srv = createServer();
@@ -116,10 +130,7 @@ async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> 
     child.stderr?.on('data', (chunk: Buffer) => {
       stderr = (stderr + chunk.toString()).slice(-4000);
     });
-    // A test runner that dies must not leave servers behind.
-    const kill = () => child.kill('SIGKILL');
-    process.once('exit', kill);
-    child.once('exit', () => process.removeListener('exit', kill));
+    killOnExit(child);
     try {
       await waitUntil(`${spec.kind} server on port ${port}`, child, () => canConnect(port));
     } catch (error) {
