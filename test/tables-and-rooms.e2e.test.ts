@@ -308,6 +308,41 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
     });
   });
 
+  describe('cached reads', () => {
+    it('serves repeated reads from the cache and never a read older than an acknowledged write', async () => {
+      const own = await mintToken({ tenantId: newTenantId() });
+      const t = (await createTavolo({ name: 'C', seats: 2 }, own)).body;
+      const list = () => stack.api('GET', '/api/tavoli', { token: own });
+      const one = () => stack.api('GET', `/api/tavoli/${t.id}`, { token: own });
+      expect((await list()).headers.get('x-cache')).toBe('miss');
+      const again = await list();
+      expect(again.headers.get('x-cache')).toBe('hit');
+      expect(again.body[0].status).toBe('free');
+      const writes: Array<[string, string, unknown, (x: any) => void]> = [
+        [
+          'PUT',
+          `/api/tavoli/${t.id}/status`,
+          { status: 'occupied' },
+          (x) => expect(x.status).toBe('occupied'),
+        ],
+        ['PATCH', `/api/tavoli/${t.id}`, { seats: 7 }, (x) => expect(x.seats).toBe(7)],
+        ['POST', `/api/tavoli/${t.id}/lock`, { deviceId: 'd' }, (x) => expect(x.lock.deviceId).toBe('d')],
+        ['POST', `/api/tavoli/${t.id}/unlock`, { deviceId: 'd' }, (x) => expect(x.lock).toBeNull()],
+      ];
+      for (const [method, path, body, check] of writes) {
+        await one();
+        await list();
+        expect((await stack.api(method, path, { token: own, body })).status).toBeLessThan(300);
+        check((await one()).body);
+        check((await list()).body[0]);
+      }
+      // Another tenant's cache is its own.
+      expect(
+        (await stack.api('GET', '/api/tavoli', { token: otherToken })).body.map((x: { id: string }) => x.id),
+      ).not.toContain(t.id);
+    });
+  });
+
   describe('locks', () => {
     it('locks with the default ttl of 300 s, refreshes for the holder and refuses another device', async () => {
       const t = (await createTavolo({ name: 'L', seats: 2 })).body;

@@ -17,6 +17,9 @@ export function onExitKill(kill: () => void): () => void {
   return () => syncKills.delete(kill);
 }
 
+/** True once cleanup started (Ctrl-C, SIGTERM or the end of the run): start nothing new. */
+export const stopping = () => running !== null;
+
 export function cleanup(): Promise<void> {
   running ??= (async () => {
     while (steps.length > 0) {

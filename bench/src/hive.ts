@@ -60,9 +60,7 @@ export async function startHive(config: BenchConfig, urls: Record<string, string
   writeFileSync(configFile, CONFIG);
   const port = await freePort();
   const profile =
-    config.cpuProf === 'hive'
-      ? ['--cpu-prof', '--cpu-prof-dir', config.profileDir, '--cpu-prof-name', 'hive.cpuprofile']
-      : [];
+    config.cpuProf === 'hive' ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, 'hive')] : [];
   const proc = spawnProcess(
     'hive-gateway',
     process.execPath,

@@ -46,6 +46,8 @@ export interface PushJob {
   rate: number;
   seconds: number;
   rounds: number;
+  /** A first round at full rate whose figures are dropped. */
+  warmupSeconds: number;
 }
 
 export type Job = HttpJob | MongoInsertJob | PushJob;

@@ -3,10 +3,10 @@
  * scenario needs, runs the scenarios bounded in time, prints one table, writes bench/RESULTS.md and stops
  * everything it started, also on failure and on Ctrl-C.
  */
-import { mkdirSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, rmSync } from 'node:fs';
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
-import { cleanup, installSignalHandlers, onCleanup } from './cleanup.js';
+import { cleanup, installSignalHandlers, onCleanup, stopping } from './cleanup.js';
 import { readConfig, runs } from './config.js';
 import { row, type BenchContext, type Row } from './context.js';
 import { startLoadGenerator } from './load.js';
@@ -14,7 +14,7 @@ import { elapsedSeconds, log } from './log.js';
 import { describeMachine } from './machine.js';
 import type { MemoryRecord } from './memory.js';
 import { startMongoProxy } from './mongo-proxy-client.js';
-import { profileMarkdown, summarizeProfile } from './profile-summary.js';
+import { collectProfiles } from './profile-summary.js';
 import { renderTable, replaceTimeSection, writeResults } from './report.js';
 import { scenario1 } from './scenarios/s1-rest-list.js';
 import { scenario2 } from './scenarios/s2-federation.js';
@@ -38,7 +38,7 @@ let failures = 0;
 
 /** Runs one scenario; a failure becomes a row of the table and the run goes on. */
 async function attempt(scenario: number, name: string, fn: () => Promise<void>) {
-  if (!runs(config, scenario)) return;
+  if (!runs(config, scenario) || stopping()) return;
   log(`scenario ${name}`);
   try {
     await fn();
@@ -68,17 +68,18 @@ try {
   const load = await startLoadGenerator(config);
   const ctx: BenchContext = { config, load, jwtSecret: newJwtSecret(), rows, method };
 
-  if (runs(config, 1) || runs(config, 4) || runs(config, 5)) {
+  if (!stopping() && (runs(config, 1) || runs(config, 4) || runs(config, 5))) {
     log('starting the embedded process');
     const embedded = await startEmbedded(config, ctx.jwtSecret);
     const memory: MemoryRecord = { idle: null, underListLoad: [] };
+    // 5 follows 1 on the same process: idle → scenario 1's load → the mixed load.
     await attempt(1, '1 GET /api/tavoli', () => scenario1(ctx, embedded, memory));
-    await attempt(4, '4 push latency (embedded)', () => scenario4(ctx, 'embedded', embedded));
     await attempt(5, '5 memory', () => scenario5(ctx, embedded, memory));
+    await attempt(4, '4 push latency (embedded)', () => scenario4(ctx, 'embedded', embedded));
     await embedded.proc.stop();
   }
 
-  if (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6)) {
+  if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');
     const [mongo, nats, redis] = await Promise.all([
       startMongo(config),
@@ -118,16 +119,9 @@ try {
   await cleanup();
 }
 
-// Profiles are written when the profiled process exits, i.e. during cleanup.
-const profiles = readdirSync(config.profileDir)
-  .filter((f) => f.endsWith('.cpuprofile'))
-  .map((f) => join(config.profileDir, f))
-  .filter((f) => statSync(f).mtimeMs >= startedAt.getTime())
-  .map((f) => {
-    const name = f.slice(config.profileDir.length + 1);
-    log(`profile written: ${f}`);
-    return profileMarkdown(name, summarizeProfile(f, config.repoRoot));
-  });
+// Profiles are written when the profiled process exits, i.e. during cleanup: one file per thread in
+// bench/profiles/<process>/; the busiest one (the main thread) is summarised.
+const profiles = config.cpuProf ? collectProfiles(join(config.profileDir, config.cpuProf), startedAt) : [];
 
 rows.sort((a, b) => (parseInt(a.scenario, 10) || 99) - (parseInt(b.scenario, 10) || 99));
 const table = renderTable(rows);

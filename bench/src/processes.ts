@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { connect } from 'node:net';
+import { join } from 'node:path';
 import { onCleanup, onExitKill } from './cleanup.js';
 import type { BenchConfig } from './config.js';
 
@@ -94,7 +95,8 @@ export function spawnService(
 ): Proc {
   const profile =
     config.cpuProf === name
-      ? ['--cpu-prof', '--cpu-prof-dir', config.profileDir, '--cpu-prof-name', `${name}.cpuprofile`]
+      ? // One file per thread (tsx runs its loader hooks in a worker): a directory per process, default names.
+        ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
       : [];
   return spawnProcess(name, process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: config.repoRoot,

@@ -2,7 +2,8 @@
  * Summarises a V8 .cpuprofile (node --cpu-prof): self time by function, and by module both as self time and as
  * "inclusive" time (a sample counts once for every module on its stack), as a share of the non-idle samples.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join } from 'node:path';
 
 interface ProfileNode {
   id: number;
@@ -35,10 +36,27 @@ export function moduleOf(url: string, repoRoot: string): string {
   return path;
 }
 
+/** "name module :line", or "name path/in/repo.ts" for the project's own (tsx-compiled) files. */
+function label(frame: ProfileNode['callFrame'], repoRoot: string): string {
+  const name = frame.functionName || '(anonymous)';
+  const path = frame.url.replace(/^file:\/\//, '');
+  if (path.startsWith(repoRoot + '/') && !path.includes('/node_modules/')) {
+    return `${name} ${path.slice(repoRoot.length + 1)}`;
+  }
+  const module = moduleOf(frame.url, repoRoot);
+  const nm = path.lastIndexOf('/node_modules/');
+  const file = nm >= 0 ? path.slice(nm + '/node_modules/'.length + module.length + 1) : '';
+  return `${name} ${module}${file ? `/${file}` : ''}:${frame.lineNumber + 1}`;
+}
+
 export interface ProfileSummary {
+  /** Samples that were not idle. */
+  busySamples: number;
   seconds: number;
   busyShare: number;
   functions: Array<{ name: string; share: number }>;
+  /** Functions by time on the stack (node core and the no-op OpenTelemetry wrappers left out). */
+  inclusiveFunctions: Array<{ name: string; share: number }>;
   selfByModule: Array<{ name: string; share: number }>;
   inclusiveByModule: Array<{ name: string; share: number }>;
 }
@@ -54,6 +72,7 @@ export function summarizeProfile(file: string, repoRoot: string, top = 15): Prof
   const self = new Map<string, number>();
   const selfModule = new Map<string, number>();
   const inclusive = new Map<string, number>();
+  const inclusiveFn = new Map<string, number>();
   let busy = 0;
   const add = (map: Map<string, number>, key: string) => map.set(key, (map.get(key) ?? 0) + 1);
 
@@ -66,13 +85,21 @@ export function summarizeProfile(file: string, repoRoot: string, top = 15): Prof
       special(node) || frame.functionName === '(garbage collector)'
         ? frame.functionName
         : moduleOf(frame.url, repoRoot);
-    const location = frame.url ? ` ${module} :${frame.lineNumber + 1}` : '';
-    add(self, `${frame.functionName || '(anonymous)'}${location}`);
+    add(self, frame.url ? label(frame, repoRoot) : frame.functionName);
     add(selfModule, module);
     const seen = new Set<string>();
+    const seenFn = new Set<string>();
     for (let cur: number | undefined = id; cur !== undefined; cur = parent.get(cur)) {
       const n = byId.get(cur)!;
       if (special(n)) continue;
+      const fnModule = moduleOf(n.callFrame.url, repoRoot);
+      if (n.callFrame.url && fnModule !== 'node core' && fnModule !== '@opentelemetry/api') {
+        const fn = label(n.callFrame, repoRoot);
+        if (!seenFn.has(fn)) {
+          seenFn.add(fn);
+          add(inclusiveFn, fn);
+        }
+      }
       const m =
         n.callFrame.functionName === '(garbage collector)'
           ? '(garbage collector)'
@@ -89,9 +116,11 @@ export function summarizeProfile(file: string, repoRoot: string, top = 15): Prof
       .slice(0, n)
       .map(([name, count]) => ({ name, share: count / Math.max(1, busy) }));
   return {
+    busySamples: busy,
     seconds: (profile.endTime - profile.startTime) / 1e6,
     busyShare: busy / Math.max(1, profile.samples.length),
     functions: rank(self, top),
+    inclusiveFunctions: rank(inclusiveFn, 25),
     selfByModule: rank(selfModule, 12),
     inclusiveByModule: rank(inclusive, 12).filter((m) => m.name !== '(native / VM)'),
   };
@@ -109,6 +138,10 @@ export function profileMarkdown(name: string, summary: ProfileSummary): string {
     '| --- | --- |',
     list(summary.functions),
     '',
+    '| functions, inclusive (time on the stack; node core and no-op OpenTelemetry wrappers left out) | share |',
+    '| --- | --- |',
+    list(summary.inclusiveFunctions),
+    '',
     '| modules, self time | share |',
     '| --- | --- |',
     list(summary.selfByModule),
@@ -117,6 +150,24 @@ export function profileMarkdown(name: string, summary: ProfileSummary): string {
     '| --- | --- |',
     list(summary.inclusiveByModule),
   ].join('\n');
+}
+
+/** The summary (markdown) of the busiest profile written into `dir` since `since`, or none. */
+export function collectProfiles(
+  dir: string,
+  since: Date,
+  repoRoot = join(import.meta.dirname, '..', '..'),
+): string[] {
+  if (!existsSync(dir)) return [];
+  const summaries = readdirSync(dir)
+    .filter((f) => f.endsWith('.cpuprofile'))
+    .map((f) => join(dir, f))
+    .filter((f) => statSync(f).mtimeMs >= since.getTime())
+    .map((file) => ({ file, summary: summarizeProfile(file, repoRoot) }))
+    .sort((a, b) => b.summary.busySamples - a.summary.busySamples);
+  const busiest = summaries[0];
+  if (!busiest) return [];
+  return [profileMarkdown(`${basename(dir)}/${basename(busiest.file)}`, busiest.summary)];
 }
 
 // `node --import tsx bench/src/profile-summary.ts <file.cpuprofile> [repoRoot]` prints the summary.

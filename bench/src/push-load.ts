@@ -90,7 +90,9 @@ export async function runPush(job: PushJob): Promise<PushResult> {
     await sleep(500);
 
     const rounds: PushRound[] = [];
-    for (let round = 0; round < job.rounds; round++) {
+    // Round -1 is a warm-up at full rate (JIT, pools), not reported.
+    for (let round = -1; round < job.rounds; round++) {
+      const roundSeconds = round < 0 ? job.warmupSeconds : job.seconds;
       pushLatencies = [];
       received = 0;
       sentAt.clear();
@@ -99,7 +101,7 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       let inFlight = 0;
       const pending = new Set<Promise<void>>();
       const began = performance.now();
-      const end = began + job.seconds * 1000;
+      const end = began + roundSeconds * 1000;
       while (performance.now() < end) {
         const due = Math.floor(((performance.now() - began) / 1000) * job.rate);
         while (sent < due && inFlight < MAX_IN_FLIGHT) {
@@ -119,6 +121,8 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       const expected = putLatencies.length * subscribed;
       const graceUntil = performance.now() + 5000;
       while (received < expected && performance.now() < graceUntil) await sleep(20);
+      await sleep(1000);
+      if (round < 0) continue;
       const puts = sortedCopy(putLatencies);
       const pushes = sortedCopy(pushLatencies);
       rounds.push({
@@ -132,7 +136,6 @@ export async function runPush(job: PushJob): Promise<PushResult> {
         expected,
         received,
       });
-      await sleep(1000);
     }
     return { subscribed, rounds, closed };
   } finally {

@@ -23,7 +23,7 @@ export async function startMongo(config: BenchConfig): Promise<TestServer> {
     'mongo-java-server',
     'java',
     [
-      '-Xmx1g',
+      '-Xmx2g',
       '-XX:+UseSerialGC',
       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
       '-cp',

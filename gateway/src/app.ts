@@ -51,6 +51,7 @@ export async function startGatewayApp(
       },
       verifier: deps.verifier,
       bus: deps.bus,
+      cache: deps.cache,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

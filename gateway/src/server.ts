@@ -7,6 +7,7 @@ import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/dis
 import { GraphQLError } from 'graphql';
 import type { TokenVerifier } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
+import type { Cache } from '@coperto/cache';
 import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } from '@coperto/errors';
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
@@ -24,6 +25,8 @@ export interface GatewayDeps {
   verifier: TokenVerifier;
   /** The event bus that GraphQL subscriptions (graphql-ws on `/graphql`) follow. */
   bus: EventBus;
+  /** Cache of REST reads with a read scope (per tenant; invalidated by the owning subgraph's writes). */
+  cache?: Cache;
   /** Per-socket limits of the subscriptions (defaults: subscriptions/socket-budget.ts). */
   subscriptionLimits?: Partial<SocketLimits>;
   logger: Logger;
@@ -101,6 +104,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     server: apollo,
     routes,
     createContext: restContext,
+    ...(deps.cache ? { cache: deps.cache } : {}),
     bodyLimitBytes: deps.bodyLimitBytes,
     logger: deps.logger,
   });

@@ -30,6 +30,7 @@ export async function scenario4(
     rate: config.pushRate,
     seconds: config.roundSeconds,
     rounds: config.rounds,
+    warmupSeconds: config.warmupSeconds,
   });
   for (const [i, r] of result.rounds.entries()) {
     log(

@@ -8,9 +8,11 @@ import {
   restErrorFromGraphQL,
   UnauthenticatedError,
 } from '@coperto/errors';
-import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
+import { readScopeKey, type Cache } from '@coperto/cache';
+import { readJsonBody, sendJson, sendJsonText, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from '../context.js';
 import { createRouteMatcher } from './route-matcher.js';
+import { cacheTtlSeconds } from './cached-read.js';
 import { operationDocument, type RestRoute } from './routes.js';
 
 export interface RestHandlerOptions {
@@ -20,6 +22,8 @@ export interface RestHandlerOptions {
   createContext: (req: IncomingMessage) => Promise<GatewayContext>;
   bodyLimitBytes: number;
   logger: Logger;
+  /** Cache for routes with a read scope (absent: every read runs). */
+  cache?: Cache;
 }
 
 /**
@@ -44,21 +48,33 @@ export function createRestHandler(options: RestHandlerOptions) {
       const body = await readJsonBody(req, options.bodyLimitBytes);
       const { route, params } = found;
       const variables = route.variables({ params, query: url.searchParams, body });
-      const response = await options.server.executeOperation(
-        { query: operationDocument(route), variables, operationName: route.operation },
-        { contextValue },
-      );
-      if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
-      const { data, errors } = response.body.singleResult;
-      if (errors && errors.length > 0) {
-        const { status, body: errorBody } = restErrorFromGraphQL(errors);
-        if (status >= 500)
-          options.logger.error('REST operation failed', { operation: route.operation, errors });
-        return sendJson(res, status, errorBody, authenticateHeader(status));
+      const execute = () => runRoute(options.server, route, variables, contextValue);
+      const fail = (result: { status: number; body: unknown }) => {
+        if (result.status >= 500)
+          options.logger.error('REST operation failed', { operation: route.operation });
+        sendJson(res, result.status, result.body, authenticateHeader(result.status));
+      };
+      if (route.cache && options.cache) {
+        // Reads with a scope are answered from the cache until the owner of the data writes to it.
+        const tenantCache = options.cache.forTenant(contextValue.viewer.tenantId);
+        const key = await readScopeKey(
+          tenantCache,
+          route.cache.scope,
+          `${route.operation}:${JSON.stringify(variables)}`,
+        );
+        const stored = await tenantCache.get<string>(key);
+        if (typeof stored === 'string')
+          return sendJsonText(res, route.status ?? 200, stored, { 'x-cache': 'hit' });
+        const result = await execute();
+        if (!result.ok) return fail(result);
+        const json = JSON.stringify(result.value);
+        const ttl = cacheTtlSeconds(result.value, route.cache.ttlSeconds, Date.now());
+        if (ttl > 0) await tenantCache.set(key, json, ttl);
+        return sendJsonText(res, route.status ?? 200, json, { 'x-cache': 'miss' });
       }
-      const result = (data as Record<string, unknown> | null | undefined)?.[route.field];
-      if (result === null && route.notFound) throw new NotFoundError(route.notFound, params.id ?? '');
-      sendJson(res, route.status ?? 200, result);
+      const result = await execute();
+      if (!result.ok) return fail(result);
+      sendJson(res, route.status ?? 200, result.value);
     } catch (error) {
       if (error instanceof AppError) {
         const { status, body } = restErrorFromAppError(error);
@@ -75,4 +91,30 @@ function authenticateHeader(status: number, error?: AppError): Record<string, st
   const description =
     error instanceof UnauthenticatedError ? error.message.replace(/"/g, "'") : 'invalid token';
   return { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` };
+}
+
+type RouteResult = { ok: true; value: unknown } | { ok: false; status: number; body: unknown };
+
+/** Runs the route's operation through Apollo Server; a null result of a read-one route is a 404. */
+async function runRoute(
+  server: ApolloServer<GatewayContext>,
+  route: RestRoute,
+  variables: Record<string, unknown>,
+  contextValue: GatewayContext,
+): Promise<RouteResult> {
+  const response = await server.executeOperation(
+    { query: operationDocument(route), variables, operationName: route.operation },
+    { contextValue },
+  );
+  if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
+  const { data, errors } = response.body.singleResult;
+  if (errors && errors.length > 0) return { ok: false, ...restErrorFromGraphQL(errors) };
+  const value = (data as Record<string, unknown> | null | undefined)?.[route.field];
+  if (value === null && route.notFound) {
+    return {
+      ok: false,
+      ...restErrorFromAppError(new NotFoundError(route.notFound, String(variables.id ?? ''))),
+    };
+  }
+  return { ok: true, value };
 }

@@ -16,4 +16,9 @@ export interface RestRoute {
   status?: number;
   /** A null result means the id does not exist (in this tenant): 404 for this entity. */
   notFound?: string;
+  /**
+   * Serve repeated reads from the cache: answers are kept under the read scope's version (the owning
+   * subgraph replaces it on every write, before acknowledging), for at most `ttlSeconds`.
+   */
+  cache?: { scope: string; ttlSeconds: number };
 }

@@ -2,3 +2,4 @@ export type { Cache, CacheDetails, CacheErrorHandler, CacheStats, JsonValue, Ten
 export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
 export { connectRedisCache, type RedisCacheOptions } from './redis-cache.js';
 export { tenantKey, MAX_KEY_LENGTH } from './keys.js';
+export { bumpReadScope, readScopeKey } from './read-scope.js';

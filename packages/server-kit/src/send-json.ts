@@ -6,7 +6,16 @@ export function sendJson(
   body: unknown,
   headers: Record<string, string> = {},
 ) {
-  const payload = JSON.stringify(body);
+  sendJsonText(res, status, JSON.stringify(body), headers);
+}
+
+/** Sends JSON that is already serialized (e.g. a cached answer). */
+export function sendJsonText(
+  res: ServerResponse,
+  status: number,
+  payload: string,
+  headers: Record<string, string> = {},
+) {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': Buffer.byteLength(payload),

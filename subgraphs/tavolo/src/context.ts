@@ -1,9 +1,10 @@
 import DataLoader from 'dataloader';
+import { bumpReadScope } from '@coperto/cache';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { AvailabilityService } from './availability-service.js';
 import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
 import { TavoloService } from './tavolo-service.js';
-import { TavoloStore } from './tavolo-store.js';
+import { TAVOLI_COLLECTION, TavoloStore } from './tavolo-store.js';
 
 export type TavoloDeps = SubgraphDeps;
 
@@ -32,6 +33,7 @@ export async function createTavoloContext(
       subgraphs: deps.subgraphs,
       now,
       onEventsWritten: deps.onEventsWritten,
+      onTablesChanged: () => bumpReadScope(deps.cache.forTenant(viewer.tenantId), TAVOLI_COLLECTION),
     }),
     availability: new AvailabilityService({
       store,

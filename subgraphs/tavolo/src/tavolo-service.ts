@@ -62,6 +62,8 @@ export interface TavoloServiceDeps {
   now: () => Date;
   /** Called after a write that stored outbox events, so the relay publishes them at once. */
   onEventsWritten: () => void;
+  /** Invalidates cached reads of the tenant's tables; awaited before a write is acknowledged. */
+  onTablesChanged: () => Promise<void>;
 }
 
 const MAX_CAS_ATTEMPTS = 8;
@@ -112,7 +114,7 @@ export class TavoloService {
     checks.required('name', fields.nome).required('seats', fields.capacita).throwIfAny();
     if (fields.salaId) await this.requireSala(fields.salaId);
     const now = this.deps.now().toISOString();
-    return this.deps.store.insert({
+    const created = await this.deps.store.insert({
       id: randomUUID(),
       nome: fields.nome!.trim(),
       capacita: fields.capacita!,
@@ -128,6 +130,8 @@ export class TavoloService {
       createdAt: now,
       updatedAt: now,
     });
+    await this.deps.onTablesChanged();
+    return created;
   }
 
   async update(id: string, patch: TavoloPatch): Promise<TavoloRecord> {
@@ -162,7 +166,9 @@ export class TavoloService {
         bookingIds: upcoming.map((p) => p.id),
       });
     }
-    return { id, deleted: await this.deps.store.delete(id) };
+    const deleted = await this.deps.store.delete(id);
+    await this.deps.onTablesChanged();
+    return { id, deleted };
   }
 
   /** Any status from any status; moving to free clears the order fields. Publishes tables.status. */
@@ -219,7 +225,10 @@ export class TavoloService {
     const saved = await this.deps.store.updateWhere(id, writableBy(input.deviceId, now), {
       $set: { lock },
     });
-    if (saved) return { tableId: id, ...lock };
+    if (saved) {
+      await this.deps.onTablesChanged();
+      return { tableId: id, ...lock };
+    }
     const current = await this.require(id);
     const holder = activeLock(current, this.deps.now());
     if (holder) throw new LockConflictError(holder);
@@ -236,7 +245,10 @@ export class TavoloService {
       { 'lock.deviceId': deviceId, 'lock.expiresAt': { $gt: now.toISOString() } },
       { $set: { lock: null } },
     );
-    if (released) return { tableId: id, released: true };
+    if (released) {
+      await this.deps.onTablesChanged();
+      return { tableId: id, released: true };
+    }
     const current = await this.require(id);
     const holder = activeLock(current, now);
     if (holder && holder.deviceId !== deviceId) throw new LockNotOwnedError();
@@ -248,6 +260,7 @@ export class TavoloService {
     if (!this.deps.viewer.isAdmin) throw new ForbiddenError('Only an administrator can force a lock release');
     const released = await this.deps.store.updateWhere(id, {}, { $set: { lock: null } });
     if (!released) throw new NotFoundError('Tavolo', id);
+    await this.deps.onTablesChanged();
     return { tableId: id, released: true };
   }
 
@@ -274,7 +287,10 @@ export class TavoloService {
         ...(deviceId !== undefined ? { condition: writableBy(deviceId, now) } : {}),
         ...(events ? { events: events(current, next) } : {}),
       });
-      if (saved) return withActiveLock(saved, now);
+      if (saved) {
+        await this.deps.onTablesChanged();
+        return withActiveLock(saved, now);
+      }
     }
     throw new Error(`Tavolo ${id} kept changing during the update`);
   }

@@ -11,6 +11,8 @@ import type { RestRoute } from '../route.js';
 
 const TAVOLO_FIELDS = ['nome', 'name', 'capacita', 'seats', 'salaId', 'roomId', 'attivo', 'posizione'];
 const id = (req: RestRequest) => ({ id: req.params.id });
+/** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
+const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
 
 /** Tables (interface.md 4.1; read-one, create, update, delete per decisions.md). */
 export const tavoliRoutes: readonly RestRoute[] = [
@@ -19,6 +21,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli',
     operation: 'ListTavoli',
     field: 'tavoli',
+    cache: TAVOLI_READS,
     variables: ({ query }) => ({
       filter: defined({
         attivo: queryBoolean(query, 'attivo'),
@@ -51,6 +54,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     operation: 'GetTavolo',
     field: 'tavolo',
     notFound: 'Tavolo',
+    cache: TAVOLI_READS,
     variables: id,
   },
   {
