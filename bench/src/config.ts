@@ -23,8 +23,8 @@ export interface BenchConfig {
   pushRate: number;
   /** Scenario numbers to run (all when empty). */
   only: ReadonlySet<number>;
-  /** Name of the process to start with --cpu-prof (e.g. gateway-embedded, gateway-distributed, tavolo). */
-  cpuProf: string | null;
+  /** Names of the processes to start with --cpu-prof (e.g. gateway-embedded, gateway-distributed, tavolo). */
+  cpuProf: readonly string[];
   cores: number;
 }
 
@@ -56,7 +56,10 @@ export function readConfig(): BenchConfig {
     sockets: int('BENCH_SOCKETS', 100),
     pushRate: int('BENCH_PUSH_RATE', 200),
     only: new Set(only),
-    cpuProf: process.env.BENCH_CPU_PROF || null,
+    cpuProf: (process.env.BENCH_CPU_PROF ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     cores: cpus().length,
   };
 }

@@ -21,3 +21,18 @@ export interface BenchContext {
 }
 
 export const row = (r: Omit<Row, 'notes'> & { notes?: string }): Row => ({ notes: '', ...r });
+
+/** Total CPU ms per request over `names` (all when omitted). */
+export function cpuTotal(cpu: Record<string, number>, names?: readonly string[]): number {
+  return Object.entries(cpu)
+    .filter(([name]) => !names || names.includes(name))
+    .reduce((sum, [, ms]) => sum + ms, 0);
+}
+
+/** "gateway 1.20, tavolo 0.80" (ms per request), largest first. */
+export function cpuBreakdown(cpu: Record<string, number>): string {
+  return Object.entries(cpu)
+    .sort((x, y) => y[1] - x[1])
+    .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+    .join(', ');
+}

@@ -59,8 +59,9 @@ export async function startHive(config: BenchConfig, urls: Record<string, string
   const configFile = join(config.tmpDir, 'gateway.config.mjs');
   writeFileSync(configFile, CONFIG);
   const port = await freePort();
-  const profile =
-    config.cpuProf === 'hive' ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, 'hive')] : [];
+  const profile = config.cpuProf.includes('hive')
+    ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, 'hive')]
+    : [];
   const proc = spawnProcess(
     'hive-gateway',
     process.execPath,

@@ -24,6 +24,24 @@ function toolVersion(cmd: string, args: string[], pattern: RegExp): string {
   }
 }
 
+/** The commit measured, and whether the working tree differed from it (others edit the same checkout). */
+function gitRevision(repoRoot: string): string {
+  try {
+    const run = (args: string[]) =>
+      execFileSync('git', args, {
+        cwd: repoRoot,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 5000,
+      }).trim();
+    const head = run(['rev-parse', '--short', 'HEAD']);
+    const dirty = run(['status', '--porcelain', '--untracked-files=no', '--', '.', ':(exclude)bench']) !== '';
+    return dirty ? `${head} + uncommitted changes` : head;
+  } catch {
+    return '?';
+  }
+}
+
 export interface MachineInfo {
   cpu: string;
   cores: number;
@@ -32,6 +50,7 @@ export interface MachineInfo {
   node: string;
   loadAverage: string;
   packages: string;
+  revision: string;
 }
 
 export function describeMachine(config: BenchConfig): MachineInfo {
@@ -61,5 +80,6 @@ export function describeMachine(config: BenchConfig): MachineInfo {
       .map((l) => l.toFixed(2))
       .join(' / '),
     packages,
+    revision: gitRevision(config.repoRoot),
   };
 }

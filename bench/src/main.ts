@@ -97,9 +97,11 @@ try {
       database,
     });
     await attempt(2, '2 our gateway vs Hive Gateway', () => scenario2(ctx, stack));
-    await attempt(3, '3 verifica-disponibilita', () => scenario3(ctx, stack, proxy));
+    await attempt(3, '3 verifica-disponibilita', () => scenario3(ctx, stack, proxy, mongo.proc));
     await attempt(4, '4 push latency (distributed)', () => scenario4(ctx, 'distributed', stack));
-    await attempt(6, '6 booking creation', () => scenario6(ctx, stack, { url: proxy.url, database, proxy }));
+    await attempt(6, '6 booking creation', () =>
+      scenario6(ctx, stack, { url: proxy.url, database, proxy, server: mongo.proc }),
+    );
   }
 } catch (error) {
   failures++;
@@ -121,12 +123,13 @@ try {
 
 // Profiles are written when the profiled process exits, i.e. during cleanup: one file per thread in
 // bench/profiles/<process>/; the busiest one (the main thread) is summarised.
-const profiles = config.cpuProf ? collectProfiles(join(config.profileDir, config.cpuProf), startedAt) : [];
+const profiles = config.cpuProf.flatMap((name) => collectProfiles(join(config.profileDir, name), startedAt));
 
 rows.sort((a, b) => (parseInt(a.scenario, 10) || 99) - (parseInt(b.scenario, 10) || 99));
 const table = renderTable(rows);
 process.stdout.write(`\n${table}\n\n`);
 const resultsFile = join(config.benchDir, 'RESULTS.md');
+method.sort((a, b) => (parseInt(a.slice(2), 10) || 99) - (parseInt(b.slice(2), 10) || 99));
 if (config.only.size === 0) {
   writeResults({
     file: resultsFile,

@@ -14,10 +14,15 @@ export interface Proc {
   output(): string;
   /** Resident set size from /proc (Linux), or null once it exited. */
   rssBytes(): number | null;
+  /** CPU time used so far (user + system, all threads) from /proc, or null once it exited. */
+  cpuSeconds(): number | null;
   running(): boolean;
   /** SIGTERM to the group, SIGKILL after `graceMs`. Idempotent. */
   stop(graceMs?: number): Promise<void>;
 }
+
+/** Linux's USER_HZ, the unit of /proc/<pid>/stat times (100 on every common build). */
+const CLOCK_TICKS = 100;
 
 export interface SpawnOptions {
   cwd: string;
@@ -64,6 +69,17 @@ export function spawnProcess(name: string, cmd: string, args: string[], options:
         return null;
       }
     },
+    cpuSeconds() {
+      if (!running()) return null;
+      try {
+        // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+        const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        return (Number(fields[11]) + Number(fields[12])) / CLOCK_TICKS;
+      } catch {
+        return null;
+      }
+    },
     running,
     stop(graceMs = 15_000) {
       stopping ??= (async () => {
@@ -93,11 +109,10 @@ export function spawnService(
   entry: string,
   env: Record<string, string>,
 ): Proc {
-  const profile =
-    config.cpuProf === name
-      ? // One file per thread (tsx runs its loader hooks in a worker): a directory per process, default names.
-        ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
-      : [];
+  const profile = config.cpuProf.includes(name)
+    ? // One file per thread (tsx runs its loader hooks in a worker): a directory per process, default names.
+      ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
+    : [];
   return spawnProcess(name, process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: config.repoRoot,
     env: {

@@ -63,6 +63,7 @@ export function writeResults(doc: ResultsDocument): void {
     `- Machine: ${doc.machine.cores} cores (${doc.machine.cpu}), ${doc.machine.memoryGiB} GiB memory, Linux ` +
       `${doc.machine.kernel}; load average (1/5/15 min) ${doc.machine.loadAverage} at the start, ` +
       `${doc.loadAverageAfter} at the end (other work shares this machine: read the ratios, not the absolutes)`,
+    `- Code: commit ${doc.machine.revision} (read when the run started)`,
     `- Node ${doc.machine.node}; ${doc.machine.packages}`,
     `- Command: \`${doc.command}\` (${doc.settings}); took ${(doc.durationSeconds / 60).toFixed(1)} min`,
     '',

@@ -5,6 +5,7 @@
 import type { BenchConfig } from './config.js';
 import type { LoadResult } from './load-types.js';
 import { log } from './log.js';
+import type { Proc } from './processes.js';
 import { median } from './stats.js';
 
 export interface Side {
@@ -12,6 +13,8 @@ export interface Side {
   run(seconds: number): Promise<LoadResult>;
   /** Runs after each of this side's runs, before the next run starts (instead of the fixed pause). */
   settle?: () => Promise<void>;
+  /** Server-side processes whose CPU time per successful request is reported (by process name). */
+  processes?: readonly Proc[];
 }
 
 export interface Summary {
@@ -23,9 +26,11 @@ export interface Summary {
   failures: Record<string, number>;
   errors: number;
   rounds: LoadResult[];
+  /** Median over the measured rounds of CPU milliseconds per successful request, by process. */
+  cpuMsPerRequest: Record<string, number>;
 }
 
-export function summarize(rounds: LoadResult[]): Summary {
+export function summarize(rounds: LoadResult[], cpu: Array<Record<string, number>> = []): Summary {
   const failures: Record<string, number> = {};
   for (const round of rounds) {
     for (const [status, count] of Object.entries(round.failures))
@@ -39,7 +44,40 @@ export function summarize(rounds: LoadResult[]): Summary {
     failures,
     errors: rounds.reduce((sum, r) => sum + r.errors, 0),
     rounds,
+    cpuMsPerRequest: Object.fromEntries(
+      [...new Set(cpu.flatMap((c) => Object.keys(c)))].map((name) => [
+        name,
+        median(cpu.map((c) => c[name] ?? NaN)),
+      ]),
+    ),
   };
+}
+
+/** CPU seconds of each process now. */
+const cpuNow = (processes: readonly Proc[]) => new Map(processes.map((p) => [p.name, p.cpuSeconds()]));
+
+/**
+ * Runs `side` once, then its pause, with the CPU milliseconds its processes spent per successful request over
+ * both (the pause lets in-flight work and after-the-fact work such as outbox publishing land in the window).
+ */
+async function measured(
+  side: Side,
+  seconds: number,
+  pause: (side: Side) => Promise<unknown>,
+): Promise<{ result: LoadResult; cpu: Record<string, number> }> {
+  const processes = side.processes ?? [];
+  const before = cpuNow(processes);
+  const result = await side.run(seconds);
+  await pause(side);
+  const after = cpuNow(processes);
+  const cpu: Record<string, number> = {};
+  for (const [name, start] of before) {
+    const end = after.get(name);
+    if (start !== null && end !== null && end !== undefined && result.ok > 0) {
+      cpu[name] = ((end - start) * 1000) / result.ok;
+    }
+  }
+  return { result, cpu };
 }
 
 const PAUSE_MS = 2000;
@@ -66,13 +104,22 @@ export async function compare(
     [a, []],
     [b, []],
   ]);
+  const cpu = new Map<Side, Array<Record<string, number>>>([
+    [a, []],
+    [b, []],
+  ]);
   for (let round = 0; round < config.rounds; round++) {
     for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
-      const result = await side.run(config.roundSeconds);
-      await pause(side);
-      results.get(side)!.push(result);
-      log(`${tag} round ${round + 1}/${config.rounds} ${side.label}: ${line(result)}`);
+      const run = await measured(side, config.roundSeconds, pause);
+      results.get(side)!.push(run.result);
+      cpu.get(side)!.push(run.cpu);
+      const cpuText = Object.entries(run.cpu)
+        .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+        .join(', ');
+      log(
+        `${tag} round ${round + 1}/${config.rounds} ${side.label}: ${line(run.result)}${cpuText ? `; CPU ms/req ${cpuText}` : ''}`,
+      );
     }
   }
-  return { a: summarize(results.get(a)!), b: summarize(results.get(b)!) };
+  return { a: summarize(results.get(a)!, cpu.get(a)), b: summarize(results.get(b)!, cpu.get(b)) };
 }

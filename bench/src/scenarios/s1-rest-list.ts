@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { createApi, type Api } from '../api.js';
 import { row, type BenchContext } from '../context.js';
-import { failureNote, ms, ratio, rps } from '../format.js';
+import { loadRows } from '../load-rows.js';
 import { log } from '../log.js';
 import { sampleRss, type MemoryRecord } from '../memory.js';
 import { freePort } from '../ports.js';
@@ -88,6 +88,7 @@ export async function scenario1(ctx: BenchContext, embedded: EmbeddedStack, memo
     's1',
     {
       label: 'ours',
+      processes: [embedded.proc],
       run: async (seconds) => {
         const rss = sampleRss(embedded.proc);
         const stopProbe = startProbe(api, tables, counts);
@@ -99,37 +100,18 @@ export async function scenario1(ctx: BenchContext, embedded: EmbeddedStack, memo
         }
       },
     },
-    { label: 'floor', run: (seconds) => load.http(job(`http://127.0.0.1:${floorPort}`, seconds)) },
+    {
+      label: 'floor',
+      processes: [floor],
+      run: (seconds) => load.http(job(`http://127.0.0.1:${floorPort}`, seconds)),
+    },
   );
   await floor.stop();
 
   const { a: ours, b: base } = result;
   const scenario = '1 GET /api/tavoli, 60 tables, embedded vs bare node:http';
   ctx.rows.push(
-    row({
-      scenario,
-      what: 'throughput',
-      ours: rps(ours.rps),
-      baseline: `${rps(base.rps)} (floor)`,
-      ratio: ratio(ours.rps, base.rps),
-      notes: [`${body.length} B body`, failureNote(ours, 'ours'), failureNote(base, 'floor')]
-        .filter(Boolean)
-        .join('; '),
-    }),
-    row({
-      scenario,
-      what: 'latency p50',
-      ours: ms(ours.p50),
-      baseline: ms(base.p50),
-      ratio: ratio(ours.p50, base.p50),
-    }),
-    row({
-      scenario,
-      what: 'latency p99',
-      ours: ms(ours.p99),
-      baseline: ms(base.p99),
-      ratio: ratio(ours.p99, base.p99),
-    }),
+    ...loadRows(scenario, ours, base, { baselineLabel: 'floor', notes: [`${body.length} B body`] }),
     row({
       scenario,
       what: 'stale reads (PUT status → GET list, same token, under load)',

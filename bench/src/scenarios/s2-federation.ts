@@ -5,7 +5,7 @@
  */
 import { createApi, graphql } from '../api.js';
 import { row, type BenchContext } from '../context.js';
-import { failureNote, ms, ratio, rps } from '../format.js';
+import { loadRows } from '../load-rows.js';
 import { startHive, type HiveGateway } from '../hive.js';
 import { log } from '../log.js';
 import { compare } from '../rounds.js';
@@ -72,27 +72,24 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
   const { a, b } = await compare(
     config,
     's2',
-    { label: 'ours', run: (seconds) => ctx.load.http(job(stack.baseUrl, seconds)) },
-    { label: 'hive', run: (seconds) => ctx.load.http(job(hive.baseUrl, seconds)) },
+    {
+      label: 'ours',
+      processes: [stack.gateway, stack.subgraphs.sala, stack.subgraphs.tavolo],
+      run: (seconds) => ctx.load.http(job(stack.baseUrl, seconds)),
+    },
+    {
+      label: 'hive',
+      processes: [hive.proc, stack.subgraphs.sala, stack.subgraphs.tavolo],
+      run: (seconds) => ctx.load.http(job(hive.baseUrl, seconds)),
+    },
   );
   await hive.proc.stop();
   ctx.rows.push(
-    row({
-      scenario,
-      what: 'throughput',
-      ours: rps(a.rps),
-      baseline: `${rps(b.rps)} (Hive ${hive.version})`,
-      ratio: ratio(a.rps, b.rps),
-      notes: [
-        `${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`,
-        failureNote(a, 'ours'),
-        failureNote(b, 'hive'),
-      ]
-        .filter(Boolean)
-        .join('; '),
+    ...loadRows(scenario, a, b, {
+      baselineLabel: `Hive ${hive.version}`,
+      notes: [`${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`],
+      cpu: { what: 'gateway CPU per request', ours: [stack.gateway.name], baseline: [hive.proc.name] },
     }),
-    row({ scenario, what: 'latency p50', ours: ms(a.p50), baseline: ms(b.p50), ratio: ratio(a.p50, b.p50) }),
-    row({ scenario, what: 'latency p99', ours: ms(a.p99), baseline: ms(b.p99), ratio: ratio(a.p99, b.p99) }),
   );
   ctx.method.push(
     `**2.** \`${BACK_OFFICE_QUERY}\` (sala subgraph, then tavolo for Sala.tavoli) over ${config.connections} ` +
