@@ -341,6 +341,35 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
         (await stack.api('GET', '/api/tavoli', { token: otherToken })).body.map((x: { id: string }) => x.id),
       ).not.toContain(t.id);
     });
+
+    it('answers a burst of identical misses with one execution, and counts it in graphql_operations_total', async () => {
+      const own = await mintToken({ tenantId: newTenantId() });
+      await createTavolo({ name: 'B', seats: 2 }, own);
+      const executions = async () => {
+        const text = await (await fetch(stack.metricsUrl)).text();
+        const line = text
+          .split('\n')
+          .find(
+            (l) =>
+              l.startsWith('graphql_operations_total{') &&
+              l.includes('operation="ListTavoli"') &&
+              l.includes('outcome="success"'),
+          );
+        return Number(line?.split(' ').pop() ?? 0);
+      };
+      const before = await executions();
+      const burst = await Promise.all(
+        Array.from({ length: 20 }, () => stack.api('GET', '/api/tavoli', { token: own })),
+      );
+      expect(burst.map((r) => r.status)).toEqual(Array(20).fill(200));
+      expect(new Set(burst.map((r) => JSON.stringify(r.body))).size).toBe(1);
+      expect(burst[0]!.body.map((x: { name: string }) => x.name)).toEqual(['B']);
+      // One execution fills the cache for all of them (a request that missed just before the fill ended may
+      // start one more); without coalescing, each concurrent miss runs the operation.
+      const ran = (await executions()) - before;
+      expect(ran).toBeGreaterThanOrEqual(1);
+      expect(ran).toBeLessThanOrEqual(2);
+    });
   });
 
   describe('locks', () => {

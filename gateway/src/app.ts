@@ -56,6 +56,7 @@ export async function startGatewayApp(
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: (r) => metrics.observeRequest(r),
+      onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
     });
     const host = await startHost({
       config,

@@ -12,6 +12,7 @@ import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } fro
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
+import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
@@ -33,6 +34,8 @@ export interface GatewayDeps {
   introspection: boolean;
   bodyLimitBytes: number;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
+  /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
+  onOperation?: OperationObserver;
 }
 
 export interface GatewayServer {
@@ -69,6 +72,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: 5_000 }),
       ApolloServerPluginLandingPageDisabled(),
+      ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],
   });
   await apollo.start();

@@ -17,6 +17,8 @@ export interface Stack {
   mode: Mode;
   baseUrl: string;
   healthUrl: string;
+  /** The gateway's Prometheus endpoint. */
+  metricsUrl: string;
   api: ReturnType<typeof createApi>;
   graphql: ReturnType<typeof createGraphQL>;
   /** Events on a NATS subject pattern (embedded: the in-process bus; distributed: the real NATS). */
@@ -83,6 +85,7 @@ export async function startEmbedded(
     app,
     baseUrl,
     healthUrl: `http://127.0.0.1:${app.ports.health}`,
+    metricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
     api: createApi(baseUrl),
     graphql: createGraphQL(baseUrl),
     events: (subject) => collect(app.deps.bus, subject),
@@ -98,6 +101,7 @@ export interface ProcessHandle {
   child: ChildProcess;
   port: number;
   healthPort: number;
+  metricsPort: number;
   /** The environment the process was started with, as NAME=value lines. */
   env: string;
   output(): string;
@@ -136,6 +140,7 @@ export async function startProcess(
     child,
     port,
     healthPort,
+    metricsPort,
     env: Object.entries({ ...env, PORT: port, HEALTH_PORT: healthPort, METRICS_PORT: metricsPort })
       .map(([k, v]) => `${k}=${v}`)
       .join('\n'),
@@ -239,6 +244,7 @@ export async function startDistributed(options: {
       subgraphs,
       baseUrl,
       healthUrl: `http://127.0.0.1:${gateway.healthPort}`,
+      metricsUrl: `http://127.0.0.1:${gateway.metricsPort}/metrics`,
       api: createApi(baseUrl),
       graphql: createGraphQL(baseUrl),
       events: (subject) => collect(bus, subject),

@@ -8,11 +8,12 @@ import {
   restErrorFromGraphQL,
   UnauthenticatedError,
 } from '@coperto/errors';
-import { readScopeKey, type Cache } from '@coperto/cache';
+import { createSingleFlight, readScopeKey, type Cache } from '@coperto/cache';
 import { readJsonBody, sendJson, sendJsonText, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from '../context.js';
 import { createRouteMatcher } from './route-matcher.js';
 import { cacheTtlSeconds } from './cached-read.js';
+import { createEncodedAnswers } from './encoded-answers.js';
 import { operationDocument, type RestRoute } from './routes.js';
 
 export interface RestHandlerOptions {
@@ -33,6 +34,8 @@ export interface RestHandlerOptions {
  */
 export function createRestHandler(options: RestHandlerOptions) {
   const match = createRouteMatcher(options.routes);
+  const fills = createSingleFlight();
+  const encoded = createEncodedAnswers();
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
@@ -56,21 +59,31 @@ export function createRestHandler(options: RestHandlerOptions) {
       };
       if (route.cache && options.cache) {
         // Reads with a scope are answered from the cache until the owner of the data writes to it.
-        const tenantCache = options.cache.forTenant(contextValue.viewer.tenantId);
+        const tenantId = contextValue.viewer.tenantId;
+        const tenantCache = options.cache.forTenant(tenantId);
         const key = await readScopeKey(
           tenantCache,
           route.cache.scope,
           `${route.operation}:${JSON.stringify(variables)}`,
         );
-        const stored = await tenantCache.get<string>(key);
-        if (typeof stored === 'string')
-          return sendJsonText(res, route.status ?? 200, stored, { 'x-cache': 'hit' });
-        const result = await execute();
-        if (!result.ok) return fail(result);
-        const json = JSON.stringify(result.value);
-        const ttl = cacheTtlSeconds(result.value, route.cache.ttlSeconds, Date.now());
-        if (ttl > 0) await tenantCache.set(key, json, ttl);
-        return sendJsonText(res, route.status ?? 200, json, { 'x-cache': 'miss' });
+        const stored = await tenantCache.getJsonText(key);
+        if (stored !== null) {
+          const bytes = encoded(`${tenantId}\n${key}`, stored);
+          return sendJsonText(res, route.status ?? 200, bytes, { 'x-cache': 'hit' });
+        }
+        // Concurrent misses of one answer (after a write bumped the scope) share one execution. The key names the
+        // scope version each caller read, so every caller sharing a load asked after the same last write.
+        const ttlSeconds = route.cache.ttlSeconds;
+        const filled = await fills.run(`${tenantId}\n${key}`, async (): Promise<FillResult> => {
+          const result = await execute();
+          if (!result.ok) return result;
+          const json = JSON.stringify(result.value);
+          const ttl = cacheTtlSeconds(result.value, ttlSeconds, Date.now());
+          if (ttl > 0) await tenantCache.setJsonText(key, json, ttl);
+          return { ok: true, json };
+        });
+        if (!filled.ok) return fail(filled);
+        return sendJsonText(res, route.status ?? 200, filled.json, { 'x-cache': 'miss' });
       }
       const result = await execute();
       if (!result.ok) return fail(result);
@@ -93,7 +106,9 @@ function authenticateHeader(status: number, error?: AppError): Record<string, st
   return { 'www-authenticate': `Bearer error="invalid_token", error_description="${description}"` };
 }
 
-type RouteResult = { ok: true; value: unknown } | { ok: false; status: number; body: unknown };
+type RouteFailure = { ok: false; status: number; body: unknown };
+type RouteResult = { ok: true; value: unknown } | RouteFailure;
+type FillResult = { ok: true; json: string } | RouteFailure;
 
 /** Runs the route's operation through Apollo Server; a null result of a read-one route is a 404. */
 async function runRoute(

@@ -1,5 +1,7 @@
 import type { AsymmetricAlgorithm, HmacAlgorithm, JwtAlgorithm } from './algorithms.js';
 import { isAsymmetricAlgorithm, isHmacAlgorithm } from './algorithms.js';
+import type { VerifiedTokenCacheOptions } from './verified-token-cache.js';
+import { DEFAULT_VERIFIED_TOKEN_CACHE } from './verified-token-cache.js';
 
 /** Checks shared by every key source. */
 export interface VerificationPolicy {
@@ -11,6 +13,12 @@ export interface VerificationPolicy {
   clockToleranceSeconds?: number;
   /** Longest token accepted, in characters; longer ones are refused before any parsing or crypto. @default 8192 */
   maxTokenLength?: number;
+  /**
+   * Remember verified tokens (by their exact text) so a repeated token skips the signature check; `exp` is still
+   * checked on every use. `false` verifies every request from scratch.
+   * @default { maxEntries: 10000, maxAgeSeconds: 60 }
+   */
+  verifiedTokenCache?: VerifiedTokenCacheOptions | false;
 }
 
 /** HMAC with a shared secret (`JWT_SECRET`). At least 32 bytes for HS256 (48 for HS384, 64 for HS512). */
@@ -69,6 +77,7 @@ export interface ResolvedPolicy {
   audience: string | string[] | undefined;
   clockToleranceSeconds: number;
   maxTokenLength: number;
+  verifiedTokenCache: Required<VerifiedTokenCacheOptions>;
 }
 
 /**
@@ -91,7 +100,23 @@ export function resolvePolicy(options: AuthOptions): ResolvedPolicy {
     audience: claimValues('audience', options.audience),
     clockToleranceSeconds,
     maxTokenLength,
+    verifiedTokenCache: verifiedTokenCacheOptions(options.verifiedTokenCache),
   };
+}
+
+function verifiedTokenCacheOptions(
+  value: VerifiedTokenCacheOptions | false | undefined,
+): Required<VerifiedTokenCacheOptions> {
+  if (value === false) return { maxEntries: 0, maxAgeSeconds: 0 };
+  const maxEntries = value?.maxEntries ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxEntries;
+  const maxAgeSeconds = value?.maxAgeSeconds ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxAgeSeconds;
+  if (!Number.isSafeInteger(maxEntries) || maxEntries < 0) {
+    throw new AuthOptionsError('verifiedTokenCache.maxEntries must be an integer >= 0');
+  }
+  if (!Number.isFinite(maxAgeSeconds) || maxAgeSeconds < 0) {
+    throw new AuthOptionsError('verifiedTokenCache.maxAgeSeconds must be a number >= 0');
+  }
+  return { maxEntries, maxAgeSeconds };
 }
 
 function pinnedAlgorithms(options: AuthOptions): JwtAlgorithm[] {

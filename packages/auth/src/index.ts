@@ -18,7 +18,8 @@ export {
 } from './auth-options.js';
 export type { AuthSettings } from './auth-settings.js';
 export { authOptionsFromSettings } from './auth-settings.js';
-export type { TokenVerifier } from './token-verifier.js';
+export type { TokenVerifier, VerifierClock } from './token-verifier.js';
+export type { VerifiedTokenCacheOptions } from './verified-token-cache.js';
 export { createTokenVerifier } from './token-verifier.js';
 export { requireAdmin } from './require-admin.js';
 export type { SignTokenOptions } from './sign-token.js';

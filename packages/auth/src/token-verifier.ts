@@ -6,6 +6,7 @@ import { resolvePolicy } from './auth-options.js';
 import { viewerFromClaims } from './claims.js';
 import { toUnauthenticated } from './jose-errors.js';
 import { createVerificationKey } from './verification-key.js';
+import { createVerifiedTokenCache } from './verified-token-cache.js';
 import type { Viewer } from './viewer.js';
 
 /** Verifies bearer tokens and turns them into Viewers. Every refusal is an UnauthenticatedError. */
@@ -21,17 +22,28 @@ const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
 /** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
+/** The clock the verifier reads (tests step it over `exp`). */
+export interface VerifierClock {
+  now(): number;
+}
+
 /**
  * Creates a verifier for one key source. The options are checked now (algorithms pinned, never `none`, the
  * key suits the algorithms), so a misconfigured process fails at startup with an AuthOptionsError.
  *
  * A token is accepted only if: it is at most `maxTokenLength` characters; its `alg` is one of the pinned
  * algorithms; its signature verifies; it has `exp`, not past (with `clockToleranceSeconds`), and `nbf`, if
- * present, not in the future; `iss`/`aud` match when configured; `tenantId` is a valid tenant id.
+ * present, not in the future; `iss`/`aud` match when configured; `tenantId` is a valid tenant id. A token
+ * verified before is served from the verified-token cache (see `VerifiedTokenCache`) while its `exp` allows.
  */
-export function createTokenVerifier(options: AuthOptions): TokenVerifier {
+export function createTokenVerifier(
+  options: AuthOptions,
+  clock: VerifierClock = { now: Date.now },
+): TokenVerifier {
   const policy = resolvePolicy(options);
   const key = createVerificationKey(options, policy.algorithms);
+  const verified = createVerifiedTokenCache(policy.verifiedTokenCache);
+  const toleranceMs = policy.clockToleranceSeconds * 1000;
   const joseOptions: JWTVerifyOptions = {
     algorithms: policy.algorithms,
     requiredClaims: ['exp'],
@@ -44,10 +56,16 @@ export function createTokenVerifier(options: AuthOptions): TokenVerifier {
     if (typeof token !== 'string' || token.length === 0)
       throw new UnauthenticatedError('Missing bearer token');
     if (token.length > policy.maxTokenLength) throw new UnauthenticatedError('Token too large');
+    const now = clock.now();
+    const known = verified.get(token, now);
+    if (known !== undefined) return known;
     if (!COMPACT_JWS.test(token)) throw new UnauthenticatedError('Malformed token');
     try {
-      const { payload } = await jwtVerify(token, key, joseOptions);
-      return viewerFromClaims(payload, token);
+      const { payload } = await jwtVerify(token, key, { ...joseOptions, currentDate: new Date(now) });
+      const viewer = viewerFromClaims(payload, token);
+      // jose refuses a token once now - tolerance >= exp (whole seconds); exp is required, so it is a number here.
+      verified.set(token, viewer, (payload.exp as number) * 1000 + toleranceMs, now);
+      return viewer;
     } catch (error) {
       throw toUnauthenticated(error);
     }

@@ -1,5 +1,5 @@
 import type { KeyObject } from 'node:crypto';
-import { createPublicKey } from 'node:crypto';
+import { createPublicKey, webcrypto } from 'node:crypto';
 import type { JWTVerifyGetKey, KeyInput } from 'jose';
 import { createRemoteJWKSet, errors } from 'jose';
 import type { AsymmetricAlgorithm, JwtAlgorithm } from './algorithms.js';
@@ -29,7 +29,11 @@ export function createVerificationKey(
   }
 }
 
-function secretKey(options: SecretKeyOptions, algorithms: readonly JwtAlgorithm[]): Uint8Array {
+/**
+ * The secret as one WebCrypto key per HMAC algorithm, imported once (jose would import a raw secret again on every
+ * verification). jose checks the token's `alg` against the pinned algorithms before it asks for the key.
+ */
+function secretKey(options: SecretKeyOptions, algorithms: readonly JwtAlgorithm[]): JWTVerifyGetKey {
   if (typeof options.secret !== 'string' || options.secret.length === 0) {
     throw new AuthOptionsError('secret must be a non-empty string');
   }
@@ -38,7 +42,20 @@ function secretKey(options: SecretKeyOptions, algorithms: readonly JwtAlgorithm[
     const min = isHmacAlgorithm(alg) ? MIN_HMAC_SECRET_BYTES[alg] : 0;
     if (bytes.length < min) throw new AuthOptionsError(`secret must be at least ${min} bytes for ${alg}`);
   }
-  return bytes;
+  const keys = new Map<string, Promise<webcrypto.CryptoKey>>();
+  return (header) => {
+    const alg = header.alg;
+    if (!isHmacAlgorithm(alg) || !algorithms.includes(alg)) {
+      throw new errors.JOSEAlgNotAllowed('"alg" (Algorithm) Header Parameter value not allowed');
+    }
+    let key = keys.get(alg);
+    if (key === undefined) {
+      const hash = `SHA-${alg.slice(2)}`;
+      key = webcrypto.subtle.importKey('raw', bytes, { name: 'HMAC', hash }, false, ['verify']);
+      keys.set(alg, key);
+    }
+    return key;
+  };
 }
 
 /** Asymmetric key type (and curve) each algorithm needs. */

@@ -63,6 +63,22 @@ export function describeCache(name: string, open: () => Cache | Promise<Cache>):
       expect(await t.get('k')).toEqual({ list: [1, 2] });
     });
 
+    it('stores JSON text as is and gives it back unparsed; get and getJsonText read either kind of entry', async () => {
+      const t = cache.forTenant(tenant('t'));
+      const text = '{"tavoli":[{"nome":"Tavolo 1","capacita":4}],"nota":"caffè ☕"}';
+      await t.setJsonText('text', text, 60);
+      expect(await t.getJsonText('text')).toBe(text);
+      expect(await t.get('text')).toEqual(JSON.parse(text));
+      await t.set('value', { a: [1, 2] }, 60);
+      expect(await t.getJsonText('value')).toBe('{"a":[1,2]}');
+      expect(await t.getJsonText('missing')).toBeNull();
+      await t.setJsonText('broken', '{not json', 60);
+      expect(await t.get('broken')).toBeNull();
+      await expect(t.setJsonText('empty', '', 60)).rejects.toThrow(TypeError);
+      await expect(t.setJsonText('ttl', '1', 0)).rejects.toThrow();
+      expect(await cache.forTenant(tenant('other')).getJsonText('text')).toBeNull();
+    });
+
     it('stores a Date as its ISO string, as JSON does', async () => {
       const t = cache.forTenant(tenant('t'));
       const at = new Date('2025-03-30T01:30:00.000Z');

@@ -3,3 +3,4 @@ export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
 export { connectRedisCache, type RedisCacheOptions } from './redis-cache.js';
 export { tenantKey, MAX_KEY_LENGTH } from './keys.js';
 export { bumpReadScope, readScopeKey } from './read-scope.js';
+export { createSingleFlight, type SingleFlight } from './single-flight.js';

@@ -1,6 +1,7 @@
 import { CacheCounters, throttledWarn } from './fail-open.js';
 import { humanBytes } from './human-bytes.js';
 import { assertPrefix } from './keys.js';
+import { createSingleFlight } from './single-flight.js';
 import { tenantView, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
 
@@ -81,7 +82,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
   };
 
   const counters = new CacheCounters(options.onError ?? throttledWarn('cache:memory'));
-  const context = { prefix, store, counters, loads: new Map<string, Promise<unknown>>() };
+  const context = { prefix, store, counters, loads: createSingleFlight() };
 
   return {
     forTenant: (tenantId) => tenantView(context, tenantId),

@@ -2,6 +2,7 @@ import { Redis } from 'ioredis';
 import { CacheCounters, throttledWarn } from './fail-open.js';
 import { assertPrefix } from './keys.js';
 import { parseRedisInfo } from './redis-info.js';
+import { createSingleFlight } from './single-flight.js';
 import { tenantView, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
 import { withTimeout } from './with-timeout.js';
@@ -78,7 +79,7 @@ export async function connectRedisCache(options: RedisCacheOptions): Promise<Cac
     },
   };
   const counters = new CacheCounters(warn);
-  const context = { prefix, store, counters, loads: new Map<string, Promise<unknown>>() };
+  const context = { prefix, store, counters, loads: createSingleFlight() };
 
   return {
     forTenant: (tenantId) => tenantView(context, tenantId),

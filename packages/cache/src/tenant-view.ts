@@ -1,6 +1,7 @@
 import type { TenantId } from '@coperto/auth';
 import type { CacheCounters } from './fail-open.js';
 import { assertKey, assertTenantId, tenantKey, ttlMilliseconds } from './keys.js';
+import type { SingleFlight } from './single-flight.js';
 import type { TenantCache } from './types.js';
 import { decodeValue, encodeValue } from './values.js';
 
@@ -19,7 +20,7 @@ export interface TenantViewContext {
   store: RawStore;
   counters: CacheCounters;
   /** In-flight `getOrSet` loads by full key, shared by every view of the cache. */
-  loads: Map<string, Promise<unknown>>;
+  loads: SingleFlight;
 }
 
 /** The `TenantCache` of one tenant over an adapter's raw store. Validation errors reject; server errors fail open. */
@@ -49,10 +50,35 @@ export function tenantView(context: TenantViewContext, tenantId: TenantId): Tena
     return decoded.value as T;
   };
 
+  const getJsonText = async (key: string): Promise<string | null> => {
+    const k = fullKey(key);
+    let json: string | null;
+    try {
+      json = await store.get(k);
+    } catch (error) {
+      counters.failed(error, 'get');
+      return null;
+    }
+    if (json === null) counters.miss();
+    else counters.hit();
+    return json;
+  };
+
+  const setJsonText = async (key: string, json: string, ttlSeconds: number): Promise<void> => {
+    const k = fullKey(key);
+    const ttlMs = ttlMilliseconds(ttlSeconds);
+    if (typeof json !== 'string' || json.length === 0)
+      throw new TypeError('JSON text must be a non-empty string');
+    await write(k, json, ttlMs);
+  };
+
   const set = async (key: string, value: unknown, ttlSeconds: number): Promise<void> => {
     const k = fullKey(key);
     const ttlMs = ttlMilliseconds(ttlSeconds);
-    const json = encodeValue(value);
+    await write(k, encodeValue(value), ttlMs);
+  };
+
+  const write = async (k: string, json: string, ttlMs: number): Promise<void> => {
     try {
       await store.set(k, json, ttlMs);
     } catch (error) {
@@ -74,23 +100,12 @@ export function tenantView(context: TenantViewContext, tenantId: TenantId): Tena
     ttlMilliseconds(ttlSeconds);
     const cached = await get<T>(key);
     if (cached !== null) return cached;
-    const running = loads.get(k);
-    if (running) return (await running) as T;
-    // `load` starts on a later microtask, after the entry is registered, so even a synchronous throw is shared.
-    const loading = Promise.resolve()
-      .then(load)
-      .then(async (value) => {
-        if (value !== null && value !== undefined) await set(key, value, ttlSeconds);
-        return value;
-      });
-    loads.set(k, loading);
-    loading
-      .finally(() => {
-        if (loads.get(k) === loading) loads.delete(k);
-      })
-      .catch(() => undefined);
-    return await loading;
+    return loads.run(k, async () => {
+      const value = await load();
+      if (value !== null && value !== undefined) await set(key, value, ttlSeconds);
+      return value;
+    });
   };
 
-  return { get, set, delete: del, getOrSet };
+  return { get, set, getJsonText, setJsonText, delete: del, getOrSet };
 }

@@ -16,6 +16,16 @@ export interface TenantCache {
   get<T = unknown>(key: string): Promise<T | null>;
   /** Stores `value` (JSON) for `ttlSeconds` (> 0; fractions allowed, rounded up to whole milliseconds). */
   set(key: string, value: unknown, ttlSeconds: number): Promise<void>;
+  /**
+   * The entry's JSON text as stored, without parsing it (for answers that go out as JSON unchanged), or `null`
+   * as for `get`. Reads entries written by `set` and by `setJsonText` alike.
+   */
+  getJsonText(key: string): Promise<string | null>;
+  /**
+   * Stores text that is already JSON (e.g. from `JSON.stringify`) as is, for `ttlSeconds`; `get` parses it.
+   * The text is not parsed here: text that is not JSON reads back as a miss through `get`.
+   */
+  setJsonText(key: string, json: string, ttlSeconds: number): Promise<void>;
   /** Removes the key; a missing key is not an error. */
   delete(key: string): Promise<void>;
   /**

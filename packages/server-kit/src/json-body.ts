@@ -31,7 +31,15 @@ export async function readJsonBody(
   }
 }
 
+const EMPTY = Buffer.alloc(0);
+
 export async function readRawBody(req: IncomingMessage, limitBytes: number): Promise<Buffer> {
+  // RFC 9112 §6.3: a request with neither Content-Length nor Transfer-Encoding has no body (most GETs); Node
+  // discards the unread, empty message when the response finishes.
+  if (req.headers['transfer-encoding'] === undefined) {
+    const length = req.headers['content-length'];
+    if (length === undefined || length === '0') return EMPTY;
+  }
   const declared = Number(req.headers['content-length'] ?? NaN);
   if (Number.isFinite(declared) && declared > limitBytes) {
     req.resume();

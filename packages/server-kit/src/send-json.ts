@@ -9,11 +9,11 @@ export function sendJson(
   sendJsonText(res, status, JSON.stringify(body), headers);
 }
 
-/** Sends JSON that is already serialized (e.g. a cached answer). */
+/** Sends JSON that is already serialized (e.g. a cached answer), as text or as its UTF-8 bytes. */
 export function sendJsonText(
   res: ServerResponse,
   status: number,
-  payload: string,
+  payload: string | Buffer,
   headers: Record<string, string> = {},
 ) {
   res.writeHead(status, {
