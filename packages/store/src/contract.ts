@@ -21,7 +21,7 @@ interface Item extends Identified {
   [field: string]: unknown;
 }
 
-const INTERNAL_FIELDS = ['_id', 'tenantId', '_outbox', '_outboxAt', '_outboxLease'];
+const INTERNAL_FIELDS = ['_id', 'tenantId', '_outbox', '_outboxAt', '_outboxLease', '_outboxClaim'];
 const ITEMS = 'contract_items';
 const CODED = 'contract_coded';
 const CODED_INDEXES: IndexSpec[] = [
@@ -674,6 +674,21 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await shortLived.claimPending(10, 1)).toHaveLength(1);
         await new Promise((resolve) => setTimeout(resolve, 20));
         expect((await shortLived.claimPending(10, 60_000)).map((pending) => pending.id)).toEqual(['x']);
+      });
+
+      it('three claimers racing over a backlog lease disjoint records and together get all of them', async () => {
+        const collection = outboxCollection();
+        const coll = items(newTenant(), collection);
+        const ids = Array.from({ length: 60 }, (_, i) => `b${String(i).padStart(2, '0')}`);
+        for (const id of ids) await coll.insertOne({ id }, { events: [event(`${id}-e`)] });
+        const claimers = [store.outbox([collection]), store.outbox([collection]), store.outbox([collection])];
+        const batches = await Promise.all(claimers.map((source) => source.claimPending(25, 60_000)));
+        const claimedIds = batches.flat().map((pending) => pending.id);
+        expect(new Set(claimedIds).size).toBe(claimedIds.length);
+        for (const batch of batches) expect(batch.length).toBeLessThanOrEqual(25);
+        const rest = await claimers[0]!.claimPending(100, 60_000);
+        expect([...claimedIds, ...rest.map((pending) => pending.id)].sort()).toEqual(ids);
+        expect(await claimers[1]!.claimPending(100, 60_000)).toEqual([]);
       });
 
       it('loses nothing: a relay loop publishes every event exactly once, across tenants and collections', async () => {

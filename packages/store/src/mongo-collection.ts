@@ -8,6 +8,7 @@ import {
   OUTBOX_AT_FIELD,
   OUTBOX_FIELD,
   OUTBOX_LEASE_FIELD,
+  OUTBOX_CLAIM_FIELD,
   PROTECTED_FIELDS,
   prepareEvents,
   prepareNewDocument,
@@ -42,6 +43,7 @@ export const PUBLIC_PROJECTION = {
   [OUTBOX_FIELD]: 0,
   [OUTBOX_AT_FIELD]: 0,
   [OUTBOX_LEASE_FIELD]: 0,
+  [OUTBOX_CLAIM_FIELD]: 0,
 } as const;
 
 /**

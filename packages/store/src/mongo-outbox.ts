@@ -1,19 +1,45 @@
+import { randomUUID } from 'node:crypto';
 import { trustedTenantId } from '@coperto/auth';
 import type { Document } from 'mongodb';
 import type { MongoContext } from './mongo-collection.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
-import { OUTBOX_AT_FIELD, OUTBOX_FIELD, OUTBOX_LEASE_FIELD, tenantKey } from './stored-document.js';
+import {
+  OUTBOX_AT_FIELD,
+  OUTBOX_CLAIM_FIELD,
+  OUTBOX_FIELD,
+  OUTBOX_LEASE_FIELD,
+  tenantKey,
+} from './stored-document.js';
 import type { OutboxMessage, OutboxSource, PendingOutbox } from './types.js';
 
 /** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
 const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };
+/** A batch that found candidates but leased none of them (another relay was faster) is tried again this often. */
+const LOST_RACE_RETRIES = 3;
+const ALL_OUTBOX_FIELDS = {
+  [OUTBOX_FIELD]: '',
+  [OUTBOX_AT_FIELD]: '',
+  [OUTBOX_LEASE_FIELD]: '',
+  [OUTBOX_CLAIM_FIELD]: '',
+};
+
+/** Pending and not leased (or its lease ran out) at `now`. */
+const claimable = (now: number): Document => ({
+  ...PENDING,
+  $or: [{ [OUTBOX_LEASE_FIELD]: { $exists: false } }, { [OUTBOX_LEASE_FIELD]: { $lte: now } }],
+});
 
 /**
- * The relay's cross-tenant view of MongoDB collections. A claim is one conditional findOneAndUpdate per record
- * (pending and not leased, oldest first → lease it), so two relays never hold one record at the same time
- * unless a lease expires. Collections are served round-robin so a backlog in one does not starve the others.
- * Acknowledging is two conditional updates: pull the published events (releasing the claim when they were all
- * of it), then clear the pending marker only if the outbox is empty, so an event pushed in between survives.
+ * The relay's cross-tenant view of MongoDB collections. A claim leases a batch of records in three commands,
+ * whatever its size: find the oldest claimable ids, lease those still claimable in one `updateMany` stamped with
+ * a fresh claim id (each document's update is atomic, so of two relays racing for a record exactly one leases
+ * it), then read back the records carrying that claim id. Collections share a claim round-robin, so a backlog
+ * in one does not starve the others.
+ *
+ * Acknowledging is one update when the outbox holds exactly the published events (the common case: clear the
+ * outbox and release the claim together); otherwise two conditional updates: pull the published events
+ * (releasing the claim when they were all of it), then clear the pending marker only if the outbox is empty,
+ * so an event pushed in between survives.
  */
 export class MongoOutbox implements OutboxSource {
   constructor(
@@ -23,19 +49,22 @@ export class MongoOutbox implements OutboxSource {
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]> {
     assertClaim(limit, leaseMs);
-    const now = Date.now();
     const claimed: PendingOutbox[] = [];
     let active = [...new Set(this.collections)];
     while (claimed.length < limit && active.length > 0) {
+      const before = claimed.length;
+      const share = Math.ceil((limit - claimed.length) / active.length);
       const stillPending: string[] = [];
       for (const name of active) {
-        if (claimed.length >= limit) break;
-        const one = await this.claimOne(name, now, leaseMs);
-        if (one === null) continue;
-        stillPending.push(name);
-        if (one !== 'empty') claimed.push(one);
+        const wanted = Math.min(share, limit - claimed.length);
+        if (wanted <= 0) break;
+        const batch = await this.claimBatch(name, wanted, leaseMs);
+        claimed.push(...batch.records);
+        // A full batch may leave more behind; a short one means the collection has no more claimable now.
+        if (batch.found >= wanted) stillPending.push(name);
       }
-      active = stillPending;
+      // A pass that leased nothing (other relays took what it saw) ends the claim.
+      active = claimed.length > before ? stillPending : [];
     }
     return claimed;
   }
@@ -43,8 +72,24 @@ export class MongoOutbox implements OutboxSource {
   async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
     const collection = this.context.db.collection(pending.collection);
     const key = { _id: tenantKey(pending.tenantId, pending.id), tenantId: pending.tenantId } as Document;
+    const published = new Set(messageIds);
+    const releases = releasesClaim(pending, published);
+    if (releases && published.size > 0) {
+      // Exactly the published events are left: clear everything in one update.
+      const done = await this.context.run(() =>
+        collection.updateOne(
+          {
+            ...key,
+            [OUTBOX_FIELD]: { $size: published.size },
+            [`${OUTBOX_FIELD}.id`]: { $all: [...published] },
+          },
+          { $unset: ALL_OUTBOX_FIELDS },
+        ),
+      );
+      if (done.matchedCount === 1) return;
+    }
     const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...messageIds] } } } };
-    if (releasesClaim(pending, new Set(messageIds))) update.$unset = { [OUTBOX_LEASE_FIELD]: '' };
+    if (releases) update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
     await this.context.run(() => collection.updateOne(key, update));
     await this.clearIfEmpty(pending.collection, key);
   }
@@ -57,48 +102,69 @@ export class MongoOutbox implements OutboxSource {
     return count;
   }
 
-  /** Leases the oldest free pending record: null when there is none, 'empty' for a leftover empty outbox. */
-  private async claimOne(
+  /**
+   * Leases up to `wanted` of the oldest claimable records of one collection. `found`: how many claimable
+   * records the last attempt saw (less than `wanted`: the collection has no more for now).
+   */
+  private async claimBatch(
     name: string,
-    now: number,
+    wanted: number,
     leaseMs: number,
-  ): Promise<PendingOutbox | 'empty' | null> {
+  ): Promise<{ records: PendingOutbox[]; found: number }> {
     const collection = this.context.db.collection(name);
-    const doc = await this.context.run(() =>
-      collection.findOneAndUpdate(
-        {
-          ...PENDING,
-          $or: [{ [OUTBOX_LEASE_FIELD]: { $exists: false } }, { [OUTBOX_LEASE_FIELD]: { $lte: now } }],
-        },
-        { $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs } },
-        {
-          sort: { [OUTBOX_AT_FIELD]: 1 },
-          returnDocument: 'after',
-          projection: { tenantId: 1, id: 1, [OUTBOX_FIELD]: 1 },
-        },
-      ),
-    );
-    if (!doc) return null;
-    const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
-    if (messages.length === 0) {
-      // A crash between acknowledge's two steps: finish the cleanup.
-      await this.clearIfEmpty(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
-      return 'empty';
+    for (let attempt = 0; ; attempt++) {
+      const now = Date.now();
+      const candidates = await this.context.run(() =>
+        collection
+          .find(claimable(now), { projection: { _id: 1 }, sort: { [OUTBOX_AT_FIELD]: 1 }, limit: wanted })
+          .toArray(),
+      );
+      if (candidates.length === 0) return { records: [], found: 0 };
+      const ids = candidates.map((doc) => doc._id);
+      const claimId = randomUUID();
+      const leased = await this.context.run(() =>
+        collection.updateMany(
+          { _id: { $in: ids }, ...claimable(now) },
+          { $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId } },
+        ),
+      );
+      if (leased.modifiedCount === 0) {
+        if (attempt < LOST_RACE_RETRIES) continue;
+        return { records: [], found: candidates.length };
+      }
+      const docs = await this.context.run(() =>
+        collection
+          .find(
+            { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId },
+            { projection: { tenantId: 1, id: 1, [OUTBOX_FIELD]: 1 }, sort: { [OUTBOX_AT_FIELD]: 1 } },
+          )
+          .toArray(),
+      );
+      const records: PendingOutbox[] = [];
+      for (const doc of docs) {
+        const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
+        if (messages.length === 0) {
+          // A crash between acknowledge's two steps: finish the cleanup.
+          await this.clearIfEmpty(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
+          continue;
+        }
+        records.push({
+          collection: name,
+          tenantId: trustedTenantId(String(doc.tenantId)),
+          id: String(doc.id),
+          messages,
+        });
+      }
+      return { records, found: candidates.length };
     }
-    return {
-      collection: name,
-      tenantId: trustedTenantId(String(doc.tenantId)),
-      id: String(doc.id),
-      messages,
-    };
   }
 
   /** Second step of an acknowledgement: no events left → no longer pending (an event pushed meanwhile wins). */
   private async clearIfEmpty(name: string, key: Document): Promise<void> {
     await this.context.run(() =>
-      this.context.db.collection(name).updateOne({ ...key, [OUTBOX_FIELD]: { $size: 0 } }, {
-        $unset: { [OUTBOX_FIELD]: '', [OUTBOX_AT_FIELD]: '', [OUTBOX_LEASE_FIELD]: '' },
-      } as Document),
+      this.context.db
+        .collection(name)
+        .updateOne({ ...key, [OUTBOX_FIELD]: { $size: 0 } }, { $unset: ALL_OUTBOX_FIELDS } as Document),
     );
   }
 }

@@ -11,12 +11,15 @@ import type { Filter, Identified, OutboxMessage } from './types.js';
 export const OUTBOX_FIELD = '_outbox';
 export const OUTBOX_AT_FIELD = '_outboxAt';
 export const OUTBOX_LEASE_FIELD = '_outboxLease';
+/** Which claim holds the lease (MongoDB adapter: a batch claim finds its records by it). */
+export const OUTBOX_CLAIM_FIELD = '_outboxClaim';
 export const RESERVED_FIELDS: readonly string[] = [
   '_id',
   'tenantId',
   OUTBOX_FIELD,
   OUTBOX_AT_FIELD,
   OUTBOX_LEASE_FIELD,
+  OUTBOX_CLAIM_FIELD,
 ];
 /** Fields an update may not change (`id` may only be given by an upsert's `$setOnInsert`). */
 export const PROTECTED_FIELDS: readonly string[] = [...RESERVED_FIELDS, 'id'];
