@@ -10,6 +10,7 @@ interface Slot {
   endsAt: string;
   maxCovers: number;
   coversBooked: number;
+  coversSeated: number;
   coversAvailable: number;
   arrivals: number;
 }
@@ -354,25 +355,58 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
           coversBooked: 7,
           coversAvailable: 3,
           arrivals: 2,
+          // the default meal of 120 minutes: 19:00 and 19:29 arrivals, and the 18:00 one until 20:00
+          coversSeated: 13,
         },
         expect.objectContaining({
           start: `${DATE}T19:30:00`,
           coversBooked: 2,
           coversAvailable: 8,
           arrivals: 1,
+          coversSeated: 15,
         }),
         expect.objectContaining({
           start: `${DATE}T20:00:00`,
           coversBooked: 12,
           coversAvailable: 0,
           arrivals: 1,
+          coversSeated: 21,
         }),
         expect.objectContaining({
           start: `${DATE}T20:30:00`,
           coversBooked: 0,
           coversAvailable: 10,
           arrivals: 0,
+          coversSeated: 21, // the cancelled 20:30 booking is not seated
         }),
+      ]);
+    });
+
+    it('counts the covers seated in each slot: own duration, the default meal, a party from the evening before', async () => {
+      const tenant = await newTenant();
+      const saved = await putConfig(
+        {
+          slotMinutes: 60,
+          defaultMealMinutes: 90,
+          openingHours: [{ weekday: weekdayOf(DATE), intervals: [{ open: '00:00', close: '02:00' }] }],
+        },
+        tenant.admin,
+      );
+      expect(saved.status).toBe(200);
+      const book = async (bookingDate: string, covers: number, durationMinutes?: number) => {
+        const res = await stack.api('POST', '/api/prenotazioni', {
+          token: tenant.staff,
+          body: { covers, bookingDate, customerName: `Ospite ${bookingDate}`, durationMinutes },
+        });
+        expect(res.status).toBe(201);
+      };
+      await book('2027-04-13T23:30:00', 5, 60); // the evening before, seated until 00:30
+      await book(`${DATE}T00:15:00`, 2); // the default 90 minutes: until 01:45
+      await book(`${DATE}T00:30:00`, 3, 30); // until 01:00: touching the next slot only
+      const slots = await slotsOf(DATE, tenant.staff);
+      expect(slots.map((s) => [s.start.slice(11, 16), s.coversBooked, s.coversSeated])).toEqual([
+        ['00:00', 5, 10],
+        ['01:00', 0, 2],
       ]);
     });
 

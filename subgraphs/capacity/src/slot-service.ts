@@ -11,6 +11,7 @@ const BOOKINGS_OF_DAY = /* GraphQL */ `
       id
       covers
       startsAt
+      durationMinutes
       state
     }
   }
@@ -20,11 +21,18 @@ interface DayBooking {
   id: string;
   covers: number;
   startsAt: string;
+  durationMinutes: number | null;
   state: string;
 }
 
 /**
- * The slots of a local day with the covers arriving in each. The day and its slots are in the configured zone;
+ * The longest stay there can be: prenotazione's MAX_DURATION_MINUTES and the longest default meal
+ * (MEAL_MINUTES_RANGE) are both 720 minutes. A booking that started longer ago cannot be seated in a slot.
+ */
+const LONGEST_STAY_MS = 720 * 60_000;
+
+/**
+ * The slots of a local day with the covers arriving in each and the covers seated during each. The day and its slots are in the configured zone;
  * prenotazione's days are in the restaurant's zone (RESTAURANT_TIMEZONE), so it is asked for each of its days
  * the slots touch (one, unless the configured zone differs).
  */
@@ -51,8 +59,12 @@ export class SlotService {
     const first = windows[0];
     const last = windows.at(-1);
     if (!first || !last) return [];
-    const bookings = await this.bookingsBetween(first.startsAt, new Date(last.endsAt.getTime() - 1));
-    return countCovers(windows, bookings, config.maxCoversPerSlot);
+    // From the longest stay before the first slot: a booking of the evening before may still be seated.
+    const bookings = await this.bookingsBetween(
+      new Date(first.startsAt.getTime() - LONGEST_STAY_MS),
+      new Date(last.endsAt.getTime() - 1),
+    );
+    return countCovers(windows, bookings, config.maxCoversPerSlot, config.defaultMealMinutes);
   }
 
   private async bookingsBetween(from: Date, to: Date): Promise<ArrivingBooking[]> {

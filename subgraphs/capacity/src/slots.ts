@@ -15,6 +15,8 @@ export interface ArrivingBooking {
   id: string;
   covers: number;
   startsAt: Date;
+  /** The booking's own stay; null: the configured default meal duration. */
+  durationMinutes: number | null;
   state: string;
 }
 
@@ -23,6 +25,7 @@ export interface CapacitySlot extends SlotWindow {
   coversBooked: number;
   coversAvailable: number;
   arrivals: number;
+  coversSeated: number;
 }
 
 /** The booking states that take capacity (decisions.md: pending, confermata, caparra_pagata). */
@@ -78,26 +81,38 @@ export function slotsOfDay(
 }
 
 /**
- * Pacing (pure): each slot's covers are those of the active bookings whose start falls in
- * [startsAt, endsAt); a booking arriving while the restaurant is closed is in no slot.
+ * Pacing and occupancy (pure). Each slot's `coversBooked` are those of the active bookings whose start falls in
+ * [startsAt, endsAt) (a booking arriving while the restaurant is closed is in no slot); its `coversSeated` are
+ * those of the active bookings at their tables during the slot: whose stay [start, start + own duration, or
+ * `defaultMealMinutes` when it has none) overlaps the slot (touching ends do not).
  */
 export function countCovers(
   slots: readonly SlotWindow[],
   bookings: readonly ArrivingBooking[],
   maxCoversPerSlot: number,
+  defaultMealMinutes: number,
 ): CapacitySlot[] {
-  const active = bookings.filter((b) => ACTIVE_STATES.has(b.state));
+  const active = bookings
+    .filter((b) => ACTIVE_STATES.has(b.state))
+    .map((b) => {
+      const start = b.startsAt.getTime();
+      return { covers: b.covers, start, end: start + (b.durationMinutes ?? defaultMealMinutes) * 60_000 };
+    });
   return slots.map((slot) => {
-    const arriving = active.filter(
-      (b) => b.startsAt.getTime() >= slot.startsAt.getTime() && b.startsAt.getTime() < slot.endsAt.getTime(),
-    );
-    const coversBooked = arriving.reduce((sum, b) => sum + b.covers, 0);
+    const from = slot.startsAt.getTime();
+    const to = slot.endsAt.getTime();
+    const arriving = active.filter((b) => b.start >= from && b.start < to);
+    const coversBooked = sumCovers(arriving);
     return {
       ...slot,
       maxCovers: maxCoversPerSlot,
       coversBooked,
       coversAvailable: Math.max(0, maxCoversPerSlot - coversBooked),
       arrivals: arriving.length,
+      coversSeated: sumCovers(active.filter((b) => b.start < to && b.end > from)),
     };
   });
 }
+
+const sumCovers = (bookings: ReadonlyArray<{ covers: number }>) =>
+  bookings.reduce((sum, b) => sum + b.covers, 0);

@@ -104,12 +104,13 @@ describe('slotsOfDay', () => {
 
 describe('countCovers', () => {
   const slots = slotsOfDay('2026-06-10', [{ open: '19:00', close: '20:00' }], 15, ROME); // 17:00Z–18:00Z
-  const booking = (id: string, covers: number, startsAt: string, state = 'pending'): ArrivingBooking => ({
-    id,
-    covers,
-    startsAt: new Date(startsAt),
-    state,
-  });
+  const booking = (
+    id: string,
+    covers: number,
+    startsAt: string,
+    state = 'pending',
+    durationMinutes: number | null = null,
+  ): ArrivingBooking => ({ id, covers, startsAt: new Date(startsAt), durationMinutes, state });
 
   it('counts the covers of the active bookings arriving in each slot (start inclusive, end exclusive)', () => {
     const counted = countCovers(
@@ -121,6 +122,7 @@ describe('countCovers', () => {
         booking('d', 3, '2026-06-10T17:59:00Z'),
       ],
       10,
+      120,
     );
     expect(counted.map((s) => [s.coversBooked, s.coversAvailable, s.arrivals])).toEqual([
       [6, 4, 2],
@@ -132,7 +134,7 @@ describe('countCovers', () => {
   });
 
   it('never goes below zero available when a slot is overbooked', () => {
-    const [first] = countCovers(slots, [booking('a', 12, '2026-06-10T17:05:00Z')], 10);
+    const [first] = countCovers(slots, [booking('a', 12, '2026-06-10T17:05:00Z')], 10, 120);
     expect(first).toMatchObject({ coversBooked: 12, coversAvailable: 0 });
   });
 
@@ -147,6 +149,7 @@ describe('countCovers', () => {
         booking('late', 5, '2026-06-10T18:00:00Z'),
       ],
       10,
+      120,
     );
     expect(counted.reduce((sum, s) => sum + s.coversBooked, 0)).toBe(0);
   });
@@ -154,8 +157,26 @@ describe('countCovers', () => {
   it('puts an arrival in the right one of the two repeated local slots on the autumn switch day', () => {
     const night = slotsOfDay('2026-10-25', [{ open: '01:00', close: '04:00' }], 60, ROME);
     expect(night.map((s) => s.start.slice(11, 16))).toEqual(['01:00', '02:00', '02:00', '03:00']);
-    const counted = countCovers(night, [booking('cet', 3, '2026-10-25T01:30:00Z')], 10); // 02:30 CET
+    const counted = countCovers(night, [booking('cet', 3, '2026-10-25T01:30:00Z')], 10, 60); // 02:30 CET
     expect(counted.map((s) => s.coversBooked)).toEqual([0, 0, 3, 0]);
+    expect(counted.map((s) => s.coversSeated)).toEqual([0, 0, 3, 3]); // seated 02:30–03:30 CET
+  });
+
+  it('counts seated covers over the stay of each booking: its own duration, else the default meal', () => {
+    const counted = countCovers(
+      slots, // 17:00Z, 17:15Z, 17:30Z, 17:45Z
+      [
+        booking('own', 4, '2026-06-10T17:00:00Z', 'confermata', 30), // 17:00–17:30: first two slots
+        booking('default', 2, '2026-06-10T17:10:00Z'), // default 20 min: 17:10–17:30
+        booking('before-opening', 3, '2026-06-10T16:40:00Z', 'pending', 30), // seated until 17:10
+        booking('touching', 5, '2026-06-10T16:30:00Z', 'pending', 30), // leaves at 17:00: not seated
+        booking('gone', 6, '2026-06-10T17:00:00Z', 'annullata', 60),
+      ],
+      10,
+      20,
+    );
+    expect(counted.map((s) => s.coversSeated)).toEqual([9, 6, 0, 0]);
+    expect(counted.map((s) => s.coversBooked)).toEqual([6, 0, 0, 0]);
   });
 });
 

@@ -36,6 +36,6 @@ export const capacityOperations = {
   UpdateProductionCategory: `mutation UpdateProductionCategory($id: ID!, $input: ProductionCategoryPatch!) { updateProductionCategory(id: $id, input: $input) { ...ProductionCategoryFields } } ${CATEGORY_FIELDS}`,
   DeleteProductionCategory: `mutation DeleteProductionCategory($id: ID!) { deleteProductionCategory(id: $id) { id deleted } }`,
   CapacitySlots: `query CapacitySlots($date: String!) {
-    slots(date: $date) { start end startsAt endsAt maxCovers coversBooked coversAvailable arrivals }
+    slots(date: $date) { start end startsAt endsAt maxCovers coversBooked coversAvailable arrivals coversSeated }
   }`,
 } as const;
