@@ -32,15 +32,20 @@ export function tenantView(context: TenantViewContext, tenantId: TenantId): Tena
     return tenantKey(prefix, tenantId, key);
   };
 
-  const get = async <T>(key: string): Promise<T | null> => {
+  /** The stored text, or `undefined` when the server failed (counted; the caller answers a miss). */
+  const read = async (key: string): Promise<string | null | undefined> => {
     const k = fullKey(key);
-    let json: string | null;
     try {
-      json = await store.get(k);
+      return await store.get(k);
     } catch (error) {
       counters.failed(error, 'get');
-      return null;
+      return undefined;
     }
+  };
+
+  const get = async <T>(key: string): Promise<T | null> => {
+    const json = await read(key);
+    if (json === undefined) return null;
     const decoded = json === null ? undefined : decodeValue(json);
     if (decoded === undefined) {
       counters.miss();
@@ -51,14 +56,8 @@ export function tenantView(context: TenantViewContext, tenantId: TenantId): Tena
   };
 
   const getJsonText = async (key: string): Promise<string | null> => {
-    const k = fullKey(key);
-    let json: string | null;
-    try {
-      json = await store.get(k);
-    } catch (error) {
-      counters.failed(error, 'get');
-      return null;
-    }
+    const json = await read(key);
+    if (json === undefined) return null;
     if (json === null) counters.miss();
     else counters.hit();
     return json;

@@ -1,15 +1,6 @@
 import { describe, expect, it } from 'vitest';
+import { deferred } from '@coperto/testkit';
 import { createSingleFlight } from '../src/index.js';
-
-const deferred = <T>() => {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-};
 
 describe('createSingleFlight', () => {
   it('shares one running load between callers of the same key, not between keys', async () => {

@@ -42,15 +42,7 @@ export async function getJson(url: string, init?: RequestInit): Promise<JsonResp
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
-export function deferred<T = void>() {
-  let resolve!: (value: T) => void;
-  let reject!: (error: unknown) => void;
-  const promise = new Promise<T>((res, rej) => {
-    resolve = res;
-    reject = rej;
-  });
-  return { promise, resolve, reject };
-}
+export { deferred } from '@coperto/testkit';
 
 /** Polls `condition` until true, for at most `ms`. */
 export async function until(

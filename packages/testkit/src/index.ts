@@ -1,3 +1,4 @@
 export * from './servers.js';
 export * from './server-urls.js';
 export * from './tokens.js';
+export * from './deferred.js';
