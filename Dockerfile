@@ -2,16 +2,17 @@
 #
 # Coperto images for the distributed run mode (docs/deployment.md).
 #
-# One Dockerfile, one final target per process. All six targets share every filesystem layer (the whole
-# workspace with its node_modules: there is no build step, the processes run TypeScript through tsx); a
-# target only adds its entry point, its default PORT and its EXPOSE list. Building all six costs one build:
+# One Dockerfile, one final target per process. All six targets share every filesystem layer: the compiled
+# workspace (`pnpm build`: dist/ of every package) with production dependencies only, laid out by
+# scripts/runtime-tree.ts (no sources, no tsx, TypeScript, vitest or prettier); a target only adds its entry
+# point, its default PORT and its EXPOSE list. Building all six costs one build:
 #
 #   docker build --target gateway -t coperto/gateway .
 #   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity alike
 #
 # `docker build .` without --target builds the gateway (the last stage). The entry point is
-# `node --import tsx <entry>`, so any image can also run another entry: `docker run coperto/gateway
-# subgraphs/sala/src/index.ts` (then set PORT yourself).
+# `node --conditions=compiled <entry>` (the condition selects each workspace package's dist/), so any image can
+# also run another entry: `docker run coperto/gateway subgraphs/sala/dist/index.js` (then set PORT yourself).
 
 # Node 20 on Debian bookworm, slim. Pin a digest (node:20-bookworm-slim@sha256:...) for reproducible builds.
 ARG NODE_IMAGE=node:20-bookworm-slim
@@ -30,11 +31,12 @@ FROM pnpm AS fetch
 COPY pnpm-lock.yaml pnpm-workspace.yaml .npmrc ./
 RUN pnpm fetch
 
-# ---- the workspace, installed offline from the fetched store ----
-FROM fetch AS install
+# ---- the workspace, installed offline from the fetched store, then compiled ----
+FROM fetch AS build
 COPY . .
-# Dev dependencies stay: tsx (a root devDependency) is the runtime loader.
-RUN pnpm install --frozen-lockfile --offline
+RUN pnpm install --frozen-lockfile --offline && pnpm build
+# What the image runs, in /runtime: manifests, dist/, run-time files, production dependencies only.
+RUN pnpm exec tsx scripts/runtime-tree.ts /runtime
 
 # ---- runtime: shared by every process ----
 FROM ${NODE_IMAGE} AS runtime
@@ -44,8 +46,8 @@ ENV NODE_ENV=production \
     METRICS_PORT=3030
 WORKDIR /app
 # Owned by root, read-only for the process; only .data (the embedded store, unused in distributed mode but
-# the default of a bare `docker run`) is writable. tsx keeps its transpile cache in /tmp.
-COPY --from=install /app /app
+# the default of a bare `docker run`) is writable.
+COPY --from=build /runtime /app
 RUN mkdir -p /app/.data && chown 1000:1000 /app/.data
 # The image's `node` user, numerically, so Kubernetes' runAsNonRoot can verify it.
 USER 1000:1000
@@ -57,37 +59,37 @@ STOPSIGNAL SIGTERM
 # Readiness, with node (slim images have no curl/wget). Orchestrators use their own probes (deploy/*.yaml).
 HEALTHCHECK --interval=10s --timeout=5s --start-period=150s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.HEALTH_PORT || 3001) + '/public/health/ready').then((r) => process.exit(r.ok ? 0 : 1), () => process.exit(1))"]
-ENTRYPOINT ["node", "--import", "tsx"]
+ENTRYPOINT ["node", "--conditions=compiled"]
 
 # ---- one target per process; PORT values match supergraph.yaml's routing URLs ----
 FROM runtime AS tavolo
 ENV PORT=4001
 EXPOSE 4001
-CMD ["subgraphs/tavolo/src/index.ts"]
+CMD ["subgraphs/tavolo/dist/index.js"]
 
 FROM runtime AS sala
 ENV PORT=4002
 EXPOSE 4002
-CMD ["subgraphs/sala/src/index.ts"]
+CMD ["subgraphs/sala/dist/index.js"]
 
 FROM runtime AS prenotazione
 ENV PORT=4003
 EXPOSE 4003
-CMD ["subgraphs/prenotazione/src/index.ts"]
+CMD ["subgraphs/prenotazione/dist/index.js"]
 
 FROM runtime AS bookings
 ENV PORT=4004
 EXPOSE 4004
-CMD ["subgraphs/bookings/src/index.ts"]
+CMD ["subgraphs/bookings/dist/index.js"]
 
 FROM runtime AS capacity
 ENV PORT=4005
 EXPOSE 4005
-CMD ["subgraphs/capacity/src/index.ts"]
+CMD ["subgraphs/capacity/dist/index.js"]
 
 # Last, so that a plain `docker build .` builds it. Without COPERTO_MODE=distributed it runs the zero-config
 # embedded mode (everything in one process, store in /app/.data): `docker run -p 3000:3000 coperto/gateway`.
 FROM runtime AS gateway
 ENV PORT=3000
 EXPOSE 3000
-CMD ["gateway/src/index.ts"]
+CMD ["gateway/dist/index.js"]

@@ -43,6 +43,8 @@ const ENTRIES: Record<ProcessName, string> = {
   bookings: 'subgraphs/bookings/src/index.ts',
   capacity: 'subgraphs/capacity/src/index.ts',
 };
+/** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
+const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
 const HEALTH_PORT = 3001;
 const METRICS_PORT = 3030;
 const INFRA = ['mongo', 'nats', 'redis'] as const;
@@ -250,8 +252,11 @@ describe('Dockerfile', () => {
       expect(dockerfile.baseImage(name)).toMatch(/^node:20(\.\d+)*-bookworm-slim(@sha256:[0-9a-f]+)?$/);
       const chain = dockerfile.chain(name);
 
-      expect(JSON.parse(lastOf(chain, 'ENTRYPOINT') ?? 'null')).toEqual(['node', '--import', 'tsx']);
-      expect(JSON.parse(lastOf(chain, 'CMD') ?? 'null')).toEqual([ENTRIES[name]]);
+      expect(JSON.parse(lastOf(chain, 'ENTRYPOINT') ?? 'null')).toEqual(['node', '--conditions=compiled']);
+      expect(JSON.parse(lastOf(chain, 'CMD') ?? 'null')).toEqual([compiledEntry(ENTRIES[name])]);
+      // The runtime holds the compiled tree only (scripts/runtime-tree.ts), never the build stage's workspace.
+      const copies = chain.filter((i) => i.keyword === 'COPY').map((i) => i.args);
+      expect(copies).toEqual(['--from=build /runtime /app']);
 
       const env = Object.fromEntries(
         chain
@@ -280,6 +285,13 @@ describe('Dockerfile', () => {
       expect(healthcheck).toMatch(/\|\| 3001\b/);
     },
   );
+
+  it('compiles in the build stage and lays out the runtime tree there', () => {
+    const build = dockerfile.stages.find((s) => s.name === 'build');
+    const runs = (build?.instructions ?? []).filter((i) => i.keyword === 'RUN').map((i) => i.args);
+    expect(runs.some((r) => /pnpm install --frozen-lockfile --offline && pnpm build/.test(r))).toBe(true);
+    expect(runs.some((r) => r.includes('scripts/runtime-tree.ts /runtime'))).toBe(true);
+  });
 
   it('bakes in no secret', () => {
     const all = dockerfile.stages.flatMap((s) => s.instructions);
