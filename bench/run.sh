@@ -10,4 +10,6 @@ bash scripts/install-test-servers.sh
 # bench/ is not a workspace member: its heavy dependencies (Hive Gateway, autocannon) have their own lockfile.
 pnpm install --ignore-workspace --dir bench --frozen-lockfile --reporter=silent
 
+# The services run compiled, as in production (scripts/build.ts).
+pnpm --silent build
 exec node --import tsx bench/src/main.ts

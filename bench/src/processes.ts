@@ -100,8 +100,9 @@ export function spawnProcess(name: string, cmd: string, args: string[], options:
 }
 
 /**
- * A Coperto entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) as `node --import tsx <entry>`
- * from the repository root, as the project's own process tests start it. BENCH_CPU_PROF=<name> profiles it.
+ * A Coperto entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) run as production runs it: its
+ * compiled file (`pnpm build`, which bench/run.sh runs first) with `node --conditions=compiled`, from the
+ * repository root. BENCH_CPU_PROF=<name> profiles it.
  */
 export function spawnService(
   config: BenchConfig,
@@ -110,10 +111,10 @@ export function spawnService(
   env: Record<string, string>,
 ): Proc {
   const profile = config.cpuProf.includes(name)
-    ? // One file per thread (tsx runs its loader hooks in a worker): a directory per process, default names.
-      ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
+    ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
     : [];
-  return spawnProcess(name, process.execPath, [...profile, '--import', 'tsx', entry], {
+  const compiled = entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
+  return spawnProcess(name, process.execPath, [...profile, '--conditions=compiled', compiled], {
     cwd: config.repoRoot,
     env: {
       NODE_ENV: 'production',
