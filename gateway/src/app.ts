@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { Counter } from 'prom-client';
 import { createOutboxRelay, type OutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
 import {
@@ -10,6 +11,7 @@ import {
   type Logger,
 } from '@coperto/server-kit';
 import type { GatewayConfig } from './config.js';
+import { dedupeInFlight } from './fetch-dedupe.js';
 import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
@@ -41,13 +43,24 @@ export async function startGatewayApp(
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    const subgraphSource = (name: string, url: string | undefined) => {
+      const executor = hosted?.executors.get(name);
+      if (executor) return new InProcessDataSource(executor);
+      if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
+      return new AuthForwardingDataSource({ url: config.subgraphUrls[name] ?? url });
+    };
+    const sharedFetches = new Counter({
+      name: 'gateway_subgraph_fetches_shared_total',
+      help: 'Subgraph fetches answered by an identical fetch of the same token already in flight',
+      labelNames: ['subgraph'],
+      registers: [metrics.registry],
+    });
     const gateway = await createGatewayServer({
       supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
       dataSourceFor: (name, url) => {
-        const executor = hosted?.executors.get(name);
-        if (executor) return new InProcessDataSource(executor);
-        if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
-        return new AuthForwardingDataSource({ url: config.subgraphUrls[name] ?? url });
+        const source = subgraphSource(name, url);
+        if (!config.SUBGRAPH_FETCH_DEDUPE) return source;
+        return dedupeInFlight(source, () => sharedFetches.inc({ subgraph: name }));
       },
       verifier: deps.verifier,
       bus: deps.bus,

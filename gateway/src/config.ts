@@ -11,6 +11,10 @@ const gatewayConfigSpec = {
     description: 'embedded: everything in this process; distributed: subgraphs are separate processes',
   }),
   GRAPHQL_INTROSPECTION: bool({ default: false }),
+  SUBGRAPH_FETCH_DEDUPE: bool({
+    default: true,
+    description: 'identical subgraph fetches of one token in flight at once share one execution',
+  }),
 } as const;
 
 export type GatewayConfig = Config<typeof gatewayConfigSpec> & {
