@@ -74,7 +74,7 @@ const EXPECTED_PROBES = {
 } as const;
 
 /** Read by Node or Apollo rather than by Coperto's config, and set on purpose. */
-const RUNTIME_ENV = ['APOLLO_TELEMETRY_DISABLED', 'NODE_ENV'];
+const RUNTIME_ENV = ['APOLLO_TELEMETRY_DISABLED', 'NODE_ENV', 'NODE_OPTIONS'];
 
 /** Stands in for the JWT secret the operator provides (compose `.env`, Kubernetes Secret). */
 const PLACEHOLDER_SECRET = 'placeholder-for-the-deploy-test-only-0123456789';
