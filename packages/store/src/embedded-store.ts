@@ -7,7 +7,7 @@ import { EmbeddedOutbox } from './embedded-outbox.js';
 import { DuplicateKeyError } from './errors.js';
 import { validateIndexSpecs } from './index-specs.js';
 import { acquireDirectoryLock } from './lock-file.js';
-import { assertCollectionName } from './stored-document.js';
+import { assertCollectionName, withDeletedOutboxes } from './stored-document.js';
 import type {
   DocumentStore,
   Identified,
@@ -90,7 +90,7 @@ class EmbeddedStore implements DocumentStore {
 
   outbox(collections: readonly string[]): OutboxSource {
     collections.forEach(assertCollectionName);
-    return new EmbeddedOutbox(this.engine, [...collections]);
+    return new EmbeddedOutbox(this.engine, withDeletedOutboxes(collections));
   }
 
   async ping(_timeoutMs?: number): Promise<void> {
