@@ -68,6 +68,7 @@ export async function startGatewayApp(
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
     });

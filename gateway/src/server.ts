@@ -33,6 +33,8 @@ export interface GatewayDeps {
   logger: Logger;
   introspection: boolean;
   bodyLimitBytes: number;
+  /** On shutdown, in-flight requests may run this long before they are cut (SHUTDOWN_GRACE_MS). Default 25 s. */
+  shutdownGraceMs?: number;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
@@ -70,7 +72,11 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         deps.logger.error('GraphQL error', { error: internal }),
       ),
     plugins: [
-      ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: 5_000 }),
+      // Apollo's drain closes the server and cuts what still runs after the grace period (SHUTDOWN_GRACE_MS).
+      ApolloServerPluginDrainHttpServer({
+        httpServer,
+        stopGracePeriodMillis: deps.shutdownGraceMs ?? 25_000,
+      }),
       ApolloServerPluginLandingPageDisabled(),
       ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],

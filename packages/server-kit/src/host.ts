@@ -6,7 +6,7 @@ import { createMetricsServer, type Metrics } from '@coperto/metrics';
 import type { Dependencies } from './dependencies.js';
 import type { Logger } from './logger.js';
 import type { ServiceConfig } from './service-config.js';
-import { closeHttpServer, registerShutdown } from './shutdown.js';
+import { closeHttpServer, registerShutdown, SHUTDOWN_STEPS_MARGIN_MS } from './shutdown.js';
 import { APP_VERSION, FRAMEWORK_VERSION } from './versions.js';
 
 export interface HostOptions {
@@ -93,7 +93,7 @@ export async function startHost(options: HostOptions): Promise<Host> {
 
   const steps = [
     { name: 'app', run: () => options.beforeClose?.() },
-    { name: 'app-server', run: () => closeHttpServer(options.appServer) },
+    { name: 'app-server', run: () => closeHttpServer(options.appServer, config.SHUTDOWN_GRACE_MS) },
     { name: 'relay', run: () => relay?.stop() },
     { name: 'dependencies', run: () => deps.close() },
     { name: 'metrics', run: () => metricsServer.close() },
@@ -116,6 +116,8 @@ export async function startHost(options: HostOptions): Promise<Host> {
     registerShutdown({
       logger,
       onSignal: () => health.setShuttingDown(),
+      // In-flight requests get SHUTDOWN_GRACE_MS; past that and the remaining steps' margin, exit 1.
+      graceMs: config.SHUTDOWN_DRAIN_MS + config.SHUTDOWN_GRACE_MS + SHUTDOWN_STEPS_MARGIN_MS,
       steps: [{ name: 'close', run: close }],
     });
   }

@@ -34,6 +34,12 @@ export const serviceConfigSpec = {
   HEALTH_READINESS_CACHE: bool({ default: true }),
   HEALTH_READINESS_BUS: bool({ default: true }),
   SHUTDOWN_DRAIN_MS: int({ default: 0, min: 0, max: 60_000, description: 'wait after readiness goes 503' }),
+  SHUTDOWN_GRACE_MS: int({
+    default: 25_000,
+    min: 0,
+    max: 600_000,
+    description: 'on SIGTERM, in-flight requests may run this long before they are cut; then exit 0',
+  }),
   BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),
 } as const;
 

@@ -11,7 +11,10 @@ export interface ShutdownOptions {
   onSignal?: () => void;
   /** Time between readiness going 503 and closing the listeners, for load balancers to notice. Default 0. */
   drainDelayMs?: number;
-  /** Hard limit: past it the process exits 1. Default 25 s (inside Kubernetes' default 30 s grace). */
+  /**
+   * Hard limit: past it the process exits 1 (the steps hung). Default 30 s. Set it above the time the steps
+   * may take on purpose (the drain delay plus the in-flight requests' grace period).
+   */
   graceMs?: number;
   /** Steps in order: stop accepting, finish in-flight, drain the bus, close stores. */
   steps: ShutdownStep[];
@@ -32,7 +35,7 @@ export function registerShutdown(options: ShutdownOptions): () => Promise<void> 
       const timer = setTimeout(() => {
         options.logger.error('shutdown grace period exceeded; exiting');
         exit(1);
-      }, options.graceMs ?? 25_000);
+      }, options.graceMs ?? 30_000);
       timer.unref();
       if (options.drainDelayMs) await new Promise((r) => setTimeout(r, options.drainDelayMs));
       for (const step of options.steps) {
@@ -57,11 +60,26 @@ export function registerShutdown(options: ShutdownOptions): () => Promise<void> 
   return shutdown;
 }
 
-/** Closes an http.Server: stops accepting, lets in-flight requests finish, reaps idle keep-alive sockets. */
-export function closeHttpServer(server: import('node:http').Server): Promise<void> {
+/** Time the steps after the in-flight requests get (relay, stores, listeners) before the hard limit. */
+export const SHUTDOWN_STEPS_MARGIN_MS = 5_000;
+
+/**
+ * Closes an http.Server: stops accepting, reaps idle keep-alive sockets, lets in-flight requests finish; those
+ * still running after `graceMs` (when given) are cut. Keep-alive sockets that become idle meanwhile are closed
+ * as their response ends (Node's server.close does that for HTTP/1.1 once it is closing).
+ */
+export function closeHttpServer(server: import('node:http').Server, graceMs?: number): Promise<void> {
   return new Promise((resolve) => {
     if (!server.listening) return resolve();
-    server.close(() => resolve());
+    let timer: NodeJS.Timeout | undefined;
+    server.close(() => {
+      clearTimeout(timer);
+      resolve();
+    });
     server.closeIdleConnections();
+    if (graceMs !== undefined) {
+      timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      timer.unref();
+    }
   });
 }

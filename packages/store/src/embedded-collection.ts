@@ -7,10 +7,12 @@ import { matchesFilter } from './filter-matcher.js';
 import { copyJson, type JsonObject } from './json-values.js';
 import { page, sortDocuments, validatePaging, validateSort } from './sort.js';
 import {
+  deletedOutboxCollection,
   PROTECTED_FIELDS,
   prepareEvents,
   prepareNewDocument,
   publicDocument,
+  tombstoneId,
   validateTenantFilter,
 } from './stored-document.js';
 import type {
@@ -109,12 +111,13 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     return await this.insertUpserted(collection, filter, update, events);
   }
 
-  async deleteOne(filter: Filter): Promise<boolean> {
+  async deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean> {
     this.engine.assertUsable();
     validateTenantFilter(filter);
+    const events = prepareEvents(options?.events);
     const [target] = this.matching(filter, 1);
     if (!target) return false;
-    await this.engine.commitDelete(this.engine.collection(this.name), this.tenantId, target.id);
+    await this.deleteRecord(target, events);
     return true;
   }
 
@@ -122,11 +125,32 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     this.engine.assertUsable();
     validateTenantFilter(filter);
     const targets = this.matching(filter);
-    const collection = this.engine.collection(this.name);
-    await Promise.all(
-      targets.map((target) => this.engine.commitDelete(collection, this.tenantId, target.id)),
-    );
+    await Promise.all(targets.map((target) => this.deleteRecord(target, [])));
     return targets.length;
+  }
+
+  /**
+   * Removes a record now; its pending events (and `events`) move to a tombstone in the same synchronous step,
+   * logged before the deletion, so they reach the relay whatever happens next.
+   */
+  private deleteRecord(target: StoredRecord, events: StoredRecord['outbox']): Promise<unknown> {
+    const outbox = [...target.outbox, ...events];
+    const writes: Array<Promise<void>> = [];
+    if (outbox.length > 0) {
+      const id = tombstoneId(target.id);
+      writes.push(
+        this.engine.commitPut(this.engine.collection(deletedOutboxCollection(this.name)), {
+          tenantId: this.tenantId,
+          id,
+          doc: { tenantId: this.tenantId, id, deletedId: target.id },
+          outbox,
+          outboxAt: target.outboxAt ?? new Date().toISOString(),
+          lease: 0,
+        }),
+      );
+    }
+    writes.push(this.engine.commitDelete(this.engine.collection(this.name), this.tenantId, target.id));
+    return Promise.all(writes);
   }
 
   private async updateRecord(

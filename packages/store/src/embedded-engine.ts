@@ -26,6 +26,7 @@ export class EmbeddedEngine {
   /** Bytes the live records' lines take (what a compacted log would hold, give or take the index lines). */
   private liveBytes = 0;
   private closed = false;
+  private failure: Error | null = null;
 
   private constructor(
     readonly directory: string,
@@ -63,8 +64,13 @@ export class EmbeddedEngine {
 
   /** Throws StoreUnavailableError once closed or after a failed disk write. */
   assertUsable(): void {
-    const failure = this.closed ? new Error('store closed') : this.log?.error;
+    const failure = this.closed ? new Error('store closed') : (this.failure ?? this.log?.error);
     if (failure) throw new StoreUnavailableError({ cause: failure });
+  }
+
+  /** From now on every operation fails with StoreUnavailableError (e.g. the directory lock was lost). */
+  fail(error: Error): void {
+    this.failure ??= error;
   }
 
   existing(name: string): CollectionState | undefined {

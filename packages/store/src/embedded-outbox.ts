@@ -3,6 +3,7 @@ import type { EmbeddedEngine } from './embedded-engine.js';
 import type { CollectionState, StoredRecord } from './embedded-state.js';
 import { copyJson } from './json-values.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
+import { isDeletedOutboxCollection } from './stored-document.js';
 import type { OutboxSource, PendingOutbox } from './types.js';
 
 /**
@@ -50,6 +51,10 @@ export class EmbeddedOutbox implements OutboxSource {
     const lease = releasesClaim(pending, published) ? 0 : record.lease;
     if (outbox.length === record.outbox.length) {
       record.lease = lease;
+      return;
+    }
+    if (outbox.length === 0 && isDeletedOutboxCollection(collection.name)) {
+      await this.engine.commitDelete(collection, record.tenantId, record.id); // a relayed tombstone is purged
       return;
     }
     await this.engine.commitPut(collection, {

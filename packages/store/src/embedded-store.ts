@@ -7,7 +7,7 @@ import { EmbeddedOutbox } from './embedded-outbox.js';
 import { DuplicateKeyError } from './errors.js';
 import { validateIndexSpecs } from './index-specs.js';
 import { acquireDirectoryLock } from './lock-file.js';
-import { assertCollectionName } from './stored-document.js';
+import { assertCollectionName, withDeletedOutboxes } from './stored-document.js';
 import type {
   DocumentStore,
   Identified,
@@ -19,7 +19,7 @@ import type {
 } from './types.js';
 
 export interface EmbeddedStoreOptions {
-  /** Directory holding the data (`data.jsonl`) and the lock file (`LOCK`); created when missing. */
+  /** Directory holding the data (`data.jsonl`) and the lock (`LOCK`); created when missing. */
   directory: string;
   /**
    * Fsync each group of writes before acknowledging them, so an acknowledged write survives a crash of the
@@ -31,24 +31,40 @@ export interface EmbeddedStoreOptions {
    * after writes. Default 1 MiB.
    */
   compactMinBytes?: number;
+  /**
+   * The directory lock of a process that stopped refreshing it (killed) is taken over after this long; an
+   * opener waits up to about 1.5 times this for it. Every process sharing the directory must use the same
+   * value. Default 10000 (minimum 5000).
+   */
+  lockStaleMs?: number;
 }
 
 /**
  * Opens the zero-configuration document store: no server, data in one directory on local disk, for one
- * process at a time (an exclusive lock file; a lock left by a dead process is taken over, a live one is a
- * StoreLockedError). Data lives in memory and in an append-only log that is replayed on open, so it survives
+ * process at a time (an exclusive lock refreshed while open; a lock left by a killed process is taken over once
+ * stale, whatever its pid or host; a live one is a StoreLockedError). Data lives in memory and in an append-only log that is replayed on open, so it survives
  * restarts and crashes: a write is acknowledged only once its log line is fsynced (writes arriving together
  * share one fsync), and a line torn by a crash is dropped on the next open.
  */
 export async function openEmbeddedStore(options: EmbeddedStoreOptions): Promise<DocumentStore> {
   const directory = resolve(options.directory);
   await mkdir(directory, { recursive: true });
-  const lock = await acquireDirectoryLock(directory);
+  let engine: EmbeddedEngine | null = null;
+  let lost: Error | null = null;
+  const lock = await acquireDirectoryLock(directory, {
+    ...(options.lockStaleMs !== undefined ? { staleMs: options.lockStaleMs } : {}),
+    // Another process may own the directory now: stop writing at once.
+    onCompromised: (error) => {
+      lost = error;
+      engine?.fail(error);
+    },
+  });
   try {
-    const engine = await EmbeddedEngine.open(directory, {
+    engine = await EmbeddedEngine.open(directory, {
       fsync: options.fsync ?? true,
       compactMinBytes: options.compactMinBytes ?? 1024 * 1024,
     });
+    if (lost) engine.fail(lost);
     return new EmbeddedStore(engine, () => lock.release());
   } catch (error) {
     await lock.release();
@@ -90,7 +106,7 @@ class EmbeddedStore implements DocumentStore {
 
   outbox(collections: readonly string[]): OutboxSource {
     collections.forEach(assertCollectionName);
-    return new EmbeddedOutbox(this.engine, [...collections]);
+    return new EmbeddedOutbox(this.engine, withDeletedOutboxes(collections));
   }
 
   async ping(_timeoutMs?: number): Promise<void> {

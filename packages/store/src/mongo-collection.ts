@@ -10,12 +10,18 @@ import {
   OUTBOX_LEASE_FIELD,
   OUTBOX_CLAIM_FIELD,
   PROTECTED_FIELDS,
+  deletedOutboxCollection,
   prepareEvents,
   prepareNewDocument,
   publicDocument,
   tenantKey,
+  tombstoneId,
   validateTenantFilter,
 } from './stored-document.js';
+import { StoreUnavailableError } from './errors.js';
+
+/** A delete retried this often when events keep arriving on its record between its read and its delete. */
+const MAX_DELETE_ATTEMPTS = 10;
 import type {
   Filter,
   FindOptions,
@@ -161,16 +167,78 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     return doc ? publicDocument<T>(doc) : null;
   }
 
-  async deleteOne(filter: Filter): Promise<boolean> {
+  async deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean> {
     validateTenantFilter(filter);
-    const result = await this.context.run(() => this.collection.deleteOne(this.scoped(filter)));
-    return result.deletedCount === 1;
+    const events = prepareEvents(options?.events);
+    return await this.deleteKeepingEvents(this.scoped(filter), events);
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     validateTenantFilter(filter);
-    const result = await this.context.run(() => this.collection.deleteMany(this.scoped(filter)));
-    return result.deletedCount;
+    const scoped = this.scoped(filter);
+    const keys = await this.context.run(() =>
+      this.collection.find(scoped, { projection: { _id: 1 } }).toArray(),
+    );
+    if (keys.length === 0) return 0;
+    const ids = keys.map((doc) => doc._id);
+    // Records without pending events go in one command; the others (and any that got an event meanwhile) one by one.
+    const bulk = await this.context.run(() =>
+      this.collection.deleteMany({ ...scoped, _id: { $in: ids }, [OUTBOX_AT_FIELD]: { $exists: false } }),
+    );
+    let deleted = bulk.deletedCount;
+    const left = await this.context.run(() =>
+      this.collection.find({ ...scoped, _id: { $in: ids } }, { projection: { _id: 1 } }).toArray(),
+    );
+    for (const doc of left) if (await this.deleteKeepingEvents({ ...scoped, _id: doc._id }, [])) deleted++;
+    return deleted;
+  }
+
+  /**
+   * Deletes the first record matching `scoped` without dropping an event: its pending events (plus `events`) are
+   * first copied to a tombstone in the deleted-outbox collection, then the record is deleted only if its outbox
+   * holds nothing but what was copied (events the relay acknowledged meanwhile may be published once more:
+   * at-least-once). If an event arrived in between, the tombstone is withdrawn and the delete tried again. A
+   * crash between the two steps leaves both: the events are published twice, never lost.
+   */
+  private async deleteKeepingEvents(scoped: Document, events: OutboxMessage[]): Promise<boolean> {
+    const tombstones = this.context.db.collection(deletedOutboxCollection(this.collection.collectionName));
+    for (let attempt = 0; attempt < MAX_DELETE_ATTEMPTS; attempt++) {
+      const doc = await this.context.run(() =>
+        this.collection.findOne(scoped, {
+          projection: { _id: 1, id: 1, [OUTBOX_FIELD]: 1, [OUTBOX_AT_FIELD]: 1 },
+        }),
+      );
+      if (!doc) return false;
+      const pending = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
+      const outbox = [...pending, ...events];
+      let tombstoneKey: string | null = null;
+      if (outbox.length > 0) {
+        const id = tombstoneId(String(doc.id));
+        tombstoneKey = tenantKey(this.tenantId, id);
+        const tombstone: Document = {
+          _id: tombstoneKey,
+          tenantId: this.tenantId,
+          id,
+          deletedId: doc.id,
+          [OUTBOX_FIELD]: outbox,
+          [OUTBOX_AT_FIELD]: (doc[OUTBOX_AT_FIELD] as string | undefined) ?? new Date().toISOString(),
+        };
+        await this.context.run(() => tombstones.insertOne(tombstone));
+      }
+      const copied = pending.map((message) => message.id);
+      const result = await this.context.run(() =>
+        this.collection.deleteOne({
+          ...scoped,
+          _id: doc._id,
+          [OUTBOX_FIELD]: { $not: { $elemMatch: { id: { $nin: copied } } } },
+        }),
+      );
+      if (result.deletedCount === 1) return true;
+      if (tombstoneKey) await this.context.run(() => tombstones.deleteOne({ _id: tombstoneKey } as Document));
+    }
+    throw new StoreUnavailableError({
+      cause: new Error(`record kept receiving events while being deleted (${MAX_DELETE_ATTEMPTS} attempts)`),
+    });
   }
 
   /** The caller's filter within the tenant (a caller's own `tenantId` condition is kept, so it can only narrow). */

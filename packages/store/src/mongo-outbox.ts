@@ -8,12 +8,14 @@ import {
   OUTBOX_CLAIM_FIELD,
   OUTBOX_FIELD,
   OUTBOX_LEASE_FIELD,
+  isDeletedOutboxCollection,
   tenantKey,
 } from './stored-document.js';
 import type { OutboxMessage, OutboxSource, PendingOutbox } from './types.js';
 
 /** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
 const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };
+const NOT_PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: false } };
 /** A batch that found candidates but leased none of them (another relay was faster) is tried again this often. */
 const LOST_RACE_RETRIES = 3;
 const ALL_OUTBOX_FIELDS = {
@@ -86,12 +88,21 @@ export class MongoOutbox implements OutboxSource {
           { $unset: ALL_OUTBOX_FIELDS },
         ),
       );
-      if (done.matchedCount === 1) return;
+      if (done.matchedCount === 1) return await this.purgeIfTombstone(pending.collection, key);
     }
     const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...messageIds] } } } };
     if (releases) update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
     await this.context.run(() => collection.updateOne(key, update));
     await this.clearIfEmpty(pending.collection, key);
+    await this.purgeIfTombstone(pending.collection, key);
+  }
+
+  /** A deleted record's tombstone whose events were all relayed has no reason to stay. */
+  private async purgeIfTombstone(name: string, key: Document): Promise<void> {
+    if (!isDeletedOutboxCollection(name)) return;
+    await this.context.run(() =>
+      this.context.db.collection(name).deleteOne({ ...key, ...NOT_PENDING } as Document),
+    );
   }
 
   async countPending(): Promise<number> {
@@ -146,6 +157,7 @@ export class MongoOutbox implements OutboxSource {
         if (messages.length === 0) {
           // A crash between acknowledge's two steps: finish the cleanup.
           await this.clearIfEmpty(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
+          await this.purgeIfTombstone(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
           continue;
         }
         records.push({

@@ -6,7 +6,12 @@ import { MongoTenantCollection, type MongoContext } from './mongo-collection.js'
 import { toStoreError } from './mongo-errors.js';
 import { MongoOutbox } from './mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
-import { OUTBOX_AT_FIELD, assertCollectionName } from './stored-document.js';
+import {
+  OUTBOX_AT_FIELD,
+  assertCollectionName,
+  deletedOutboxCollection,
+  withDeletedOutboxes,
+} from './stored-document.js';
 import type {
   DocumentStore,
   Identified,
@@ -108,11 +113,14 @@ class MongoStore implements DocumentStore, MongoContext {
       ...(spec.unique ? { unique: true } : {}),
     }));
     await this.run(() => this.db.collection(collection).createIndexes([...models, OUTBOX_INDEX]));
+    await this.run(() =>
+      this.db.collection(deletedOutboxCollection(collection)).createIndexes([OUTBOX_INDEX]),
+    );
   }
 
   outbox(collections: readonly string[]): OutboxSource {
     collections.forEach(assertCollectionName);
-    return new MongoOutbox(this, [...collections]);
+    return new MongoOutbox(this, withDeletedOutboxes(collections));
   }
 
   /** MongoDB `ping`, abandoned (rejecting) after `timeoutMs` even if the server never answers. */

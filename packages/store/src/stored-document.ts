@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { validateFilter } from './filter-matcher.js';
 import { cloneJson, isPlainObject, type JsonObject } from './json-values.js';
 import type { Filter, Identified, OutboxMessage } from './types.js';
@@ -105,4 +106,30 @@ function assertNoInternalPaths(filter: Filter): void {
       throw new TypeError(`filter may not use the internal field ${key}`);
     }
   }
+}
+
+/**
+ * Deleting a record never drops its pending events: they move, with the delete's own events, to a tombstone in
+ * the collection `deletedOutboxCollection(name)`, which the relay reads like any other and which is purged
+ * record by record as the relay acknowledges them. Tombstones hold no caller fields, so they never take an id or
+ * a unique value of the collection they came from.
+ */
+export const DELETED_OUTBOX_SUFFIX = '.deleted-outbox';
+
+export function deletedOutboxCollection(name: string): string {
+  return `${name}${DELETED_OUTBOX_SUFFIX}`;
+}
+
+export function isDeletedOutboxCollection(name: string): boolean {
+  return name.endsWith(DELETED_OUTBOX_SUFFIX);
+}
+
+/** The collections a relay reads for `collections`: each, then the tombstones of its deleted records. */
+export function withDeletedOutboxes(collections: readonly string[]): string[] {
+  return [...new Set(collections)].flatMap((name) => [name, deletedOutboxCollection(name)]);
+}
+
+/** Id of a deleted record's tombstone (one per deletion: a record re-created and deleted again gets another). */
+export function tombstoneId(deletedId: string): string {
+  return `${deletedId}~${randomUUID()}`;
 }

@@ -89,8 +89,12 @@ export interface TenantCollection<T extends Identified> {
    * compare-and-set on a `version` field. Throws DuplicateKeyError if the update/upsert breaks a unique index.
    */
   findOneAndUpdate(filter: Filter, update: Update, options?: UpdateOptions): Promise<T | null>;
-  /** Deletes the first matching record; true when one was deleted. */
-  deleteOne(filter: Filter): Promise<boolean>;
+  /**
+   * Deletes the first matching record; true when one was deleted. Its pending events are never dropped: they
+   * stay in the outbox (with `events`, the delete's own) until the relay publishes them, hidden from reads.
+   */
+  deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean>;
+  /** Deletes every matching record (their pending events stay in the outbox, as with `deleteOne`). */
   deleteMany(filter: Filter): Promise<number>;
 }
 

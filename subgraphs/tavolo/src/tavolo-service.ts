@@ -20,7 +20,7 @@ import {
   type TableStatus,
   type TavoloRecord,
 } from './tavolo-record.js';
-import type { TavoliQuery, TavoloStore } from './tavolo-store.js';
+import type { TavoliQuery, TavoloChanges, TavoloStore } from './tavolo-store.js';
 
 export interface TavoloInput {
   nome?: string | null;
@@ -141,8 +141,7 @@ export class TavoloService {
     if (patch.capacita === null && patch.seats === null) checks.add('seats', 'must not be null');
     checks.throwIfAny();
     if (fields.salaId) await this.requireSala(fields.salaId);
-    return this.writeWithRetry(id, patch.deviceId ?? undefined, (current) => ({
-      ...current,
+    return this.writeWithRetry(id, patch.deviceId ?? undefined, () => ({
       ...(fields.nome != null ? { nome: fields.nome.trim() } : {}),
       ...(fields.capacita != null ? { capacita: fields.capacita } : {}),
       ...(fields.salaId !== undefined ? { salaId: fields.salaId } : {}),
@@ -182,11 +181,10 @@ export class TavoloService {
     const saved = await this.writeWithRetry(
       id,
       input.deviceId ?? undefined,
-      (current) =>
+      () =>
         input.status === 'free'
-          ? { ...current, stato: 'free', orderId: null, pax: null, totalAmount: null }
+          ? { stato: 'free', orderId: null, pax: null, totalAmount: null }
           : {
-              ...current,
               stato: input.status,
               ...(input.orderId != null ? { orderId: input.orderId } : {}),
               ...(input.pax != null ? { pax: input.pax } : {}),
@@ -266,12 +264,14 @@ export class TavoloService {
 
   /**
    * Read-compute-write with compare-and-set on `version` (and the lock rule when a device writes), so
-   * concurrent writers never lose each other's changes; the events go into the same atomic write.
+   * concurrent writers never lose each other's changes; the events go into the same atomic write. Only the
+   * changed fields are written: never the lock (lock operations do not bump the version, so a copy of the
+   * whole record would erase a lock taken meanwhile or bring back one released meanwhile).
    */
   private async writeWithRetry(
     id: string,
     deviceId: string | undefined,
-    change: (current: TavoloRecord) => TavoloRecord,
+    change: (current: TavoloRecord) => TavoloChanges,
     events?: (previous: TavoloRecord, next: TavoloRecord) => ReturnType<typeof buildEvent>['message'][],
   ): Promise<TavoloRecord> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
@@ -282,8 +282,9 @@ export class TavoloService {
         const holder = activeLock(current, now);
         if (holder && holder.deviceId !== deviceId) throw new LockConflictError(holder);
       }
-      const next = { ...change(current), version: current.version + 1, updatedAt: now.toISOString() };
-      const saved = await this.deps.store.replace(current.version, next, {
+      const changes: TavoloChanges = { ...change(current), updatedAt: now.toISOString() };
+      const next: TavoloRecord = { ...current, ...changes, version: current.version + 1 };
+      const saved = await this.deps.store.update(id, current.version, changes, {
         ...(deviceId !== undefined ? { condition: writableBy(deviceId, now) } : {}),
         ...(events ? { events: events(current, next) } : {}),
       });

@@ -9,6 +9,9 @@ import type {
 } from '@coperto/store';
 import type { TavoloRecord } from './tavolo-record.js';
 
+/** What a non-lock write may change: any field but the identity, the lock and the version. */
+export type TavoloChanges = Partial<Omit<TavoloRecord, 'id' | 'lock' | 'version' | 'createdAt'>>;
+
 export const TAVOLI_COLLECTION = 'tavoli';
 
 export const tavoliIndexes: readonly IndexSpec[] = [
@@ -67,18 +70,19 @@ export class TavoloStore {
   }
 
   /**
-   * Writes `next` if the record is still at `expectedVersion` and matches `condition` (e.g. the lock rule),
-   * with its events in the same atomic write. Null when the condition failed or the record changed.
+   * Sets `changes` (and nothing else: never the lock, which only lock operations write) if the record is still
+   * at `expectedVersion` and matches `condition` (e.g. the lock rule), bumping the version, with its events in
+   * the same atomic update. Null when the condition failed or the record changed.
    */
-  replace(
+  update(
+    id: string,
     expectedVersion: number,
-    next: TavoloRecord,
+    changes: TavoloChanges,
     options: { condition?: Filter; events?: readonly OutboxMessage[] } = {},
   ): Promise<TavoloRecord | null> {
-    const { id, ...fields } = next;
     return this.tavoli.findOneAndUpdate(
       { id, version: expectedVersion, ...options.condition },
-      { $set: fields },
+      { $set: { ...withoutLock(changes), version: expectedVersion + 1 } },
       options.events ? { events: options.events } : {},
     );
   }
@@ -91,4 +95,10 @@ export class TavoloStore {
   delete(id: string): Promise<boolean> {
     return this.tavoli.deleteOne({ id });
   }
+}
+
+/** The changes as stored: a `lock` that slipped in (a whole record spread into the changes) is dropped. */
+function withoutLock(changes: TavoloChanges): Record<string, unknown> {
+  const { lock: _lock, id: _id, version: _version, ...fields } = changes as Partial<TavoloRecord>;
+  return fields;
 }
