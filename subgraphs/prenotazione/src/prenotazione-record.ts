@@ -54,6 +54,11 @@ export interface PrenotazioneRecord {
   notes: string | null;
   state: BookingState;
   durationMinutes: number | null;
+  /**
+   * Minutes the booking holds its tables: its own durationMinutes, else the tenant's default meal duration,
+   * fixed when created or moved. Absent on records stored before it existed (see holds.ts effectiveMinutes).
+   */
+  effectiveDurationMinutes?: number;
   motivo: string | null;
   cancelledAt: string | null;
   externalId: string | null;
