@@ -31,7 +31,12 @@ export class DefaultMealMinutes {
     const hit = this.cached.get(tenantId);
     if (hit && hit.until > at) return hit.minutes;
     const minutes = this.subgraphs
-      .request<{ slotConfig: { defaultMealMinutes: number } }>('capacity', DEFAULT_MEAL, {}, `Bearer ${token}`)
+      .request<{ slotConfig: { defaultMealMinutes: number } }>(
+        'capacity',
+        DEFAULT_MEAL,
+        {},
+        `Bearer ${token}`,
+      )
       .then((r) => r.slotConfig.defaultMealMinutes);
     this.cached.set(tenantId, { minutes, until: at + MEAL_MINUTES_TTL_MS });
     minutes.catch(() => {

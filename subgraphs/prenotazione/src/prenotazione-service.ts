@@ -271,13 +271,17 @@ export class PrenotazioneService {
     if (args.tableIds.length > WINDOW_MAX_TABLES) checks.add('tableIds', `at most ${WINDOW_MAX_TABLES}`);
     checks.throwIfAny();
     const candidates = (await this.deps.agenda.agendas([...new Set(args.tableIds)])).flatMap((agenda) =>
-      agenda.entries.filter((e) => overlapsWindow(e, from!, to!)).map((entry) => ({ tableId: agenda.id, entry })),
+      agenda.entries
+        .filter((e) => overlapsWindow(e, from!, to!))
+        .map((entry) => ({ tableId: agenda.id, entry })),
     );
     if (candidates.length === 0) return [];
     const bookings = await this.bookingsById(candidates.map((c) => c.entry.bookingId));
     const inFlightAfter = this.inFlightAfter();
     return candidates
-      .filter((c) => holdVerdict(c.entry, c.tableId, bookings.get(c.entry.bookingId), inFlightAfter) !== 'stale')
+      .filter(
+        (c) => holdVerdict(c.entry, c.tableId, bookings.get(c.entry.bookingId), inFlightAfter) !== 'stale',
+      )
       .map((c) => ({
         tableId: c.tableId,
         prenotazioneId: c.entry.bookingId,
@@ -433,7 +437,8 @@ export class PrenotazioneService {
     const inFlightAfter = this.inFlightAfter();
     const stale = others.filter(
       (e) =>
-        looked.has(e.bookingId) && holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
+        looked.has(e.bookingId) &&
+        holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
     );
     await Promise.all(stale.map((e) => this.deps.agenda.removeEntry(tableId, e)));
   }

@@ -85,9 +85,7 @@ export class TableAgendaStore {
     tableId: string,
     entry: Pick<AgendaEntry, 'bookingId' | 'rev' | 'claimId'>,
   ): Promise<void> {
-    const match = entry.claimId
-      ? { claimId: entry.claimId }
-      : { bookingId: entry.bookingId, rev: entry.rev };
+    const match = entry.claimId ? { claimId: entry.claimId } : { bookingId: entry.bookingId, rev: entry.rev };
     await this.agenda.findOneAndUpdate({ id: tableId }, { $pull: { entries: match } });
   }
 
