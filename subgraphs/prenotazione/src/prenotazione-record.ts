@@ -79,8 +79,11 @@ export function generateCodice(): string {
   return codice;
 }
 
-/** The record as the API and the events show it (internal bookkeeping left out). */
+/**
+ * The record as the events show it (internal bookkeeping left out; the effective duration is read through
+ * GraphQL's effectiveDurationMinutes/endsAt, which also answer for records stored before it existed).
+ */
 export function publicPrenotazione(record: PrenotazioneRecord) {
-  const { version: _v, claimRev: _c, localDate: _d, ...visible } = record;
+  const { version: _v, claimRev: _c, localDate: _d, effectiveDurationMinutes: _e, ...visible } = record;
   return visible;
 }
