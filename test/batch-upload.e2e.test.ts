@@ -208,6 +208,43 @@ describe.each(MODES)('legacy batch upload (%s mode)', (mode) => {
     expect((await listAll()).filter((p) => p.externalId !== null && ids.has(p.externalId))).toHaveLength(20);
   });
 
+  it('leaves no phantom hold when two items share an externalId but name different tables', async () => {
+    const own = await mintToken({ tenantId: newTenantId() });
+    const newTable = async (name: string) =>
+      (await stack.api('POST', '/api/tavoli', { token: own, body: { name, seats: 4 } })).body.id as string;
+    const pairs = await Promise.all(
+      Array.from({ length: 5 }, async (_, i) => ({
+        externalId: externalId(),
+        tables: [await newTable(`P${i}a`), await newTable(`P${i}b`)],
+      })),
+    );
+    // adjacent items are imported concurrently: both look for the externalId before either is stored
+    const items = pairs.flatMap((pair) =>
+      pair.tables.map((t) => ({
+        covers: 2,
+        bookingDate: '2027-08-01T20:00',
+        customerName: 'Doppio',
+        externalId: pair.externalId,
+        tableIds: [t],
+      })),
+    );
+    const res = await upload({ items }, own);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ total: 10, created: 5, duplicates: 5, failed: 0 });
+    for (const pair of pairs) {
+      const results = (res.body.results as ItemResult[]).filter((r) => r.externalId === pair.externalId);
+      const booked = await stack.api('GET', `/api/prenotazioni/${results[0]!.id}`, { token: own });
+      const unused = pair.tables.filter((t) => !booked.body.tableIds.includes(t));
+      expect(unused).toHaveLength(1);
+      // the table the booking does not use is free at that time: no hold was left on it
+      const later = await stack.api('POST', '/api/prenotazioni', {
+        token: own,
+        body: { covers: 2, bookingDate: '2027-08-01T20:00', customerName: 'Dopo', tableIds: unused },
+      });
+      expect(later.status, `table ${unused[0]}`).toBe(201);
+    }
+  });
+
   it('publishes bookings.created for each created item and for nothing else', async () => {
     const eventsTenant = newTenantId();
     const eventsToken = await mintToken({ tenantId: eventsTenant });

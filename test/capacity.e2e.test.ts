@@ -382,6 +382,29 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
       ]);
     });
 
+    it('seats a booking for the duration stored when it was made, not the default meal of today', async () => {
+      const tenant = await newTenant();
+      const configure = (defaultMealMinutes: number) =>
+        putConfig(
+          {
+            slotMinutes: 60,
+            defaultMealMinutes,
+            openingHours: [{ weekday: weekdayOf(DATE), intervals: [{ open: '19:00', close: '22:00' }] }],
+          },
+          tenant.admin,
+        );
+      expect((await configure(60)).status).toBe(200);
+      const res = await stack.api('POST', '/api/prenotazioni', {
+        token: tenant.staff,
+        body: { covers: 4, bookingDate: `${DATE}T19:00`, customerName: 'Ospite stored' },
+      });
+      expect(res.status).toBe(201);
+      // a longer default afterwards does not lengthen the stay fixed with the booking (60 minutes)
+      expect((await configure(180)).status).toBe(200);
+      const seated = (await slotsOf(DATE, tenant.staff)).map((s) => s.coversSeated);
+      expect(seated).toEqual([4, 0, 0]);
+    });
+
     it('counts the covers seated in each slot: own duration, the default meal, a party from the evening before', async () => {
       const tenant = await newTenant();
       const saved = await putConfig(

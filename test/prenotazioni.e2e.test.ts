@@ -502,35 +502,36 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(JSON.stringify(res.body.error.details)).toContain(field);
     });
 
+    // Future switch days: holds that ended more than a day ago are pruned (docs/guarantees-bookings.md).
     it('finds the right local day on both daylight-saving switch days', async () => {
       const own = await mintToken({ tenantId: newTenantId() });
       const t = await table(4, own);
-      const early = (await book({ ...valid, bookingDate: '2026-03-29T00:30', tableIds: [t.id] }, own)).body;
-      const late = (await book({ ...valid, bookingDate: '2026-03-29T23:30', tableIds: [t.id] }, own)).body;
-      const autumnEarly = (await book({ ...valid, bookingDate: '2026-10-25T00:15', tableIds: [t.id] }, own))
+      const early = (await book({ ...valid, bookingDate: '2027-03-28T00:30', tableIds: [t.id] }, own)).body;
+      const late = (await book({ ...valid, bookingDate: '2027-03-28T23:30', tableIds: [t.id] }, own)).body;
+      const autumnEarly = (await book({ ...valid, bookingDate: '2027-10-31T00:15', tableIds: [t.id] }, own))
         .body;
       const autumnLate = (
-        await book({ ...valid, bookingDate: '2026-10-25T23:45', durationMinutes: 10, tableIds: [t.id] }, own)
+        await book({ ...valid, bookingDate: '2027-10-31T23:45', durationMinutes: 10, tableIds: [t.id] }, own)
       ).body;
-      expect(early.startsAt).toBe('2026-03-28T23:30:00.000Z');
-      expect(late.startsAt).toBe('2026-03-29T21:30:00.000Z');
-      expect(autumnEarly.startsAt).toBe('2026-10-24T22:15:00.000Z');
-      expect(autumnLate.startsAt).toBe('2026-10-25T22:45:00.000Z');
+      expect(early.startsAt).toBe('2027-03-27T23:30:00.000Z');
+      expect(late.startsAt).toBe('2027-03-28T21:30:00.000Z');
+      expect(autumnEarly.startsAt).toBe('2027-10-30T22:15:00.000Z');
+      expect(autumnLate.startsAt).toBe('2027-10-31T22:45:00.000Z');
       const day = async (data: string) =>
         (
           await stack.graphql(own, `query($d: String!) { prenotazioniGiorno(data: $d) { id } }`, { d: data })
         ).body.data.prenotazioniGiorno.map((p: { id: string }) => p.id);
-      expect((await day('2026-03-29')).sort()).toEqual([early.id, late.id].sort());
-      expect((await day('2026-10-25')).sort()).toEqual([autumnEarly.id, autumnLate.id].sort());
-      expect(await day('2026-03-28')).toEqual([]);
+      expect((await day('2027-03-28')).sort()).toEqual([early.id, late.id].sort());
+      expect((await day('2027-10-31')).sort()).toEqual([autumnEarly.id, autumnLate.id].sort());
+      expect(await day('2027-03-27')).toEqual([]);
       const spring = await stack.api('POST', '/api/tavoli/verifica-disponibilita', {
         token: own,
-        body: { dataOra: '2026-03-29T02:30', numeroPersone: 2, durataMediaPasto: 60 },
+        body: { dataOra: '2027-03-28T02:30', numeroPersone: 2, durataMediaPasto: 60 },
       });
       expect(spring.body.availableTables.map((x: { id: string }) => x.id)).toEqual([t.id]);
       const overlapEarly = await stack.api('POST', '/api/tavoli/verifica-disponibilita', {
         token: own,
-        body: { dataOra: '2026-03-29T01:00', numeroPersone: 2, durataMediaPasto: 60 },
+        body: { dataOra: '2027-03-28T01:00', numeroPersone: 2, durataMediaPasto: 60 },
       });
       expect(overlapEarly.body.availableTables).toEqual([]);
     });

@@ -11,7 +11,7 @@ const BOOKINGS_OF_DAY = /* GraphQL */ `
       id
       covers
       startsAt
-      durationMinutes
+      effectiveDurationMinutes
       state
     }
   }
@@ -21,7 +21,8 @@ interface DayBooking {
   id: string;
   covers: number;
   startsAt: string;
-  durationMinutes: number | null;
+  /** Stored with the booking when created or moved (its own duration, else the default meal then). */
+  effectiveDurationMinutes: number;
   state: string;
 }
 
@@ -83,7 +84,13 @@ export class SlotService {
     );
     const byId = new Map<string, ArrivingBooking>();
     for (const booking of results.flatMap((r) => r.prenotazioniGiorno)) {
-      byId.set(booking.id, { ...booking, startsAt: new Date(booking.startsAt) });
+      byId.set(booking.id, {
+        id: booking.id,
+        covers: booking.covers,
+        state: booking.state,
+        startsAt: new Date(booking.startsAt),
+        durationMinutes: booking.effectiveDurationMinutes,
+      });
     }
     return [...byId.values()];
   }

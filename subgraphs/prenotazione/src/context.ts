@@ -1,5 +1,6 @@
 import DataLoader from 'dataloader';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
+import type { DefaultMealMinutes } from './meal-minutes.js';
 import type { PrenotazioneRecord } from './prenotazione-record.js';
 import { PrenotazioneService } from './prenotazione-service.js';
 import { PrenotazioneStore } from './prenotazione-store.js';
@@ -16,6 +17,7 @@ export interface PrenotazioneContext {
 export async function createPrenotazioneContext(
   deps: PrenotazioneDeps,
   request: SubgraphRequest,
+  mealMinutes: DefaultMealMinutes,
 ): Promise<PrenotazioneContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
@@ -28,6 +30,7 @@ export async function createPrenotazioneContext(
       subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,
       now: deps.now ?? (() => new Date()),
+      defaultMealMinutes: () => mealMinutes.get(viewer.tenantId, viewer.token),
       onEventsWritten: deps.onEventsWritten,
     }),
     prenotazioneById: new DataLoader(async (ids) => {

@@ -54,6 +54,11 @@ export interface PrenotazioneRecord {
   notes: string | null;
   state: BookingState;
   durationMinutes: number | null;
+  /**
+   * Minutes the booking holds its tables: its own durationMinutes, else the tenant's default meal duration,
+   * fixed when created or moved. Absent on records stored before it existed (see holds.ts effectiveMinutes).
+   */
+  effectiveDurationMinutes?: number;
   motivo: string | null;
   cancelledAt: string | null;
   externalId: string | null;
@@ -74,8 +79,11 @@ export function generateCodice(): string {
   return codice;
 }
 
-/** The record as the API and the events show it (internal bookkeeping left out). */
+/**
+ * The record as the events show it (internal bookkeeping left out; the effective duration is read through
+ * GraphQL's effectiveDurationMinutes/endsAt, which also answer for records stored before it existed).
+ */
 export function publicPrenotazione(record: PrenotazioneRecord) {
-  const { version: _v, claimRev: _c, localDate: _d, ...visible } = record;
+  const { version: _v, claimRev: _c, localDate: _d, effectiveDurationMinutes: _e, ...visible } = record;
   return visible;
 }

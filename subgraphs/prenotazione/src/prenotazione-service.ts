@@ -45,12 +45,18 @@ import {
   SYNC_SETTLE_MS,
   type SyncPagePlan,
 } from './sync.js';
+import {
+  endsAt,
+  holdVerdict,
+  IN_FLIGHT_CLAIM_MS,
+  overlapsWindow,
+  PAST_HOLD_MARGIN_MS,
+  TIDY_MAX_BOOKINGS,
+} from './holds.js';
 import type { AgendaEntry, TableAgendaStore } from './table-agenda-store.js';
 
-/** Meal length used for a booking's table hold when it has no duration of its own (minutes). */
-export const DEFAULT_MEAL_MINUTES = 120;
-/** A claim whose booking never appeared this long after it was written was left by a crash. */
-const ORPHAN_CLAIM_MS = 30_000;
+/** At most this many tables per window query (the availability check asks for its candidate tables). */
+export const WINDOW_MAX_TABLES = 5000;
 const MAX_CAS_ATTEMPTS = 8;
 const MAX_CODICE_ATTEMPTS = 10;
 const EVENT_SOURCE = 'coperto/prenotazione';
@@ -72,8 +78,18 @@ export interface PrenotazioneServiceDeps {
   subgraphs: SubgraphClient;
   timeZone: string;
   now: () => Date;
+  /** The tenant's default meal duration (capacity slot_config.defaultMealMinutes). */
+  defaultMealMinutes: () => Promise<number>;
   onEventsWritten: () => void;
   logger?: Logger;
+}
+
+/** One table held by an active booking during (part of) a window: what the availability check reads. */
+export interface TableHold {
+  tableId: string;
+  prenotazioneId: string;
+  startsAt: string;
+  endsAt: string;
 }
 
 export interface SyncArgs {
@@ -180,20 +196,27 @@ export class PrenotazioneService {
         version: current.version + 1,
         updatedAt: this.stamp(),
       };
-      const reschedule =
-        isActive(current.state) &&
-        (next.startsAt !== current.startsAt ||
-          next.durationMinutes !== current.durationMinutes ||
-          next.tableIds.join() !== current.tableIds.join());
+      const moved =
+        next.startsAt !== current.startsAt ||
+        next.durationMinutes !== current.durationMinutes ||
+        next.tableIds.join() !== current.tableIds.join();
+      // A move fixes the effective duration anew (its own, else the tenant's default now).
+      if (moved) next.effectiveDurationMinutes = await this.effectiveDuration(next.durationMinutes);
+      const reschedule = isActive(current.state) && moved;
+      let claimId: string | null = null;
       if (reschedule) {
         next.claimRev = current.claimRev + 1;
-        await this.claimTables(next);
+        claimId = await this.claimTables(next);
       }
-      const saved = await this.deps.store.replace(current.version, next, [
-        this.event('bookings.updated', next),
-      ]);
+      let saved: PrenotazioneRecord | null;
+      try {
+        saved = await this.deps.store.replace(current.version, next, [this.event('bookings.updated', next)]);
+      } catch (error) {
+        if (claimId) await this.releaseClaim(next, claimId).catch(() => {});
+        throw error;
+      }
       if (!saved) {
-        if (reschedule) await this.releaseRevision(next);
+        if (claimId) await this.releaseClaim(next, claimId);
         continue;
       }
       this.deps.onEventsWritten();
@@ -231,6 +254,40 @@ export class PrenotazioneService {
       return saved;
     }
     throw new Error(`Prenotazione ${id} kept changing during the state change`);
+  }
+
+  /**
+   * The tables among `tableIds` held during [from, to) by an active booking (or a claim in flight), with each
+   * hold's window: read from the tables' agendas by primary key (one read for N tables, no scan of the day),
+   * then the holding bookings by id. Each hold's end is its booking's stored effective duration.
+   */
+  async holdsInWindow(args: { from: string; to: string; tableIds: readonly string[] }): Promise<TableHold[]> {
+    const checks = new InputChecks();
+    const from = instant(args.from);
+    const to = instant(args.to);
+    if (!from) checks.add('from', 'must be an ISO 8601 instant');
+    if (!to) checks.add('to', 'must be an ISO 8601 instant');
+    if (from && to && from >= to) checks.add('to', 'must be after from');
+    if (args.tableIds.length > WINDOW_MAX_TABLES) checks.add('tableIds', `at most ${WINDOW_MAX_TABLES}`);
+    checks.throwIfAny();
+    const candidates = (await this.deps.agenda.agendas([...new Set(args.tableIds)])).flatMap((agenda) =>
+      agenda.entries
+        .filter((e) => overlapsWindow(e, from!, to!))
+        .map((entry) => ({ tableId: agenda.id, entry })),
+    );
+    if (candidates.length === 0) return [];
+    const bookings = await this.bookingsById(candidates.map((c) => c.entry.bookingId));
+    const inFlightAfter = this.inFlightAfter();
+    return candidates
+      .filter(
+        (c) => holdVerdict(c.entry, c.tableId, bookings.get(c.entry.bookingId), inFlightAfter) !== 'stale',
+      )
+      .map((c) => ({
+        tableId: c.tableId,
+        prenotazioneId: c.entry.bookingId,
+        startsAt: c.entry.start,
+        endsAt: c.entry.end,
+      }));
   }
 
   /** One page of the delta sync (see sync.ts for why it never skips or repeats a change). */
@@ -279,6 +336,7 @@ export class PrenotazioneService {
     const tableIds = [...(input.tableIds ?? [])];
     if (tableIds.length > 0) await this.requireTables(tableIds);
     const merged = mergeAliases(input);
+    const effectiveDurationMinutes = await this.effectiveDuration(input.durationMinutes ?? null);
     const now = this.stamp();
     const base: PrenotazioneRecord = {
       id: fixedId ?? randomUUID(),
@@ -296,6 +354,7 @@ export class PrenotazioneService {
       notes: input.notes ?? null,
       state: input.state ?? 'pending',
       durationMinutes: input.durationMinutes ?? null,
+      effectiveDurationMinutes,
       motivo: null,
       cancelledAt: null,
       externalId: input.externalId?.trim() || null,
@@ -304,7 +363,7 @@ export class PrenotazioneService {
       version: 1,
       claimRev: 1,
     };
-    if (isActive(base.state)) await this.claimTables(base);
+    const claimId = isActive(base.state) ? await this.claimTables(base) : null;
     try {
       for (let attempt = 0; ; attempt++) {
         const record = { ...base, codice: generateCodice() };
@@ -316,15 +375,19 @@ export class PrenotazioneService {
           if (!(error instanceof DuplicateKeyError)) throw error;
           if (error.index === CODICE_INDEX && attempt < MAX_CODICE_ATTEMPTS) continue;
           if (fixedId && error.index !== CODICE_INDEX) {
-            // The same externalId was created concurrently: its claims are that booking's own; keep them.
+            // The same externalId was created concurrently: that booking holds its own tables; this attempt's
+            // claims (maybe other tables or times) are released by their claimId, so no phantom hold remains.
             const existing = await this.deps.store.findById(fixedId);
-            if (existing) return { status: 'duplicate', record: existing };
+            if (existing) {
+              if (claimId) await this.releaseClaim(base, claimId).catch(() => {});
+              return { status: 'duplicate', record: existing };
+            }
           }
           throw error;
         }
       }
     } catch (error) {
-      if (!fixedId) await this.releaseRevision(base).catch(() => {});
+      if (claimId) await this.releaseClaim(base, claimId).catch(() => {});
       throw error;
     }
   }
@@ -333,20 +396,51 @@ export class PrenotazioneService {
    * Claims every table of the booking for [startsAt, startsAt + duration), in id order. If one is taken the
    * ones already claimed are released and the booking is refused with TABLE_UNAVAILABLE.
    */
-  private async claimTables(record: PrenotazioneRecord): Promise<void> {
+  private async claimTables(record: PrenotazioneRecord): Promise<string | null> {
+    if (record.tableIds.length === 0) return null;
     const start = record.startsAt;
-    const end = new Date(
-      Date.parse(start) + (record.durationMinutes ?? DEFAULT_MEAL_MINUTES) * 60_000,
-    ).toISOString();
+    const end = endsAt(record);
+    const claimId = randomUUID();
     const claimed: string[] = [];
-    for (const tableId of [...record.tableIds].sort()) {
-      const entry: AgendaEntry = { bookingId: record.id, rev: record.claimRev, start, end, at: this.stamp() };
+    for (const tableId of [...new Set(record.tableIds)].sort()) {
+      await this.tidy(tableId, record.id);
+      const entry: AgendaEntry = {
+        bookingId: record.id,
+        rev: record.claimRev,
+        start,
+        end,
+        at: this.stamp(),
+        claimId,
+      };
       if (!(await this.claimOrRepair(tableId, entry))) {
         await Promise.all(claimed.map((t) => this.deps.agenda.removeEntry(t, entry))).catch(() => {});
         throw new TableUnavailableError([tableId]);
       }
       claimed.push(tableId);
     }
+    return claimId;
+  }
+
+  /**
+   * Keeps an agenda from growing forever, whenever a claim touches it: drops holds that ended more than
+   * PAST_HOLD_MARGIN_MS ago and stale holds (see holdVerdict) of at most TIDY_MAX_BOOKINGS bookings.
+   */
+  private async tidy(tableId: string, claimant: string): Promise<void> {
+    const cutoff = new Date(this.deps.now().getTime() - PAST_HOLD_MARGIN_MS).toISOString();
+    const entries = await this.deps.agenda.entries(tableId);
+    if (entries.some((e) => e.end < cutoff)) await this.deps.agenda.prune(tableId, cutoff);
+    const others = entries.filter((e) => e.end >= cutoff && e.bookingId !== claimant);
+    const ids = [...new Set(others.map((e) => e.bookingId))].slice(0, TIDY_MAX_BOOKINGS);
+    if (ids.length === 0) return;
+    const bookings = await this.bookingsById(ids);
+    const looked = new Set(ids);
+    const inFlightAfter = this.inFlightAfter();
+    const stale = others.filter(
+      (e) =>
+        looked.has(e.bookingId) &&
+        holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
+    );
+    await Promise.all(stale.map((e) => this.deps.agenda.removeEntry(tableId, e)));
   }
 
   /**
@@ -357,30 +451,40 @@ export class PrenotazioneService {
     for (let attempt = 0; attempt < 3; attempt++) {
       if (await this.deps.agenda.claim(tableId, entry)) return true;
       const blocking = await this.deps.agenda.overlapping(tableId, entry);
-      const bookings = new Map(
-        (await this.deps.store.findByIds([...new Set(blocking.map((e) => e.bookingId))])).map((b) => [
-          b.id,
-          b,
-        ]),
+      const bookings = await this.bookingsById(blocking.map((e) => e.bookingId));
+      const inFlightAfter = this.inFlightAfter();
+      const stale = blocking.filter(
+        (e) => holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
       );
-      const orphanBefore = new Date(this.deps.now().getTime() - ORPHAN_CLAIM_MS).toISOString();
-      const stale = blocking.filter((e) => {
-        const booking = bookings.get(e.bookingId);
-        if (!booking) return e.at < orphanBefore;
-        return !isActive(booking.state) || e.rev < booking.claimRev;
-      });
       if (stale.length === 0) return false;
       await Promise.all(stale.map((e) => this.deps.agenda.removeEntry(tableId, e)));
     }
     return false;
   }
 
-  private async releaseRevision(record: PrenotazioneRecord): Promise<void> {
+  /** Removes one claim attempt's entries (and only those: another attempt of the same booking keeps its own). */
+  private async releaseClaim(record: PrenotazioneRecord, claimId: string): Promise<void> {
     await Promise.all(
       record.tableIds.map((t) =>
-        this.deps.agenda.removeEntry(t, { bookingId: record.id, rev: record.claimRev }),
+        this.deps.agenda.removeEntry(t, { bookingId: record.id, rev: record.claimRev, claimId }),
       ),
     );
+  }
+
+  private async bookingsById(ids: readonly string[]): Promise<Map<string, PrenotazioneRecord>> {
+    const unique = [...new Set(ids)];
+    if (unique.length === 0) return new Map();
+    return new Map((await this.deps.store.findByIds(unique)).map((b) => [b.id, b]));
+  }
+
+  /** Claims written after this instant are still in flight (see holdVerdict). */
+  private inFlightAfter(): string {
+    return new Date(this.deps.now().getTime() - IN_FLIGHT_CLAIM_MS).toISOString();
+  }
+
+  /** The effective duration to store: the booking's own, else the tenant's default meal duration now. */
+  private async effectiveDuration(own: number | null): Promise<number> {
+    return own ?? (await this.deps.defaultMealMinutes());
   }
 
   private async releaseOlderRevisions(
@@ -442,6 +546,13 @@ export class PrenotazioneService {
   private stamp(): string {
     return this.deps.now().toISOString();
   }
+}
+
+/** A UTC instant from an ISO 8601 date-time with Z or an offset; null otherwise. */
+function instant(value: string): string | null {
+  if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2})$/.test(value)) return null;
+  const time = Date.parse(value);
+  return Number.isNaN(time) ? null : new Date(time).toISOString();
 }
 
 /** The id of an imported booking: derived from the terminal's externalId, so re-uploads find it. */

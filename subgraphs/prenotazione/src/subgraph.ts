@@ -1,6 +1,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
+import { DefaultMealMinutes } from './meal-minutes.js';
 import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './prenotazione-store.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Prenotazione } from './resolvers/Prenotazione.js';
@@ -15,12 +16,13 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
     typeDefs,
     resolvers: { Query, Mutation, Prenotazione, Tavolo } as never,
   });
+  const mealMinutes = new DefaultMealMinutes(deps.subgraphs, deps.now);
   return {
     name: 'prenotazione',
     typeDefs,
     schema,
     outboxCollections: [PRENOTAZIONI_COLLECTION],
-    createContext: (request) => createPrenotazioneContext(deps, request),
+    createContext: (request) => createPrenotazioneContext(deps, request, mealMinutes),
     init: () => ensurePrenotazioniIndexes(deps.store),
   };
 }

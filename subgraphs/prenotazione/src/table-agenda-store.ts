@@ -11,6 +11,8 @@ export interface AgendaEntry {
   end: string;
   /** When the claim was written (to recognise claims orphaned by a crash). */
   at: string;
+  /** Unique per claim attempt, so an attempt that fails removes its own entries only (absent on old holds). */
+  claimId?: string;
 }
 
 /** The agenda of one table: every active booking's hold, in ONE document, so a claim is one atomic write. */
@@ -75,12 +77,26 @@ export class TableAgendaStore {
     );
   }
 
-  /** Removes one exact entry (a stale claim found while repairing). */
-  async removeEntry(tableId: string, entry: Pick<AgendaEntry, 'bookingId' | 'rev'>): Promise<void> {
-    await this.agenda.findOneAndUpdate(
-      { id: tableId },
-      { $pull: { entries: { bookingId: entry.bookingId, rev: entry.rev } } },
-    );
+  /**
+   * Removes one exact entry (a stale claim found while repairing, or an attempt's own claim): by its claimId
+   * when it has one, else by booking and revision.
+   */
+  async removeEntry(
+    tableId: string,
+    entry: Pick<AgendaEntry, 'bookingId' | 'rev' | 'claimId'>,
+  ): Promise<void> {
+    const match = entry.claimId ? { claimId: entry.claimId } : { bookingId: entry.bookingId, rev: entry.rev };
+    await this.agenda.findOneAndUpdate({ id: tableId }, { $pull: { entries: match } });
+  }
+
+  /** The agenda of one table (empty when it has none). */
+  async entries(tableId: string): Promise<AgendaEntry[]> {
+    return (await this.agenda.findById(tableId))?.entries ?? [];
+  }
+
+  /** The agendas of N tables in one read (by primary key): the availability check's source. */
+  async agendas(tableIds: readonly string[]): Promise<AgendaRecord[]> {
+    return tableIds.length === 0 ? [] : this.agenda.findByIds(tableIds);
   }
 
   /** Drops entries that ended before `cutoff` (they can no longer conflict with anything bookable). */

@@ -50,6 +50,7 @@ describe('a crash never leaves half a booking', () => {
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
+      defaultMealMinutes: async () => 120,
       onEventsWritten: () => {},
     });
   };

@@ -1,11 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import {
-  InputChecks,
-  localDateOf,
-  localDatesBetween,
-  parseRestaurantDateTime,
-  type SubgraphClient,
-} from '@coperto/server-kit';
+import { InputChecks, parseRestaurantDateTime, type SubgraphClient } from '@coperto/server-kit';
 import { availableTables, type BookedSlot } from './availability.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
@@ -20,27 +14,30 @@ export interface AvailabilityInput {
 export const DEFAULT_MEAL_MINUTES = 120;
 export const MAX_MEAL_MINUTES = 720;
 
-/** prenotazione's day query (the interface's getPrenotazioniGiorno): active bookings of one local day. */
-const BOOKINGS_OF_DAY = /* GraphQL */ `
-  query PrenotazioniGiorno($data: String!) {
-    prenotazioniGiorno(data: $data) {
-      tableIds
+/**
+ * prenotazione's window query: the candidate tables held during [from, to), each hold with its booking's
+ * stored effective duration (prenotazione reads them from the tables' agendas by id, not the whole day).
+ */
+const HOLDS_IN_WINDOW = /* GraphQL */ `
+  query OccupazioniTavoli($from: String!, $to: String!, $tableIds: [ID!]!) {
+    occupazioniTavoli(from: $from, to: $to, tableIds: $tableIds) {
+      tableId
       startsAt
-      durationMinutes
+      endsAt
     }
   }
 `;
 
-interface DayBooking {
-  tableIds: string[];
-  /** The booking's start as a UTC instant. */
+interface Hold {
+  tableId: string;
   startsAt: string;
-  durationMinutes: number | null;
+  endsAt: string;
 }
 
 /**
- * verifica-disponibilita: one query for the candidate tables and one day query per local day the window can
- * touch (a booking from the day before may run past midnight), whatever the number of tables and bookings.
+ * verifica-disponibilita: one query for the candidate tables, then one window query to prenotazione for those
+ * tables, whatever the number of tables and bookings. A booking of the evening before that runs past midnight
+ * is found like any other: its hold overlaps the window.
  */
 export class AvailabilityService {
   constructor(
@@ -62,38 +59,31 @@ export class AvailabilityService {
     checks.throwIfAny();
     const end = new Date(start!.getTime() + durationMinutes * 60_000);
 
-    const [tables, bookings] = await Promise.all([
-      this.deps.store.list({ attivo: true, capacitaMin: input.numeroPersone, salaId: input.salaId ?? null }),
-      this.bookingsAround(start!, end),
-    ]);
-    return availableTables(
-      tables,
-      { start: start!, end, partySize: input.numeroPersone, defaultDurationMinutes: durationMinutes },
-      bookings,
+    const tables = await this.deps.store.list({
+      attivo: true,
+      capacitaMin: input.numeroPersone,
+      salaId: input.salaId ?? null,
+    });
+    const bookings = await this.holdsDuring(
+      start!,
+      end,
+      tables.map((t) => t.id),
     );
+    return availableTables(tables, { start: start!, end, partySize: input.numeroPersone }, bookings);
   }
 
-  private async bookingsAround(start: Date, end: Date): Promise<BookedSlot[]> {
-    const zone = this.deps.timeZone;
-    const firstDay = localDateOf(new Date(start.getTime() - MAX_MEAL_MINUTES * 60_000), zone);
-    const days = localDatesBetween(firstDay, localDateOf(end, zone));
-    const authorization = `Bearer ${this.deps.viewer.token}`;
-    const results = await Promise.all(
-      days.map((data) =>
-        this.deps.subgraphs.request<{ prenotazioniGiorno: DayBooking[] }>(
-          'prenotazione',
-          BOOKINGS_OF_DAY,
-          { data },
-          authorization,
-        ),
-      ),
+  private async holdsDuring(start: Date, end: Date, tableIds: string[]): Promise<BookedSlot[]> {
+    if (tableIds.length === 0) return [];
+    const { occupazioniTavoli } = await this.deps.subgraphs.request<{ occupazioniTavoli: Hold[] }>(
+      'prenotazione',
+      HOLDS_IN_WINDOW,
+      { from: start.toISOString(), to: end.toISOString(), tableIds },
+      `Bearer ${this.deps.viewer.token}`,
     );
-    return results.flatMap((r) =>
-      r.prenotazioniGiorno.map((b) => ({
-        tableIds: b.tableIds,
-        start: new Date(b.startsAt),
-        durationMinutes: b.durationMinutes,
-      })),
-    );
+    return occupazioniTavoli.map((h) => ({
+      tableId: h.tableId,
+      start: new Date(h.startsAt),
+      end: new Date(h.endsAt),
+    }));
   }
 }

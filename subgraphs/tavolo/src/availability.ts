@@ -1,19 +1,19 @@
 import type { TavoloRecord } from './tavolo-record.js';
 
-/** A booking as the availability check needs it (from prenotazione's day query). */
+/**
+ * A table held by a booking (from prenotazione's occupazioniTavoli): [start, end), the end being the
+ * booking's stored effective duration, the same figure prenotazione's double-booking guard uses.
+ */
 export interface BookedSlot {
-  tableIds: readonly string[];
+  tableId: string;
   start: Date;
-  /** The booking's own duration, when it has one. */
-  durationMinutes: number | null;
+  end: Date;
 }
 
 export interface AvailabilityWindow {
   start: Date;
   end: Date;
   partySize: number;
-  /** Used for bookings without a duration of their own. */
-  defaultDurationMinutes: number;
 }
 
 /** Half-open intervals [a, b) and [c, d) overlap; touching ends do not. */
@@ -27,9 +27,7 @@ export function occupiedTableIds(window: AvailabilityWindow, bookings: readonly 
   const start = window.start.getTime();
   const end = window.end.getTime();
   for (const booking of bookings) {
-    const bookingStart = booking.start.getTime();
-    const bookingEnd = bookingStart + (booking.durationMinutes ?? window.defaultDurationMinutes) * 60_000;
-    if (overlaps(start, end, bookingStart, bookingEnd)) for (const id of booking.tableIds) occupied.add(id);
+    if (overlaps(start, end, booking.start.getTime(), booking.end.getTime())) occupied.add(booking.tableId);
   }
   return occupied;
 }

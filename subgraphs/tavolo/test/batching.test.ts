@@ -123,7 +123,9 @@ describe('tavolo store access per request', () => {
     const many = await check();
     expect(many).toEqual(few);
     expect(few.filter((c) => c.startsWith('tavoli.'))).toEqual(['tavoli.find']);
-    // one day query: a booking of the day before cannot reach 20:00 (meals last at most 12 hours)
-    expect(few.filter((c) => c.startsWith('prenotazioni.'))).toEqual(['prenotazioni.find']);
+    // one window query: the candidate tables' agendas by id, never a scan of the day's bookings
+    expect(few.filter((c) => c.startsWith('prenotazioni.') || c.startsWith('tavoli_agenda.'))).toEqual([
+      'tavoli_agenda.findByIds',
+    ]);
   });
 });

@@ -15,6 +15,11 @@ export const Query = {
     context.prenotazioni.getByCodice(args.codice),
   prenotazioniGiorno: (_: unknown, args: { data: string }, context: PrenotazioneContext) =>
     context.prenotazioni.day(args.data),
+  occupazioniTavoli: (
+    _: unknown,
+    args: { from: string; to: string; tableIds: string[] },
+    context: PrenotazioneContext,
+  ) => context.prenotazioni.holdsInWindow(args),
   syncPrenotazioni: (_: unknown, args: SyncArgs, context: PrenotazioneContext) =>
     context.prenotazioni.sync(args),
 };
