@@ -5,6 +5,7 @@ import { createMetrics } from '@coperto/metrics';
 import {
   connectDependencies,
   hostSubgraphsInProcess,
+  operationLimitsFromConfig,
   startHost,
   type Dependencies,
   type Host,
@@ -68,6 +69,7 @@ export async function startGatewayApp(
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      operationLimits: operationLimitsFromConfig(config),
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
     });

@@ -1,23 +1,46 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
+import { GraphQLError } from 'graphql';
 import { AppError, restErrorBody, restErrorFromAppError } from '@coperto/errors';
+import { assertTokenLimit } from '@coperto/graphql-limits';
 import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 
 /**
- * `/graphql` over node:http for the back-office: the body limit and JSON checks of the REST facade, then
- * Apollo Server's own HTTP handling (CSRF prevention, GET queries, errors). Bad tokens are a 401.
+ * `/graphql` over node:http for the back-office: the token first (a bad one is a 401 before the body is read
+ * or parsed), then the body limit and JSON checks of the REST facade, then Apollo Server's own HTTP handling
+ * (CSRF prevention, GET queries, operation limits, errors).
  */
 export function createGraphQLHttpHandler(options: {
   server: ApolloServer<GatewayContext>;
   createContext: (req: IncomingMessage) => Promise<GatewayContext>;
   bodyLimitBytes: number;
+  /** GRAPHQL_MAX_TOKENS, counted before Apollo Server parses (or caches) the document. */
+  maxTokens: number;
   logger: Logger;
 }) {
   return async function handleGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
+      let context: GatewayContext;
+      try {
+        context = await options.createContext(req);
+      } catch (error) {
+        if (!(error instanceof GraphQLError)) throw error;
+        req.resume();
+        return sendGraphQLError(res, error);
+      }
       const method = (req.method ?? 'GET').toUpperCase();
       const body = method === 'POST' ? await readJsonBody(req, options.bodyLimitBytes) : undefined;
+      const search = new URL(req.url ?? '/', 'http://gateway').search;
+      const query = method === 'POST' ? (body as { query?: unknown } | undefined)?.query : queryParam(search);
+      if (typeof query === 'string') {
+        try {
+          assertTokenLimit(query, options.maxTokens);
+        } catch (error) {
+          if (error instanceof GraphQLError) return sendGraphQLError(res, error);
+          throw error;
+        }
+      }
       const headers = new HeaderMap();
       for (const [key, value] of Object.entries(req.headers)) {
         if (value !== undefined) headers.set(key, Array.isArray(value) ? value.join(', ') : value);
@@ -26,10 +49,10 @@ export function createGraphQLHttpHandler(options: {
         httpGraphQLRequest: {
           method,
           headers,
-          search: new URL(req.url ?? '/', 'http://gateway').search,
+          search,
           body,
         },
-        context: () => options.createContext(req),
+        context: async () => context,
       });
       for (const [key, value] of response.headers) res.setHeader(key, value);
       res.statusCode = response.status ?? 200;
@@ -48,4 +71,20 @@ export function createGraphQLHttpHandler(options: {
       if (!res.headersSent) sendJson(res, 500, restErrorBody('INTERNAL', 'Internal server error'));
     }
   };
+}
+
+/** A refusal made before Apollo Server saw the request, in its format: `{errors}` with the error's HTTP head. */
+function sendGraphQLError(res: ServerResponse, error: GraphQLError): void {
+  const http = error.extensions.http as { status?: number; headers?: Map<string, string> } | undefined;
+  const { http: _omit, ...extensions } = error.extensions;
+  sendJson(
+    res,
+    http?.status ?? 400,
+    { errors: [{ message: error.message, extensions }] },
+    Object.fromEntries(http?.headers ?? []),
+  );
+}
+
+function queryParam(search: string): string | undefined {
+  return new URLSearchParams(search).get('query') ?? undefined;
 }
