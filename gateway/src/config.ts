@@ -1,5 +1,5 @@
 import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
-import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
+import { keySourceIssues, serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
 export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
@@ -27,7 +27,9 @@ export function readGatewayConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): GatewayConfig {
   return Object.freeze({
-    ...loadConfig(gatewayConfigSpec, env),
+    ...loadConfig(gatewayConfigSpec, env, {
+      check: (config) => (config.COPERTO_MODE === 'distributed' ? keySourceIssues(config) : []),
+    }),
     subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES),
   });
 }

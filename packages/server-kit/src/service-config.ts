@@ -1,4 +1,4 @@
-import { bool, int, list, oneOf, port, str, url, type Config } from '@coperto/config';
+import { bool, int, list, oneOf, port, str, url, type Config, type ConfigIssue } from '@coperto/config';
 import { DEFAULT_OPERATION_LIMITS, type OperationLimits } from '@coperto/graphql-limits';
 
 /**
@@ -46,6 +46,24 @@ export const serviceConfigSpec = {
 } as const;
 
 export type ServiceConfig = Config<typeof serviceConfigSpec>;
+
+/**
+ * Distributed mode has no embedded secret to fall back to: without a key source its config does not load.
+ * (Embedded mode creates a random secret in DATA_DIR instead, see auth-from-config.ts.)
+ */
+export function keySourceIssues(
+  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL'>,
+): ConfigIssue[] {
+  if (config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL) return [];
+  return [
+    {
+      variable: 'JWT_SECRET',
+      message:
+        'missing: distributed mode needs a token key: set JWT_SECRET (at least 32 characters), ' +
+        'JWT_PUBLIC_KEY with JWT_ALGORITHMS, or JWT_JWKS_URL',
+    },
+  ];
+}
 
 /** The GRAPHQL_MAX_* settings as the limits every GraphQL entry point applies. */
 export function operationLimitsFromConfig(config: ServiceConfig): OperationLimits {
