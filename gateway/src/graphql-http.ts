@@ -1,10 +1,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
-import { AppError, restErrorBody, restErrorFromAppError } from '@coperto/errors';
+import { AppError, restErrorBody, restErrorFromAppError, toGraphQLError } from '@coperto/errors';
 import { assertTokenLimit } from '@coperto/graphql-limits';
 import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
+import { trustedQuery, type TrustedDocuments } from './trusted-documents.js';
 
 /**
  * `/graphql` over node:http for the back-office: the token first (a bad one is a 401 before the body is read
@@ -17,6 +18,8 @@ export function createGraphQLHttpHandler(options: {
   bodyLimitBytes: number;
   /** GRAPHQL_MAX_TOKENS, counted before Apollo Server parses (or caches) the document. */
   maxTokens: number;
+  /** GRAPHQL_TRUSTED_DOCUMENTS: when set, only these documents run (trusted-documents.ts). */
+  trustedDocuments?: TrustedDocuments | undefined;
   logger: Logger;
 }) {
   return async function handleGraphQL(req: IncomingMessage, res: ServerResponse): Promise<void> {
@@ -30,8 +33,14 @@ export function createGraphQLHttpHandler(options: {
         return sendGraphQLError(res, error);
       }
       const method = (req.method ?? 'GET').toUpperCase();
-      const body = method === 'POST' ? await readJsonBody(req, options.bodyLimitBytes) : undefined;
-      const search = new URL(req.url ?? '/', 'http://gateway').search;
+      const request = {
+        method,
+        body: method === 'POST' ? await readJsonBody(req, options.bodyLimitBytes) : undefined,
+        search: new URL(req.url ?? '/', 'http://gateway').search,
+      };
+      const refusal = options.trustedDocuments ? useTrusted(request, options.trustedDocuments) : undefined;
+      if (refusal) return sendGraphQLError(res, refusal);
+      const { body, search } = request;
       const query = method === 'POST' ? (body as { query?: unknown } | undefined)?.query : queryParam(search);
       if (typeof query === 'string') {
         try {
@@ -87,4 +96,41 @@ function sendGraphQLError(res: ServerResponse, error: GraphQLError): void {
 
 function queryParam(search: string): string | undefined {
   return new URLSearchParams(search).get('query') ?? undefined;
+}
+
+/**
+ * With trusted documents, puts the trusted document in the request (a persisted-query hash is replaced by its
+ * text, for POST bodies and GET parameters alike), or answers the 400 QUERY_NOT_TRUSTED refusal.
+ */
+function useTrusted(
+  request: { method: string; body: unknown; search: string },
+  trusted: TrustedDocuments,
+): GraphQLError | undefined {
+  try {
+    if (request.method === 'POST') {
+      if (typeof request.body !== 'object' || request.body === null || Array.isArray(request.body)) {
+        return undefined; // Apollo Server refuses it as a bad request
+      }
+      const body = request.body as { query?: unknown; extensions?: unknown };
+      request.body = { ...body, query: trustedQuery(trusted, body) };
+      return undefined;
+    }
+    const params = new URLSearchParams(request.search);
+    const extensions = params.get('extensions');
+    const query = trustedQuery(trusted, {
+      query: params.get('query') ?? undefined,
+      extensions: extensions ? (JSON.parse(extensions) as unknown) : undefined,
+    });
+    params.set('query', query);
+    request.search = `?${params.toString()}`;
+    return undefined;
+  } catch (error) {
+    if (error instanceof AppError) {
+      const refusal = toGraphQLError(error);
+      refusal.extensions.http = { status: error.status, headers: new Map() };
+      return refusal;
+    }
+    if (error instanceof SyntaxError) return undefined; // bad `extensions` JSON: Apollo Server answers it
+    throw error;
+  }
 }

@@ -18,6 +18,7 @@ import {
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
+import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
@@ -41,6 +42,8 @@ export interface GatewayDeps {
   bodyLimitBytes: number;
   /** Token, depth, alias, directive and cost ceilings of `/graphql` and its socket (GRAPHQL_MAX_*). */
   operationLimits?: OperationLimits;
+  /** GRAPHQL_TRUSTED_DOCUMENTS loaded: when set, `/graphql` runs only these documents. */
+  trustedDocuments?: TrustedDocuments | undefined;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
@@ -134,6 +137,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     createContext,
     bodyLimitBytes: deps.bodyLimitBytes,
     maxTokens: operationLimits.maxTokens,
+    trustedDocuments: deps.trustedDocuments,
     logger: deps.logger,
   });
 
@@ -154,6 +158,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 
+  const trustedDocuments = deps.trustedDocuments;
   const feed = await startEventFeed(deps.bus, deps.logger);
   const subscriptions = createSubscriptionServer({
     httpServer,
@@ -163,6 +168,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     introspection: deps.introspection,
     maxPayloadBytes: deps.bodyLimitBytes,
     operationLimits,
+    ...(trustedDocuments ? { trusted: (query: unknown) => untrustedErrors(trustedDocuments, query) } : {}),
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
   });
 

@@ -11,6 +11,7 @@ import {
 } from '@coperto/graphql-limits';
 import { operations } from '../src/rest/operations.js';
 import { readSupergraphConfig } from '../src/supergraph.js';
+import { trustedDocumentsManifest } from '../src/trusted-documents-manifest.js';
 
 const root = resolve(import.meta.dirname, '../..');
 
@@ -76,7 +77,25 @@ describe('operation limits refuse', () => {
     const measures = measureOperation(schema, cyclic);
     expect(measures.maxDepth).toBeLessThanOrEqual(DEFAULT_OPERATION_LIMITS.maxDepth);
     expect(refusal(cyclic)).toEqual([{ limit: 'cost', max: 20_000, actual: measures.maxCost }]);
+    expect(measures.maxCost).toBe(222_210);
   });
+});
+
+describe('operation limits and every trusted (REST and documented) document', () => {
+  const subscriptionSchema = buildSchema(
+    readFileSync(resolve(root, 'gateway/src/subscriptions/schema.graphql'), 'utf8'),
+  );
+  it.each(trustedDocumentsManifest(root).operations.map((o) => [o.name, o] as const))(
+    '%s is within every default limit with a margin of 2×',
+    (_, operation) => {
+      const target = operation.type === 'subscription' ? subscriptionSchema : schema;
+      for (const [limit, value] of Object.entries(measureOperation(target, operation.body))) {
+        expect(value * MARGIN, `${limit}: ${value}`).toBeLessThanOrEqual(
+          DEFAULT_OPERATION_LIMITS[limit as keyof OperationLimits],
+        );
+      }
+    },
+  );
 });
 
 describe('operation limits and the documented subscriptions', () => {

@@ -33,6 +33,8 @@ export interface SubscriptionServerOptions {
   limits?: Partial<SocketLimits>;
   /** Token, depth, alias, directive and cost ceilings of every subscribe message (packages/graphql-limits). */
   operationLimits?: OperationLimits;
+  /** Whether a document may run (GRAPHQL_TRUSTED_DOCUMENTS); the refusal's errors otherwise. */
+  trusted?: (query: unknown) => readonly GraphQLError[] | undefined;
   /** How long `close()` waits for clients to answer the close handshake before cutting them. Default 1000. */
   closeGraceMs?: number;
 }
@@ -119,6 +121,8 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         return true;
       },
       onSubscribe: (ctx, _id, payload) => {
+        const untrusted = options.trusted?.(payload.query);
+        if (untrusted) return [...untrusted];
         const tooComplex = options.operationLimits
           ? operationLimitErrors(schema, payload, options.operationLimits)
           : undefined;

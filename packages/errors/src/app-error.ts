@@ -125,10 +125,12 @@ export class QueryTooComplexError extends AppError {
 
 /** GRAPHQL_TRUSTED_DOCUMENTS is set and the document (or persisted-query hash) is not in the manifest. */
 export class QueryNotTrustedError extends AppError {
-  constructor(hash: string) {
-    super('QUERY_NOT_TRUSTED', 'Only the trusted documents of this deployment are accepted', {
-      sha256: hash,
-    });
+  constructor(hash?: string) {
+    super(
+      'QUERY_NOT_TRUSTED',
+      'Only the trusted documents of this deployment are accepted',
+      hash === undefined ? undefined : { sha256: hash },
+    );
   }
 }
 
