@@ -1,7 +1,8 @@
 // `pnpm token --tenant demo [--admin] [--hours 12]`: prints a bearer token for calling a local Coperto.
-// Signs with JWT_SECRET when set, else with the embedded mode's public development secret.
+// Signs with JWT_SECRET when set, else with the secret embedded mode created in DATA_DIR (default .data) on its
+// first start. No key in the source code is ever accepted by the service.
 import { parseArgs } from 'node:util';
-import { EMBEDDED_DEV_SECRET, isValidTenantId, signToken } from '@coperto/auth';
+import { EmbeddedSecretMissingError, isValidTenantId, readEmbeddedSecret, signToken } from '@coperto/auth';
 
 const { values } = parseArgs({
   options: {
@@ -16,7 +17,17 @@ if (!isValidTenantId(tenantId)) {
   console.error(`Invalid tenant id ${JSON.stringify(tenantId)}: use 1-64 of A-Z a-z 0-9 _ -`);
   process.exit(2);
 }
-const secret = process.env.JWT_SECRET || EMBEDDED_DEV_SECRET;
+let secret = process.env.JWT_SECRET;
+if (!secret) {
+  try {
+    // The same DATA_DIR the service reads (its default is .data, relative to where it was started).
+    secret = readEmbeddedSecret(process.env.DATA_DIR?.trim() || '.data');
+  } catch (error) {
+    if (!(error instanceof EmbeddedSecretMissingError)) throw error;
+    console.error(error.message);
+    process.exit(1);
+  }
+}
 const token = await signToken({
   secret,
   tenantId,

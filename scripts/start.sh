@@ -3,6 +3,8 @@
 # in-process event bus, memory cache. App on :3000, health on :3001, metrics on :3030.
 # It compiles the workspace first (`pnpm build`: esbuild, under a second) and runs the compiled gateway, as the
 # production images do; `pnpm start:dev` runs the TypeScript sources through tsx instead.
+# Without JWT_SECRET (or JWT_PUBLIC_KEY / JWT_JWKS_URL) it verifies tokens with a random secret it creates in
+# .data/jwt-secret (mode 0600) on the first start and reuses; `pnpm token --tenant demo` signs with it.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 bash "$root/scripts/bootstrap.sh"

@@ -3,7 +3,6 @@
 // supergraph.yaml routing URLs, and no committed secrets. No Docker, no network: the files are only parsed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { EMBEDDED_DEV_SECRET } from '@coperto/auth';
 import { readGatewayConfig, SUBGRAPH_NAMES } from '@coperto/gateway';
 import {
   ALL_SUBGRAPHS,
@@ -795,7 +794,7 @@ describe('no literal secret is committed', () => {
 
   it.each(Object.keys(files))('%s contains no known secret and assigns JWT_SECRET no value', (file) => {
     const text = files[file] ?? '';
-    for (const secret of [EMBEDDED_DEV_SECRET, TEST_JWT_SECRET, PLACEHOLDER_SECRET]) {
+    for (const secret of [TEST_JWT_SECRET, PLACEHOLDER_SECRET]) {
       expect(text.includes(secret), `${file} contains a known secret`).toBe(false);
     }
     // Assignments `JWT_SECRET: x`, `JWT_SECRET=x` (not comments): only a ${JWT_SECRET...} reference may follow.

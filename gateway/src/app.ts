@@ -5,6 +5,7 @@ import { createMetrics } from '@coperto/metrics';
 import {
   connectDependencies,
   hostSubgraphsInProcess,
+  operationLimitsFromConfig,
   startHost,
   type Dependencies,
   type Host,
@@ -15,6 +16,7 @@ import { dedupeInFlight } from './fetch-dedupe.js';
 import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
+import { loadTrustedDocuments } from './trusted-documents.js';
 import { subgraphFactories } from './subgraph-registry.js';
 
 export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
@@ -69,6 +71,10 @@ export async function startGatewayApp(
       introspection: config.GRAPHQL_INTROSPECTION,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+      operationLimits: operationLimitsFromConfig(config),
+      trustedDocuments: config.GRAPHQL_TRUSTED_DOCUMENTS
+        ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS)
+        : undefined,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
     });

@@ -1,5 +1,5 @@
-import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
-import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
+import { bool, loadConfig, oneOf, str, type Config } from '@coperto/config';
+import { keySourceIssues, serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
 export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
@@ -11,6 +11,10 @@ const gatewayConfigSpec = {
     description: 'embedded: everything in this process; distributed: subgraphs are separate processes',
   }),
   GRAPHQL_INTROSPECTION: bool({ default: false }),
+  GRAPHQL_TRUSTED_DOCUMENTS: str({
+    optional: true,
+    description: 'persisted-query manifest file: /graphql then runs only its documents (docs/security.md)',
+  }),
   SUBGRAPH_FETCH_DEDUPE: bool({
     default: true,
     description: 'identical subgraph fetches of one token in flight at once share one execution',
@@ -27,7 +31,9 @@ export function readGatewayConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): GatewayConfig {
   return Object.freeze({
-    ...loadConfig(gatewayConfigSpec, env),
+    ...loadConfig(gatewayConfigSpec, env, {
+      check: (config) => (config.COPERTO_MODE === 'distributed' ? keySourceIssues(config) : []),
+    }),
     subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES),
   });
 }

@@ -4,14 +4,21 @@ import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
-import { GraphQLError } from 'graphql';
+import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
+import { GraphQLError, type DocumentNode } from 'graphql';
 import type { TokenVerifier } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } from '@coperto/errors';
+import {
+  apolloOperationLimits,
+  DEFAULT_OPERATION_LIMITS,
+  type OperationLimits,
+} from '@coperto/graphql-limits';
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
+import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
@@ -35,10 +42,17 @@ export interface GatewayDeps {
   bodyLimitBytes: number;
   /** On shutdown, in-flight requests may run this long before they are cut (SHUTDOWN_GRACE_MS). Default 25 s. */
   shutdownGraceMs?: number;
+  /** Token, depth, alias, directive and cost ceilings of `/graphql` and its socket (GRAPHQL_MAX_*). */
+  operationLimits?: OperationLimits;
+  /** GRAPHQL_TRUSTED_DOCUMENTS loaded: when set, `/graphql` runs only these documents. */
+  trustedDocuments?: TrustedDocuments | undefined;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
 }
+
+/** Bytes of parsed `/graphql` documents the gateway keeps (Apollo's default is 30 MiB). */
+const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface GatewayServer {
   httpServer: Server;
@@ -59,8 +73,14 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     supergraphSdl: deps.supergraphSdl,
     buildService: ({ name, url }) => deps.dataSourceFor(name, url),
   });
+  const operationLimits = deps.operationLimits ?? DEFAULT_OPERATION_LIMITS;
+  const limits = apolloOperationLimits<GatewayContext>(operationLimits);
   const apollo = new ApolloServer<GatewayContext>({
     gateway,
+    parseOptions: limits.parseOptions,
+    validationRules: limits.validationRules,
+    // Parsed documents, bounded by their size (AST as JSON) rather than by their number.
+    documentStore: new InMemoryLRUCache<DocumentNode>({ maxSize: DOCUMENT_CACHE_BYTES }),
     introspection: deps.introspection,
     csrfPrevention: true,
     // The host owns SIGTERM (close(): sockets, then Apollo, then the server); Apollo's own handler would
@@ -122,6 +142,8 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     server: apollo,
     createContext,
     bodyLimitBytes: deps.bodyLimitBytes,
+    maxTokens: operationLimits.maxTokens,
+    trustedDocuments: deps.trustedDocuments,
     logger: deps.logger,
   });
 
@@ -142,6 +164,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 
+  const trustedDocuments = deps.trustedDocuments;
   const feed = await startEventFeed(deps.bus, deps.logger);
   const subscriptions = createSubscriptionServer({
     httpServer,
@@ -150,6 +173,8 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
     introspection: deps.introspection,
     maxPayloadBytes: deps.bodyLimitBytes,
+    operationLimits,
+    ...(trustedDocuments ? { trusted: (query: unknown) => untrustedErrors(trustedDocuments, query) } : {}),
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
   });
 

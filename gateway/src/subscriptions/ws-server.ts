@@ -5,6 +5,7 @@ import { WebSocketServer } from 'ws';
 import type { TokenVerifier, Viewer } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import { AppError } from '@coperto/errors';
+import { operationLimitErrors, type OperationLimits } from '@coperto/graphql-limits';
 import type { Logger } from '@coperto/server-kit';
 import { SubscriptionCloseCode, SubscriptionCloseReason } from './close-codes.js';
 import {
@@ -30,6 +31,10 @@ export interface SubscriptionServerOptions {
   /** Largest message a client may send. */
   maxPayloadBytes: number;
   limits?: Partial<SocketLimits>;
+  /** Token, depth, alias, directive and cost ceilings of every subscribe message (packages/graphql-limits). */
+  operationLimits?: OperationLimits;
+  /** Whether a document may run (GRAPHQL_TRUSTED_DOCUMENTS); the refusal's errors otherwise. */
+  trusted?: (query: unknown) => readonly GraphQLError[] | undefined;
   /** How long `close()` waits for clients to answer the close handshake before cutting them. Default 1000. */
   closeGraceMs?: number;
 }
@@ -115,7 +120,13 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         );
         return true;
       },
-      onSubscribe: (ctx) => {
+      onSubscribe: (ctx, _id, payload) => {
+        const untrusted = options.trusted?.(payload.query);
+        if (untrusted) return [...untrusted];
+        const tooComplex = options.operationLimits
+          ? operationLimitErrors(schema, payload, options.operationLimits)
+          : undefined;
+        if (tooComplex) return tooComplex;
         // graphql-ws has already registered this subscription's id.
         if (Object.keys(ctx.subscriptions).length > limits.maxSubscriptions) {
           return [new GraphQLError(`At most ${limits.maxSubscriptions} subscriptions per connection`)];

@@ -20,7 +20,7 @@ export interface AuthSettings extends VerificationPolicy {
 
 /**
  * Picks the key source from settings: exactly one of secret / public key / JWKS URL, or, when none is set,
- * `fallbackSecret` if given (embedded mode passes EMBEDDED_DEV_SECRET and logs that it does). Throws an
+ * `fallbackSecret` if given (embedded mode passes the secret it keeps in DATA_DIR, embedded-secret.ts). Throws an
  * AuthOptionsError naming the variables when the choice is ambiguous or impossible. The returned options
  * are checked further by createTokenVerifier.
  */

@@ -24,4 +24,11 @@ export { createTokenVerifier } from './token-verifier.js';
 export { requireAdmin } from './require-admin.js';
 export type { SignTokenOptions } from './sign-token.js';
 export { signToken } from './sign-token.js';
-export { EMBEDDED_DEV_SECRET } from './dev-secret.js';
+export type { EmbeddedSecret } from './embedded-secret.js';
+export {
+  EMBEDDED_SECRET_FILE,
+  EmbeddedSecretMissingError,
+  embeddedSecretPath,
+  loadOrCreateEmbeddedSecret,
+  readEmbeddedSecret,
+} from './embedded-secret.js';

@@ -4,7 +4,7 @@ import { isValidTenantId } from './tenant-id.js';
 
 /** Options of `signToken`. */
 export interface SignTokenOptions {
-  /** HS256 secret, at least 32 bytes (e.g. JWT_SECRET, EMBEDDED_DEV_SECRET, testkit's TEST_JWT_SECRET). */
+  /** HS256 secret, at least 32 bytes (e.g. JWT_SECRET, the embedded secret in DATA_DIR, testkit's TEST_JWT_SECRET). */
   secret: string;
   /** Must match TENANT_ID_PATTERN. */
   tenantId: string;

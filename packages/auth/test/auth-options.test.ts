@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   AuthOptionsError,
-  EMBEDDED_DEV_SECRET,
   authOptionsFromSettings,
   createTokenVerifier,
   isValidTenantId,
@@ -74,11 +73,12 @@ describe('authOptionsFromSettings', () => {
   });
 
   it('falls back to the given secret only when no key source is set', () => {
-    expect(authOptionsFromSettings({}, { fallbackSecret: EMBEDDED_DEV_SECRET })).toEqual({
+    const FALLBACK = 'x'.repeat(43);
+    expect(authOptionsFromSettings({}, { fallbackSecret: FALLBACK })).toEqual({
       kind: 'secret',
-      secret: EMBEDDED_DEV_SECRET,
+      secret: FALLBACK,
     });
-    expect(authOptionsFromSettings({ secret: SECRET }, { fallbackSecret: EMBEDDED_DEV_SECRET })).toEqual({
+    expect(authOptionsFromSettings({ secret: SECRET }, { fallbackSecret: FALLBACK })).toEqual({
       kind: 'secret',
       secret: SECRET,
     });

@@ -1,12 +1,6 @@
 import { decodeJwt, decodeProtectedHeader } from 'jose';
 import { describe, expect, it } from 'vitest';
-import {
-  EMBEDDED_DEV_SECRET,
-  createTokenVerifier,
-  requireAdmin,
-  signToken,
-  trustedTenantId,
-} from '../src/index.js';
+import { createTokenVerifier, requireAdmin, signToken, trustedTenantId } from '../src/index.js';
 import { SECRET, expectUnauthenticated, nowSeconds } from './helpers.js';
 
 const verifier = createTokenVerifier({ kind: 'secret', secret: SECRET });
@@ -82,14 +76,6 @@ describe('signToken', () => {
     ['a short secret', { secret: 'too-short' }, /at least 32 bytes/],
   ])('refuses %s', async (_name, override, message) => {
     await expect(signToken({ secret: SECRET, tenantId: 't1', ...override })).rejects.toThrow(message);
-  });
-
-  it('works with the embedded dev secret, which says what it is', async () => {
-    expect(EMBEDDED_DEV_SECRET).toMatch(/dev.*do-not-use-in-production/);
-    const embedded = createTokenVerifier({ kind: 'secret', secret: EMBEDDED_DEV_SECRET });
-    const token = await signToken({ secret: EMBEDDED_DEV_SECRET, tenantId: 'demo' });
-    await expect(embedded.verify(token)).resolves.toMatchObject({ tenantId: 'demo' });
-    await expectUnauthenticated(verifier.verify(token));
   });
 });
 

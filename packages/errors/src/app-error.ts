@@ -105,6 +105,35 @@ export class UnsupportedMediaTypeError extends AppError {
   }
 }
 
+/** Which operation limit a GraphQL document went over (packages/graphql-limits). */
+export type OperationLimitName = 'tokens' | 'depth' | 'aliases' | 'directives' | 'cost';
+
+/**
+ * A GraphQL document over one of the operation limits: refused before any planning or execution. `actual` is
+ * absent for `tokens` (counting stops at the limit) and when the cost could not be counted to the end.
+ */
+export class QueryTooComplexError extends AppError {
+  constructor(limit: OperationLimitName, max: number, actual?: number) {
+    const found = actual === undefined ? '' : ` (found ${actual})`;
+    super('QUERY_TOO_COMPLEX', `Operation over the ${limit} limit of ${max}${found}`, {
+      limit,
+      max,
+      ...(actual === undefined ? {} : { actual }),
+    });
+  }
+}
+
+/** GRAPHQL_TRUSTED_DOCUMENTS is set and the document (or persisted-query hash) is not in the manifest. */
+export class QueryNotTrustedError extends AppError {
+  constructor(hash?: string) {
+    super(
+      'QUERY_NOT_TRUSTED',
+      'Only the trusted documents of this deployment are accepted',
+      hash === undefined ? undefined : { sha256: hash },
+    );
+  }
+}
+
 /** A dependency (database, bus) is down; nothing was written. */
 export class UnavailableError extends AppError {
   constructor(message = 'Service temporarily unavailable', options?: ErrorOptions) {

@@ -15,6 +15,8 @@ describe('error codes', () => {
   it('maps every code of decisions.md to its HTTP status, and anything unknown to 500', () => {
     expect(httpStatusByCode).toMatchObject({
       VALIDATION_FAILED: 400,
+      QUERY_TOO_COMPLEX: 400,
+      QUERY_NOT_TRUSTED: 400,
       UNAUTHENTICATED: 401,
       FORBIDDEN: 403,
       LOCK_NOT_OWNED: 403,

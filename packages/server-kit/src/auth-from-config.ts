@@ -1,16 +1,22 @@
-import { authOptionsFromSettings, EMBEDDED_DEV_SECRET, type AuthOptions } from '@coperto/auth';
+import {
+  authOptionsFromSettings,
+  loadOrCreateEmbeddedSecret,
+  type AuthOptions,
+  type EmbeddedSecret,
+} from '@coperto/auth';
 import type { ServiceConfig } from './service-config.js';
 
 /**
- * Auth options from the JWT_* variables (exactly one key source). With none, embedded mode falls back to the
- * public dev secret (the caller says so loudly); distributed mode refuses to start.
+ * Auth options from the JWT_* variables (exactly one key source). With none, embedded mode uses the random
+ * secret it keeps in DATA_DIR (created on the first start; the caller logs where); distributed mode refuses
+ * to start (its config does not load, see keySourceIssues).
  */
 export function authOptionsFromConfig(
   config: ServiceConfig,
   mode: 'embedded' | 'distributed',
-): { options: AuthOptions; usesDevSecret: boolean } {
-  const usesDevSecret =
-    mode === 'embedded' && !config.JWT_SECRET && !config.JWT_PUBLIC_KEY && !config.JWT_JWKS_URL;
+): { options: AuthOptions; embeddedSecret: EmbeddedSecret | undefined } {
+  const embeddedSecret =
+    mode === 'embedded' && !hasKeySource(config) ? loadOrCreateEmbeddedSecret(config.DATA_DIR) : undefined;
   const options = authOptionsFromSettings(
     {
       secret: config.JWT_SECRET,
@@ -20,7 +26,11 @@ export function authOptionsFromConfig(
       issuer: config.JWT_ISSUER,
       audience: config.JWT_AUDIENCE,
     },
-    usesDevSecret ? { fallbackSecret: EMBEDDED_DEV_SECRET } : {},
+    embeddedSecret ? { fallbackSecret: embeddedSecret.secret } : {},
   );
-  return { options, usesDevSecret };
+  return { options, embeddedSecret };
+}
+
+export function hasKeySource(config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL'>) {
+  return Boolean(config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL);
 }

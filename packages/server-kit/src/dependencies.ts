@@ -29,10 +29,13 @@ export async function connectDependencies(
 ): Promise<Dependencies> {
   const { mode, logger } = options;
   const auth = authOptionsFromConfig(config, mode);
-  if (auth.usesDevSecret) {
+  if (auth.embeddedSecret) {
+    const { path, created } = auth.embeddedSecret;
     logger.warn(
-      '!!! EMBEDDED DEV MODE: no JWT_SECRET / JWT_PUBLIC_KEY / JWT_JWKS_URL set; tokens are verified with the ' +
-        'PUBLIC development secret. Anyone can mint tokens for any tenant. Never expose this process. !!!',
+      `No JWT_SECRET / JWT_PUBLIC_KEY / JWT_JWKS_URL set: tokens are verified with the secret in ${path} ` +
+        `(${created ? 'created now' : 'created on the first start'}, mode 0600). ` +
+        'Get a token with `pnpm token --tenant <id>`; anyone who can read that file can mint tokens.',
+      { secretFile: path },
     );
   }
   const verifier = createTokenVerifier(auth.options);

@@ -2,11 +2,14 @@ import {
   execute,
   GraphQLError,
   parse,
+  specifiedRules,
   validate,
   type DocumentNode,
   type GraphQLFormattedError,
 } from 'graphql';
-import { formatGraphQLError } from '@coperto/errors';
+import { LRUCache } from 'lru-cache';
+import { findAppError, formatGraphQLError } from '@coperto/errors';
+import { operationShapeRules, parseWithTokenLimit, type OperationLimits } from '@coperto/graphql-limits';
 import type { Subgraph, SubgraphRequest } from './subgraph.js';
 
 export interface GraphQLRequestBody {
@@ -20,17 +23,45 @@ export interface SubgraphResult {
   errors?: GraphQLFormattedError[];
 }
 
+/** The caller's verified context, or the errors that refused the token. */
+export type SubgraphAuthentication =
+  { ok: true; contextValue: unknown } | { ok: false; errors: GraphQLFormattedError[] };
+
+export interface SubgraphExecutorOptions {
+  onInternalError?: (e: unknown) => void;
+  /** Operation limits (packages/graphql-limits) checked before execution; none when absent. */
+  limits?: OperationLimits;
+  /** Bytes of parsed documents kept (key + AST as JSON), least recently used dropped first. @default 4 MiB */
+  documentCacheBytes?: number;
+}
+
+/** Executes a request; `authenticate` and `executeAuthenticated` let an HTTP port check the token first. */
+export interface SubgraphExecutor {
+  (body: GraphQLRequestBody, request: SubgraphRequest): Promise<SubgraphResult>;
+  authenticate(request: SubgraphRequest): Promise<SubgraphAuthentication>;
+  executeAuthenticated(body: GraphQLRequestBody, contextValue: unknown): Promise<SubgraphResult>;
+}
+
+type Prepared = DocumentNode | readonly GraphQLFormattedError[];
+
+export const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
+
 /**
  * Executes a GraphQL request against a subgraph: builds the subgraph's own context from the forwarded token
- * (a bad token fails the whole request with UNAUTHENTICATED), parses and validates each distinct query once
- * (the gateway sends the same few fetch queries over and over), and formats errors with stable codes.
+ * first (a bad token fails the whole request with UNAUTHENTICATED before the query is looked at), parses and
+ * validates each distinct query once (the gateway sends the same few fetch queries over and over; the cache is
+ * bounded by bytes), applies the operation limits, and formats errors with stable codes.
  */
 export function createSubgraphExecutor(
   subgraph: Subgraph,
-  options: { onInternalError?: (e: unknown) => void } = {},
-) {
-  const documents = new Map<string, DocumentNode | readonly GraphQLFormattedError[]>();
-  const maxDocuments = 1000;
+  options: SubgraphExecutorOptions = {},
+): SubgraphExecutor {
+  const { limits } = options;
+  const documents = new LRUCache<string, Prepared>({
+    maxSize: options.documentCacheBytes ?? DEFAULT_DOCUMENT_CACHE_BYTES,
+    sizeCalculation: (value, key) => Math.max(1, key.length + Buffer.byteLength(JSON.stringify(value))),
+  });
+  const rules = limits ? [...specifiedRules, ...operationShapeRules(limits)] : specifiedRules;
   const format = (error: unknown) =>
     formatGraphQLError(
       error as { message: string; extensions?: Record<string, unknown> },
@@ -40,46 +71,51 @@ export function createSubgraphExecutor(
 
   /** A query the subgraph cannot parse or validate is the caller's mistake, not an internal error. */
   const withCode = (error: unknown, code: string) => {
+    if (findAppError(error)) return format(error);
     const { message } = error as { message: string };
     return format(new GraphQLError(message, { extensions: { code } }));
   };
 
-  const prepare = (query: string): DocumentNode | readonly GraphQLFormattedError[] => {
+  const prepare = (query: string): Prepared => {
     const cached = documents.get(query);
     if (cached) return cached;
-    let prepared: DocumentNode | readonly GraphQLFormattedError[];
+    let prepared: Prepared;
     try {
-      const document = parse(query);
-      const errors = validate(subgraph.schema, document);
+      const document = limits ? parseWithTokenLimit(query, limits.maxTokens) : parse(query);
+      const errors = validate(subgraph.schema, document, rules);
       prepared = errors.length > 0 ? errors.map((e) => withCode(e, 'GRAPHQL_VALIDATION_FAILED')) : document;
     } catch (error) {
       prepared = [withCode(error, 'GRAPHQL_PARSE_FAILED')];
     }
-    if (documents.size >= maxDocuments) documents.clear();
     documents.set(query, prepared);
     return prepared;
   };
 
-  return async function executeSubgraph(
+  const authenticate = async (request: SubgraphRequest): Promise<SubgraphAuthentication> => {
+    try {
+      return { ok: true, contextValue: await subgraph.createContext(request) };
+    } catch (error) {
+      return { ok: false, errors: [format(error)] };
+    }
+  };
+
+  const executeAuthenticated = async (
     body: GraphQLRequestBody,
-    request: SubgraphRequest,
-  ): Promise<SubgraphResult> {
+    contextValue: unknown,
+  ): Promise<SubgraphResult> => {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'Missing query', extensions: { code: 'VALIDATION_FAILED' } }] };
     }
     const prepared = prepare(body.query);
     if (Array.isArray(prepared)) return { errors: [...prepared] };
-    let contextValue: unknown;
-    try {
-      contextValue = await subgraph.createContext(request);
-    } catch (error) {
-      return { errors: [format(error)] };
-    }
+    const document = prepared as DocumentNode;
+    const variableValues = isRecord(body.variables) ? body.variables : undefined;
+    const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
     const result = await execute({
       schema: subgraph.schema,
-      document: prepared as DocumentNode,
-      variableValues: isRecord(body.variables) ? body.variables : undefined,
-      operationName: typeof body.operationName === 'string' ? body.operationName : undefined,
+      document,
+      variableValues,
+      operationName,
       contextValue,
     });
     return {
@@ -87,9 +123,17 @@ export function createSubgraphExecutor(
       ...(result.errors ? { errors: result.errors.map(format) } : {}),
     };
   };
-}
 
-export type SubgraphExecutor = ReturnType<typeof createSubgraphExecutor>;
+  const executeSubgraph = async (
+    body: GraphQLRequestBody,
+    request: SubgraphRequest,
+  ): Promise<SubgraphResult> => {
+    const auth = await authenticate(request);
+    if (!auth.ok) return { errors: auth.errors };
+    return executeAuthenticated(body, auth.contextValue);
+  };
+  return Object.assign(executeSubgraph, { authenticate, executeAuthenticated });
+}
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

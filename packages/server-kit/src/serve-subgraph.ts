@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
-import { readJsonBody } from './json-body.js';
+import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from './json-body.js';
 import { sendJson } from './send-json.js';
 import type { GraphQLRequestBody, SubgraphExecutor } from './execute-subgraph.js';
 import type { Logger } from './logger.js';
@@ -8,7 +8,7 @@ import type { Logger } from './logger.js';
 export interface SubgraphHttpOptions {
   executor: SubgraphExecutor;
   logger: Logger;
-  /** Body limit for subgraph requests (the gateway already enforced the public limit). Default 8 MiB. */
+  /** Body limit for subgraph requests: the gateway's (BODY_LIMIT_BYTES). Default 1 MiB. */
   bodyLimitBytes?: number;
   onRequest?: (info: { status: number; durationMs: number }) => void;
 }
@@ -19,7 +19,7 @@ export interface SubgraphHttpOptions {
  * subgraphs call it; it is never published outside the private network.
  */
 export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
-  const limit = options.bodyLimitBytes ?? 8 * 1024 * 1024;
+  const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? '/', 'http://subgraph');
     if (url.pathname !== '/graphql')
@@ -32,12 +32,18 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
         { allow: 'POST' },
       );
     }
-    const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
-    const result = await options.executor(body ?? {}, {
+    // The token first: a caller without a valid one gets nothing read, parsed or cached.
+    const auth = await options.executor.authenticate({
       authorization: req.headers.authorization,
       requestId: headerValue(req.headers['x-request-id']),
     });
-    sendJson(res, 200, result);
+    if (!auth.ok) {
+      req.resume();
+      return sendJson(res, 200, { errors: auth.errors });
+    }
+    const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
+    const result = await options.executor.executeAuthenticated(body ?? {}, auth.contextValue);
+    sendJson(res, refusedForLimits(result) ? 400 : 200, result);
   };
   return createServer((req, res) => {
     const started = performance.now();
@@ -53,6 +59,17 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
       if (!res.headersSent) sendJson(res, 500, { errors: [formatGraphQLError({ message: 'x' }, error)] });
     });
   });
+}
+
+/** A document over the operation limits is refused as a whole: 400, as on the gateway. */
+function refusedForLimits(result: { data?: unknown; errors?: readonly { extensions?: unknown }[] }) {
+  return (
+    result.data === undefined &&
+    (result.errors?.length ?? 0) > 0 &&
+    result.errors!.every(
+      (e) => (e.extensions as { code?: unknown } | undefined)?.code === 'QUERY_TOO_COMPLEX',
+    )
+  );
 }
 
 function headerValue(value: string | string[] | undefined): string | undefined {

@@ -1,4 +1,5 @@
-import { bool, int, list, oneOf, port, str, url, type Config } from '@coperto/config';
+import { bool, int, list, oneOf, port, str, url, type Config, type ConfigIssue } from '@coperto/config';
+import { DEFAULT_OPERATION_LIMITS, type OperationLimits } from '@coperto/graphql-limits';
 
 /**
  * Environment variables every Coperto process reads (each process's config.ts adds its own and is the
@@ -41,9 +42,45 @@ export const serviceConfigSpec = {
     description: 'on SIGTERM, in-flight requests may run this long before they are cut; then exit 0',
   }),
   BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),
+
+  // Operation limits of every GraphQL entry point (packages/graphql-limits; defaults DEFAULT_OPERATION_LIMITS).
+  GRAPHQL_MAX_TOKENS: int({ default: DEFAULT_OPERATION_LIMITS.maxTokens, min: 100, max: 1_000_000 }),
+  GRAPHQL_MAX_DEPTH: int({ default: DEFAULT_OPERATION_LIMITS.maxDepth, min: 2, max: 1000 }),
+  GRAPHQL_MAX_ALIASES: int({ default: DEFAULT_OPERATION_LIMITS.maxAliases, min: 0, max: 100_000 }),
+  GRAPHQL_MAX_DIRECTIVES: int({ default: DEFAULT_OPERATION_LIMITS.maxDirectives, min: 0, max: 100_000 }),
+  GRAPHQL_MAX_COST: int({ default: DEFAULT_OPERATION_LIMITS.maxCost, min: 10, max: 1_000_000_000 }),
 } as const;
 
 export type ServiceConfig = Config<typeof serviceConfigSpec>;
+
+/**
+ * Distributed mode has no embedded secret to fall back to: without a key source its config does not load.
+ * (Embedded mode creates a random secret in DATA_DIR instead, see auth-from-config.ts.)
+ */
+export function keySourceIssues(
+  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL'>,
+): ConfigIssue[] {
+  if (config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL) return [];
+  return [
+    {
+      variable: 'JWT_SECRET',
+      message:
+        'missing: distributed mode needs a token key: set JWT_SECRET (at least 32 characters), ' +
+        'JWT_PUBLIC_KEY with JWT_ALGORITHMS, or JWT_JWKS_URL',
+    },
+  ];
+}
+
+/** The GRAPHQL_MAX_* settings as the limits every GraphQL entry point applies. */
+export function operationLimitsFromConfig(config: ServiceConfig): OperationLimits {
+  return {
+    maxTokens: config.GRAPHQL_MAX_TOKENS,
+    maxDepth: config.GRAPHQL_MAX_DEPTH,
+    maxAliases: config.GRAPHQL_MAX_ALIASES,
+    maxDirectives: config.GRAPHQL_MAX_DIRECTIVES,
+    maxCost: config.GRAPHQL_MAX_COST,
+  };
+}
 
 /** Subgraph URLs from `SUBGRAPH_<NAME>_URL` (distributed mode), read by the caller's config.ts. */
 export function subgraphUrlsFrom(

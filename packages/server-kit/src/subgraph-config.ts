@@ -1,5 +1,10 @@
 import { loadConfig } from '@coperto/config';
-import { serviceConfigSpec, subgraphUrlsFrom, type ServiceConfig } from './service-config.js';
+import {
+  keySourceIssues,
+  serviceConfigSpec,
+  subgraphUrlsFrom,
+  type ServiceConfig,
+} from './service-config.js';
 
 /** Every subgraph name, for SUBGRAPH_<NAME>_URL lookups. */
 export const ALL_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
@@ -9,5 +14,8 @@ export function readSubgraphConfig(env: Readonly<Record<string, string | undefin
   config: ServiceConfig;
   subgraphUrls: Record<string, string>;
 } {
-  return { config: loadConfig(serviceConfigSpec, env), subgraphUrls: subgraphUrlsFrom(env, ALL_SUBGRAPHS) };
+  return {
+    config: loadConfig(serviceConfigSpec, env, { check: keySourceIssues }),
+    subgraphUrls: subgraphUrlsFrom(env, ALL_SUBGRAPHS),
+  };
 }

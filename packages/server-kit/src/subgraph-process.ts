@@ -5,7 +5,7 @@ import { createSubgraphExecutor } from './execute-subgraph.js';
 import { startHost, type Host } from './host.js';
 import type { Logger } from './logger.js';
 import { createSubgraphHttpServer } from './serve-subgraph.js';
-import type { ServiceConfig } from './service-config.js';
+import { operationLimitsFromConfig, type ServiceConfig } from './service-config.js';
 import { createHttpSubgraphClient } from './subgraph-client.js';
 import type { SubgraphFactory } from './subgraph.js';
 
@@ -53,8 +53,10 @@ export async function startSubgraphProcess(options: {
     const appServer = createSubgraphHttpServer({
       executor: createSubgraphExecutor(subgraph, {
         onInternalError: (error) => logger.error('subgraph error', { error }),
+        limits: operationLimitsFromConfig(config),
       }),
       logger,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: ({ status, durationMs }) =>
         metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
     });

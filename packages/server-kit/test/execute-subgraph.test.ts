@@ -75,3 +75,29 @@ describe('subgraph executor', () => {
     expect(internal).toHaveLength(1);
   });
 });
+
+describe('subgraph executor with operation limits', () => {
+  const limits = { maxTokens: 20, maxDepth: 10, maxAliases: 1, maxDirectives: 5, maxCost: 100 };
+  const limited = createSubgraphExecutor(subgraph, { limits });
+
+  it('checks the token before looking at the query: a bad token with an unparsable query is UNAUTHENTICATED', async () => {
+    const result = await limited({ query: '{ echo(' }, { authorization: 'Bearer bad' });
+    expect(result.errors?.map((e) => e.extensions?.code)).toEqual(['UNAUTHENTICATED']);
+  });
+
+  it('refuses a document over a limit with QUERY_TOO_COMPLEX naming it, every time (the refusal is cached)', async () => {
+    const aliased = '{ a: echo(n: 1) b: echo(n: 2) }';
+    for (let i = 0; i < 2; i++) {
+      const result = await limited({ query: aliased }, auth);
+      expect(result.errors?.map((e) => e.extensions)).toEqual([
+        { code: 'QUERY_TOO_COMPLEX', details: { limit: 'aliases', max: 1, actual: 2 } },
+      ]);
+    }
+    const long = `{ ${Array.from({ length: 10 }, () => 'echo(n: 1)').join(' ')} }`;
+    expect((await limited({ query: long }, auth)).errors?.[0]?.extensions).toEqual({
+      code: 'QUERY_TOO_COMPLEX',
+      details: { limit: 'tokens', max: 20 },
+    });
+    expect(await limited({ query: '{ echo(n: 3) }' }, auth)).toEqual({ data: { echo: 3 } });
+  });
+});
