@@ -13,6 +13,7 @@ import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
+import { operationResolutionPlugin } from './operation-resolution-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
@@ -72,6 +73,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     plugins: [
       ApolloServerPluginDrainHttpServer({ httpServer, stopGracePeriodMillis: 5_000 }),
       ApolloServerPluginLandingPageDisabled(),
+      operationResolutionPlugin(),
       ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],
   });

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
-import { readJsonBody } from './json-body.js';
+import { INTERNAL_MAX_JSON_DEPTH, readJsonBody } from './json-body.js';
 import { sendJson } from './send-json.js';
 import type { GraphQLRequestBody, SubgraphExecutor } from './execute-subgraph.js';
 import type { Logger } from './logger.js';
@@ -32,7 +32,7 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
         { allow: 'POST' },
       );
     }
-    const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
+    const body = (await readJsonBody(req, limit, INTERNAL_MAX_JSON_DEPTH)) as GraphQLRequestBody | undefined;
     const result = await options.executor(body ?? {}, {
       authorization: req.headers.authorization,
       requestId: headerValue(req.headers['x-request-id']),
