@@ -20,6 +20,7 @@ import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
+import { operationResolutionPlugin } from './operation-resolution-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
@@ -98,6 +99,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         stopGracePeriodMillis: deps.shutdownGraceMs ?? 25_000,
       }),
       ApolloServerPluginLandingPageDisabled(),
+      operationResolutionPlugin(),
       ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],
   });

@@ -2,6 +2,6 @@ export type { Cache, CacheDetails, CacheErrorHandler, CacheStats, JsonValue, Ten
 export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
 export { connectRedisCache } from './connect-redis-cache.js';
 export type { RedisCacheOptions } from './redis-cache.js';
-export { tenantKey, MAX_KEY_LENGTH } from './keys.js';
+export { tenantKey, boundedKey, MAX_KEY_LENGTH } from './keys.js';
 export { bumpReadScope, readScopeKey } from './read-scope.js';
 export { createSingleFlight, type SingleFlight } from './single-flight.js';

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { TenantId } from '@coperto/auth';
 
 /**
@@ -21,13 +22,27 @@ export function assertTenantId(tenantId: TenantId): void {
   }
 }
 
-/** Keys up to this length; longer ones are a programming error (hash them first). */
+/** Keys up to this length are stored as they are; longer ones are stored under a digest (`boundedKey`). */
 export const MAX_KEY_LENGTH = 1024;
 
+/** How much of an over-long key stays readable in front of its digest. */
+const KEEP_CHARS = 128;
+
 export function assertKey(key: string): void {
-  if (typeof key !== 'string' || key.length === 0 || key.length > MAX_KEY_LENGTH) {
-    throw new TypeError(`cache key must be a non-empty string of at most ${MAX_KEY_LENGTH} characters`);
+  if (typeof key !== 'string' || key.length === 0) {
+    throw new TypeError('cache key must be a non-empty string');
   }
+}
+
+/**
+ * The key as stored: unchanged up to `MAX_KEY_LENGTH` characters, else its first characters and the SHA-256 of
+ * the whole key. Keys often carry caller input (a filter, an id from the URL), so a long one is not an error;
+ * the digest keeps two different long keys apart. Pure.
+ */
+export function boundedKey(key: string): string {
+  if (key.length <= MAX_KEY_LENGTH) return key;
+  const digest = createHash('sha256').update(key, 'utf8').digest('hex');
+  return `${key.slice(0, KEEP_CHARS)}#sha256:${digest}`;
 }
 
 /** TTL in whole milliseconds (at least 1). */

@@ -1,6 +1,6 @@
 import type { TenantId } from '@coperto/auth';
 import type { CacheCounters } from './fail-open.js';
-import { assertKey, assertTenantId, tenantKey, ttlMilliseconds } from './keys.js';
+import { assertKey, assertTenantId, boundedKey, tenantKey, ttlMilliseconds } from './keys.js';
 import type { SingleFlight } from './single-flight.js';
 import type { TenantCache } from './types.js';
 import { decodeValue, encodeValue } from './values.js';
@@ -29,7 +29,7 @@ export function tenantView(context: TenantViewContext, tenantId: TenantId): Tena
   const { prefix, store, counters, loads } = context;
   const fullKey = (key: string) => {
     assertKey(key);
-    return tenantKey(prefix, tenantId, key);
+    return tenantKey(prefix, tenantId, boundedKey(key));
   };
 
   /** The stored text, or `undefined` when the server failed (counted; the caller answers a miss). */

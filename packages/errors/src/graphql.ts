@@ -87,6 +87,7 @@ function mapApolloCode(code: string): string {
     case 'BAD_USER_INPUT':
     case 'BAD_REQUEST':
     case 'OPERATION_RESOLUTION_FAILURE':
+    case 'INVALID_GRAPHQL': // the gateway's "Unknown operation named …"
     case 'PERSISTED_QUERY_NOT_SUPPORTED':
     case 'PERSISTED_QUERY_NOT_FOUND':
       return 'VALIDATION_FAILED';

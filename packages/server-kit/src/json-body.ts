@@ -3,6 +3,40 @@ import { PayloadTooLargeError, UnsupportedMediaTypeError, ValidationError } from
 
 export const DEFAULT_BODY_LIMIT_BYTES = 1024 * 1024;
 
+/**
+ * How deeply a public request body may nest objects and arrays. Deeper JSON parses, but every recursive step
+ * after parsing (GraphQL variable coercion, BSON encoding, `JSON.stringify`) could overflow the stack, so it
+ * is refused up front with a 400 naming `body`.
+ */
+export const MAX_JSON_DEPTH = 64;
+
+/**
+ * The limit on the subgraph ports: they receive the gateway's requests, whose variables wrap a public body of
+ * up to `MAX_JSON_DEPTH` levels in the operation envelope (`variables.input.items[…]`).
+ */
+export const INTERNAL_MAX_JSON_DEPTH = 2 * MAX_JSON_DEPTH;
+
+/**
+ * True when the JSON text nests objects/arrays deeper than `maxDepth` (brackets inside strings do not count).
+ * One linear pass, no recursion, so it is safe on any input. Pure.
+ */
+export function jsonDepthExceeds(text: string, maxDepth: number): boolean {
+  let depth = 0;
+  let inString = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (inString) {
+      if (c === 0x5c)
+        i++; // backslash: skip the escaped character
+      else if (c === 0x22) inString = false;
+    } else if (c === 0x22) inString = true;
+    else if (c === 0x7b || c === 0x5b) {
+      if (++depth > maxDepth) return true;
+    } else if (c === 0x7d || c === 0x5d) depth--;
+  }
+  return false;
+}
+
 /** True when the request says it carries JSON (`application/json`, optionally with a charset). */
 export function isJsonContentType(header: string | undefined): boolean {
   if (!header) return false;
@@ -15,17 +49,25 @@ export function isJsonContentType(header: string | undefined): boolean {
 
 /**
  * Reads a JSON body: 415 when it is not JSON, 413 past `limitBytes` (checked on Content-Length first, then
- * while streaming), 400 when it does not parse. An empty body is `undefined`.
+ * while streaming), 400 when it does not parse or nests deeper than `maxDepth`. An empty body is `undefined`.
  */
 export async function readJsonBody(
   req: IncomingMessage,
   limitBytes = DEFAULT_BODY_LIMIT_BYTES,
+  maxDepth = MAX_JSON_DEPTH,
 ): Promise<unknown> {
   const raw = await readRawBody(req, limitBytes);
   if (raw.length === 0) return undefined;
   if (!isJsonContentType(req.headers['content-type'])) throw new UnsupportedMediaTypeError();
+  const text = raw.toString('utf8');
+  if (jsonDepthExceeds(text, maxDepth)) {
+    throw new ValidationError(
+      [{ field: 'body', message: `nests deeper than ${maxDepth} levels` }],
+      'JSON body nested too deeply',
+    );
+  }
   try {
-    return JSON.parse(raw.toString('utf8'));
+    return JSON.parse(text);
   } catch {
     throw new ValidationError([{ field: 'body', message: 'is not valid JSON' }], 'Malformed JSON body');
   }

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
-import { DEFAULT_BODY_LIMIT_BYTES, readJsonBody } from './json-body.js';
+import { DEFAULT_BODY_LIMIT_BYTES, INTERNAL_MAX_JSON_DEPTH, readJsonBody } from './json-body.js';
 import { sendJson } from './send-json.js';
 import type { GraphQLRequestBody, SubgraphExecutor } from './execute-subgraph.js';
 import type { Logger } from './logger.js';
@@ -41,7 +41,7 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
       req.resume();
       return sendJson(res, 200, { errors: auth.errors });
     }
-    const body = (await readJsonBody(req, limit)) as GraphQLRequestBody | undefined;
+    const body = (await readJsonBody(req, limit, INTERNAL_MAX_JSON_DEPTH)) as GraphQLRequestBody | undefined;
     const result = await options.executor.executeAuthenticated(body ?? {}, auth.contextValue);
     sendJson(res, refusedForLimits(result) ? 400 : 200, result);
   };

@@ -2,7 +2,7 @@ import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '@coperto/errors';
-import { readJsonBody } from '../src/json-body.js';
+import { jsonDepthExceeds, MAX_JSON_DEPTH, readJsonBody } from '../src/json-body.js';
 
 /** A server that answers with what readJsonBody made of the request (or the error's code). */
 let server: Server;
@@ -64,5 +64,41 @@ describe('readJsonBody', () => {
         error: 'VALIDATION_FAILED',
       },
     );
+  });
+
+  it('refuses JSON nested deeper than the limit with a 400 (regression: deep batch items overflowed the stack)', async () => {
+    const deep = (n: number) => '['.repeat(n) + ']'.repeat(n);
+    const headers = (text: string) => ({
+      'content-type': 'application/json',
+      'content-length': String(text.length),
+    });
+    // 64-byte limit on the test server: 31 levels fit; the limit itself is checked on text below.
+    expect(await send('POST', headers(deep(31)), [deep(31)])).toEqual({ body: JSON.parse(deep(31)) });
+    expect(jsonDepthExceeds(deep(MAX_JSON_DEPTH), MAX_JSON_DEPTH)).toBe(false);
+    expect(jsonDepthExceeds(deep(MAX_JSON_DEPTH + 1), MAX_JSON_DEPTH)).toBe(true);
+    expect(jsonDepthExceeds(`{"a":"${'['.repeat(500)}"}`, 2)).toBe(false);
+    expect(jsonDepthExceeds(String.raw`{"a":"\"[[[["}`, 2)).toBe(false);
+  });
+});
+
+describe('readJsonBody depth limit', () => {
+  it('answers VALIDATION_FAILED for a body deeper than MAX_JSON_DEPTH', async () => {
+    const server2 = createServer((req, res) => {
+      readJsonBody(req).then(
+        () => res.end(JSON.stringify({ ok: true })),
+        (error: unknown) =>
+          res.end(JSON.stringify({ error: error instanceof AppError ? error.code : 'other' })),
+      );
+    });
+    await new Promise<void>((r) => server2.listen(0, '127.0.0.1', r));
+    const port2 = (server2.address() as AddressInfo).port;
+    const text = `{"items":[${'['.repeat(5000)}${']'.repeat(5000)}]}`;
+    const response = await fetch(`http://127.0.0.1:${port2}/`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: text,
+    });
+    expect(await response.json()).toEqual({ error: 'VALIDATION_FAILED' });
+    await new Promise<void>((r) => server2.close(() => r()));
   });
 });
