@@ -67,6 +67,10 @@ export async function startGatewayApp(
       cache: deps.cache,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
+      subscriptionCaps: {
+        maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
+        maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
+      },
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),

@@ -1,4 +1,4 @@
-import { bool, loadConfig, oneOf, type Config } from '@coperto/config';
+import { bool, int, loadConfig, oneOf, type Config } from '@coperto/config';
 import { serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
@@ -14,6 +14,16 @@ const gatewayConfigSpec = {
   SUBGRAPH_FETCH_DEDUPE: bool({
     default: true,
     description: 'identical subgraph fetches of one token in flight at once share one execution',
+  }),
+  SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: int({
+    default: 200,
+    min: 0,
+    description: 'subscription sockets of one tenant on this process (more: close 4430); 0 = no cap',
+  }),
+  SUBSCRIPTION_MAX_SOCKETS: int({
+    default: 5000,
+    min: 0,
+    description: 'subscription sockets on this process (more: close 4503); 0 = no cap',
   }),
 } as const;
 

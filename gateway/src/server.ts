@@ -16,6 +16,7 @@ import { operationMetricsPlugin, type OperationObserver } from './operation-metr
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
+import type { ConnectionCapLimits } from './subscriptions/connection-caps.js';
 import type { SocketLimits } from './subscriptions/socket-budget.js';
 import { createSubscriptionServer, type SubscriptionServer } from './subscriptions/ws-server.js';
 
@@ -30,6 +31,8 @@ export interface GatewayDeps {
   cache?: Cache;
   /** Per-socket limits of the subscriptions (defaults: subscriptions/socket-budget.ts). */
   subscriptionLimits?: Partial<SocketLimits>;
+  /** Sockets per tenant and in total (defaults: subscriptions/connection-caps.ts). */
+  subscriptionCaps?: Partial<ConnectionCapLimits>;
   logger: Logger;
   introspection: boolean;
   bodyLimitBytes: number;
@@ -145,6 +148,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     introspection: deps.introspection,
     maxPayloadBytes: deps.bodyLimitBytes,
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
+    ...(deps.subscriptionCaps ? { caps: deps.subscriptionCaps } : {}),
   });
 
   let closing: Promise<void> | undefined;

@@ -1,6 +1,7 @@
 export * from './types.js';
 export { BusUnavailableError } from './errors.js';
 export { createMemoryBus } from './memory-bus.js';
+export { arrivalSubject, markArrival } from './arrival-subject.js';
 export { connectNatsBus, type NatsBusOptions } from './nats-bus.js';
 export { buildEvent, type BuildEventInput, type BuiltEvent } from './events.js';
 export {

@@ -8,6 +8,7 @@ import {
   type NatsConnection,
   type Status,
 } from 'nats';
+import { markArrival } from './arrival-subject.js';
 import { decodeEvent, encodeEvent } from './codec.js';
 import { BusUnavailableError } from './errors.js';
 import { ensureEventStream } from './nats-stream.js';
@@ -149,7 +150,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
         callback: (error, msg) => {
           if (error) return queue.end('drain');
           const event = decodeEvent(msg.data);
-          if (event) queue.push(event);
+          if (event) queue.push(markArrival(event, msg.subject));
         },
       });
       queues.add(queue);
@@ -178,7 +179,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
       void (async () => {
         for await (const msg of sub) {
           const event = decodeEvent(msg.data);
-          if (event) queue.push(event);
+          if (event) queue.push(markArrival(event, msg.subject));
         }
       })()
         .catch(() => {})
