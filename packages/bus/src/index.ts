@@ -3,6 +3,7 @@ export { BusUnavailableError } from './errors.js';
 export { createMemoryBus } from './memory-bus.js';
 export { arrivalSubject, markArrival } from './arrival-subject.js';
 export { connectNatsBus, type NatsBusOptions } from './nats-bus.js';
+export { natsConnectTarget, type NatsConnectTarget, type NatsCredentials } from './nats-auth.js';
 export { buildEvent, type BuildEventInput, type BuiltEvent } from './events.js';
 export {
   createOutboxRelay,
