@@ -16,6 +16,7 @@ import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import { subgraphFactories } from './subgraph-registry.js';
+import { openTenantRateLimit } from './tenant-rate-limit.js';
 
 export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
 
@@ -55,6 +56,23 @@ export async function startGatewayApp(
       labelNames: ['subgraph'],
       registers: [metrics.registry],
     });
+    const rateLimitedRequests = new Counter({
+      name: 'gateway_rate_limited_total',
+      help: 'Requests refused with 429 RATE_LIMITED because their tenant used up its budget',
+      registers: [metrics.registry],
+    });
+    const rateLimitFailOpen = new Counter({
+      name: 'gateway_rate_limit_fail_open_total',
+      help: 'Requests let through without a rate-limit decision because the shared store (Redis) failed',
+      registers: [metrics.registry],
+    });
+    const rateLimit = await openTenantRateLimit({
+      limits: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+      mode,
+      redisUrl: config.REDIS_URL,
+      logger,
+      observer: { limited: () => rateLimitedRequests.inc(), failedOpen: () => rateLimitFailOpen.inc() },
+    });
     const gateway = await createGatewayServer({
       supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
       dataSourceFor: (name, url) => {
@@ -65,6 +83,7 @@ export async function startGatewayApp(
       verifier: deps.verifier,
       bus: deps.bus,
       cache: deps.cache,
+      ...(rateLimit ? { rateLimit: rateLimit.check } : {}),
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       subscriptionCaps: {
@@ -84,7 +103,10 @@ export async function startGatewayApp(
       appServer: gateway.httpServer,
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
-      beforeClose: () => gateway.close(),
+      beforeClose: async () => {
+        await gateway.close();
+        await rateLimit?.close();
+      },
       handleSignals: options.handleSignals ?? true,
     });
     return { ...host, gateway, deps };

@@ -15,6 +15,16 @@ const gatewayConfigSpec = {
     default: true,
     description: 'identical subgraph fetches of one token in flight at once share one execution',
   }),
+  RATE_LIMIT_TENANT_RPS: int({
+    default: 100_000,
+    min: 0,
+    description: 'requests per second one tenant may make on /api and /graphql (more: 429); 0 = no limit',
+  }),
+  RATE_LIMIT_TENANT_BURST: int({
+    default: 100_000,
+    min: 0,
+    description: 'extra requests a tenant may make above RATE_LIMIT_TENANT_RPS in a burst',
+  }),
   SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: int({
     default: 200,
     min: 0,

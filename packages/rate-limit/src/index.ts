@@ -1,0 +1,3 @@
+export type { RateDecision, RateLimiter, RateLimitErrorHandler, RateLimits } from './types.js';
+export { createMemoryRateLimiter } from './memory-rate-limiter.js';
+export { connectRedisRateLimiter, type RedisRateLimiterOptions } from './redis-rate-limiter.js';
