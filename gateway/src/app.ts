@@ -16,7 +16,7 @@ import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import { subgraphFactories } from './subgraph-registry.js';
-import { openTenantRateLimit } from './tenant-rate-limit.js';
+import { openTenantRateLimit, type TenantRateLimit } from './tenant-rate-limit.js';
 
 export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
 
@@ -41,6 +41,7 @@ export async function startGatewayApp(
     logger,
     name: 'gateway',
   });
+  let rateLimit: TenantRateLimit | undefined;
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
@@ -66,7 +67,7 @@ export async function startGatewayApp(
       help: 'Requests let through without a rate-limit decision because the shared store (Redis) failed',
       registers: [metrics.registry],
     });
-    const rateLimit = await openTenantRateLimit({
+    rateLimit = await openTenantRateLimit({
       limits: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
       mode,
       redisUrl: config.REDIS_URL,
@@ -111,6 +112,7 @@ export async function startGatewayApp(
     });
     return { ...host, gateway, deps };
   } catch (error) {
+    await rateLimit?.close();
     await deps.close();
     throw error;
   }
