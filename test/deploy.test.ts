@@ -78,6 +78,10 @@ const RUNTIME_ENV = ['APOLLO_TELEMETRY_DISABLED', 'NODE_ENV', 'NODE_OPTIONS'];
 
 /** Stands in for the JWT secret the operator provides (compose `.env`, Kubernetes Secret). */
 const PLACEHOLDER_SECRET = 'placeholder-for-the-deploy-test-only-0123456789';
+/** What the operator provides to compose (`.env`): the JWT secret and the NATS password. */
+const OPERATOR_SECRETS = { JWT_SECRET: PLACEHOLDER_SECRET, NATS_PASSWORD: PLACEHOLDER_SECRET };
+/** Variables that may only come from the operator: compose `${VAR:?...}` references, Kubernetes Secrets. */
+const OPERATOR_SECRET_VARS = Object.keys(OPERATOR_SECRETS) as Array<keyof typeof OPERATOR_SECRETS>;
 
 const subgraphUrlVar = (name: string) => `SUBGRAPH_${name.toUpperCase()}_URL`;
 const SUBGRAPH_URL_VARS = ALL_SUBGRAPHS.map(subgraphUrlVar);
@@ -497,14 +501,14 @@ describe('docker-compose.yml', () => {
   it.each(PROCESSES)(
     '%s: every variable is one the code reads, and distributed mode has all it needs',
     (name) => {
-      checkDistributedEnv(name, composeEnv(name, { JWT_SECRET: PLACEHOLDER_SECRET }));
+      checkDistributedEnv(name, composeEnv(name, OPERATOR_SECRETS));
     },
   );
 
   it.each(PROCESSES)(
     '%s: SUBGRAPH_<NAME>_URL point at compose services, as supergraph.yaml routes',
     (name) => {
-      const env = composeEnv(name, { JWT_SECRET: PLACEHOLDER_SECRET });
+      const env = composeEnv(name, OPERATOR_SECRETS);
       const urls = Object.entries(env).filter(([key]) => key.startsWith('SUBGRAPH_'));
       expect(urls.length).toBeGreaterThan(0);
       for (const [key, value] of urls) {
@@ -521,10 +525,27 @@ describe('docker-compose.yml', () => {
     },
   );
 
-  it.each(PROCESSES)('%s takes JWT_SECRET only from the environment, and requires it', (name) => {
-    expect(composeEnv(name).JWT_SECRET).toMatch(/^\$\{JWT_SECRET:\?[^}]*\}$/);
-    expect(() => composeEnv(name, {})).toThrow(/JWT_SECRET/);
-    expect(() => composeEnv(name, { JWT_SECRET: '' })).toThrow(/JWT_SECRET/);
+  it.each(PROCESSES.flatMap((name) => OPERATOR_SECRET_VARS.map((variable) => [name, variable] as const)))(
+    '%s takes %s only from the environment, and requires it',
+    (name, variable) => {
+      const others = { ...OPERATOR_SECRETS, [variable]: undefined };
+      const without = Object.fromEntries(Object.entries(others).filter(([, v]) => v !== undefined)) as Env;
+      expect(composeEnv(name)[variable]).toMatch(new RegExp(`^\\$\\{${variable}:\\?[^}]*\\}$`));
+      expect(() => composeEnv(name, without)).toThrow(new RegExp(variable));
+      expect(() => composeEnv(name, { ...without, [variable]: '' })).toThrow(new RegExp(variable));
+    },
+  );
+
+  it('NATS requires the user and password the processes connect with', () => {
+    const nats = serviceOf('nats');
+    const args = (Array.isArray(nats.command) ? nats.command : []).map((a) =>
+      interpolate(String(a), OPERATOR_SECRETS),
+    );
+    const env = composeEnv('gateway', OPERATOR_SECRETS);
+    expect(args[args.indexOf('--user') + 1]).toBe(env.NATS_USER);
+    expect(args[args.indexOf('--pass') + 1]).toBe(PLACEHOLDER_SECRET);
+    expect(env.NATS_PASSWORD).toBe(PLACEHOLDER_SECRET);
+    expect(() => (nats.command as string[]).map((a) => interpolate(String(a), {}))).toThrow(/NATS_PASSWORD/);
   });
 
   it.each(PROCESSES)('%s stops within a grace period above the process own limit (32 s or more)', (name) => {
@@ -760,22 +781,29 @@ describe('deploy/ (Kubernetes)', () => {
     },
   );
 
-  it.each(PROCESSES)('%s: JWT_SECRET comes from a Secret reference, never a value', (name) => {
-    const container = containerOf(name);
-    const { fromSecrets } = k8sEnv(container, PLACEHOLDER_SECRET);
-    expect(fromSecrets).toContain('JWT_SECRET');
-    const jwt = container.env?.find((v) => v.name === 'JWT_SECRET');
-    expect(jwt?.value).toBeUndefined();
-    expect(jwt?.valueFrom?.secretKeyRef).toMatchObject({ name: expect.any(String), key: 'JWT_SECRET' });
-  });
+  it.each(PROCESSES.flatMap((name) => OPERATOR_SECRET_VARS.map((variable) => [name, variable] as const)))(
+    '%s: %s comes from a Secret reference, never a value',
+    (name, variable) => {
+      const container = containerOf(name);
+      const { env, fromSecrets } = k8sEnv(container, PLACEHOLDER_SECRET);
+      expect(fromSecrets).toContain(variable);
+      const entry = container.env?.find((v) => v.name === variable);
+      expect(entry?.value).toBeUndefined();
+      expect(entry?.valueFrom?.secretKeyRef).toMatchObject({ name: expect.any(String), key: variable });
+      if (variable === 'NATS_PASSWORD') expect(env.NATS_USER, `${name}: NATS_USER`).toBeTruthy();
+    },
+  );
 
-  it('commits no Secret with data, and no JWT_SECRET in a ConfigMap', () => {
+  it('commits no Secret with data, and no JWT_SECRET, NATS_PASSWORD or NATS_TOKEN in a ConfigMap', () => {
     for (const object of manifests) {
       if (object.kind === 'Secret') {
         expect(object.data ?? {}, `${object.file}: Secret data`).toEqual({});
         expect(object.stringData ?? {}, `${object.file}: Secret stringData`).toEqual({});
       }
-      if (object.kind === 'ConfigMap') expect(Object.keys(object.data ?? {})).not.toContain('JWT_SECRET');
+      if (object.kind === 'ConfigMap') {
+        for (const variable of [...OPERATOR_SECRET_VARS, 'NATS_TOKEN'])
+          expect(Object.keys(object.data ?? {})).not.toContain(variable);
+      }
     }
   });
 });
@@ -792,7 +820,7 @@ describe('no literal secret is committed', () => {
     ...Object.fromEntries(Object.entries(manifestTexts).map(([file, text]) => [`deploy/${file}`, text])),
   };
 
-  it.each(Object.keys(files))('%s contains no known secret and assigns JWT_SECRET no value', (file) => {
+  it.each(Object.keys(files))('%s contains no known secret and assigns secret variables no value', (file) => {
     const text = files[file] ?? '';
     for (const secret of [TEST_JWT_SECRET, PLACEHOLDER_SECRET]) {
       expect(text.includes(secret), `${file} contains a known secret`).toBe(false);
@@ -802,10 +830,15 @@ describe('no literal secret is committed', () => {
       .split(/\r?\n/)
       .filter((line) => !line.trim().startsWith('#'))
       .flatMap((line) =>
-        [...line.matchAll(/\bJWT_SECRET\b\s*[:=]\s*(\S.*)?$/g)].map((m) => (m[1] ?? '').trim()),
+        [...line.matchAll(/(?<!\{)\b(JWT_SECRET|NATS_PASSWORD|NATS_TOKEN)\b\s*[:=]\s*(\S.*)?$/g)].map(
+          (m) => ({
+            variable: m[1]!,
+            value: (m[2] ?? '').trim(),
+          }),
+        ),
       );
-    for (const value of assignments) {
-      expect(value, `${file}: JWT_SECRET value`).toMatch(/^(\$\{JWT_SECRET[:?}]|$)/);
+    for (const { variable, value } of assignments) {
+      expect(value, `${file}: ${variable} value`).toMatch(new RegExp(`^(\\$\\{${variable}[:?}]|$)`));
     }
   });
 });

@@ -22,6 +22,7 @@ import { scenario3 } from './scenarios/s3-availability.js';
 import { scenario4 } from './scenarios/s4-push.js';
 import { scenario5 } from './scenarios/s5-memory.js';
 import { scenario6 } from './scenarios/s6-booking-create.js';
+import { scenario7 } from './scenarios/s7-fairness.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -78,6 +79,8 @@ try {
     await attempt(4, '4 push latency (embedded)', () => scenario4(ctx, 'embedded', embedded));
     await embedded.proc.stop();
   }
+
+  await attempt(7, '7 per-tenant fairness', () => scenario7(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');

@@ -18,6 +18,7 @@ import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import { loadTrustedDocuments } from './trusted-documents.js';
 import { subgraphFactories } from './subgraph-registry.js';
+import { openTenantRateLimit, type TenantRateLimit } from './tenant-rate-limit.js';
 
 export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
 
@@ -42,6 +43,7 @@ export async function startGatewayApp(
     logger,
     name: 'gateway',
   });
+  let rateLimit: TenantRateLimit | undefined;
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
@@ -57,6 +59,23 @@ export async function startGatewayApp(
       labelNames: ['subgraph'],
       registers: [metrics.registry],
     });
+    const rateLimitedRequests = new Counter({
+      name: 'gateway_rate_limited_total',
+      help: 'Requests refused with 429 RATE_LIMITED because their tenant used up its budget',
+      registers: [metrics.registry],
+    });
+    const rateLimitFailOpen = new Counter({
+      name: 'gateway_rate_limit_fail_open_total',
+      help: 'Requests let through without a rate-limit decision because the shared store (Redis) failed',
+      registers: [metrics.registry],
+    });
+    rateLimit = await openTenantRateLimit({
+      limits: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+      mode,
+      redisUrl: config.REDIS_URL,
+      logger,
+      observer: { limited: () => rateLimitedRequests.inc(), failedOpen: () => rateLimitFailOpen.inc() },
+    });
     const gateway = await createGatewayServer({
       supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
       dataSourceFor: (name, url) => {
@@ -67,8 +86,13 @@ export async function startGatewayApp(
       verifier: deps.verifier,
       bus: deps.bus,
       cache: deps.cache,
+      ...(rateLimit ? { rateLimit: rateLimit.check } : {}),
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
+      subscriptionCaps: {
+        maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
+        maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
+      },
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       operationLimits: operationLimitsFromConfig(config),
@@ -87,11 +111,15 @@ export async function startGatewayApp(
       appServer: gateway.httpServer,
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
-      beforeClose: () => gateway.close(),
+      beforeClose: async () => {
+        await gateway.close();
+        await rateLimit?.close();
+      },
       handleSignals: options.handleSignals ?? true,
     });
     return { ...host, gateway, deps };
   } catch (error) {
+    await rateLimit?.close();
     await deps.close();
     throw error;
   }

@@ -1,4 +1,4 @@
-import { bool, loadConfig, oneOf, str, type Config } from '@coperto/config';
+import { bool, int, loadConfig, oneOf, str, type Config } from '@coperto/config';
 import { keySourceIssues, serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
@@ -18,6 +18,26 @@ const gatewayConfigSpec = {
   SUBGRAPH_FETCH_DEDUPE: bool({
     default: true,
     description: 'identical subgraph fetches of one token in flight at once share one execution',
+  }),
+  RATE_LIMIT_TENANT_RPS: int({
+    default: 100_000,
+    min: 0,
+    description: 'requests per second one tenant may make on /api and /graphql (more: 429); 0 = no limit',
+  }),
+  RATE_LIMIT_TENANT_BURST: int({
+    default: 100_000,
+    min: 0,
+    description: 'extra requests a tenant may make above RATE_LIMIT_TENANT_RPS in a burst',
+  }),
+  SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: int({
+    default: 200,
+    min: 0,
+    description: 'subscription sockets of one tenant on this process (more: close 4430); 0 = no cap',
+  }),
+  SUBSCRIPTION_MAX_SOCKETS: int({
+    default: 5000,
+    min: 0,
+    description: 'subscription sockets on this process (more: close 4503); 0 = no cap',
   }),
 } as const;
 

@@ -9,7 +9,13 @@ import { GraphQLError, type DocumentNode } from 'graphql';
 import type { TokenVerifier } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
-import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } from '@coperto/errors';
+import {
+  AppError,
+  formatGraphQLError,
+  RateLimitedError,
+  restErrorBody,
+  UnauthenticatedError,
+} from '@coperto/errors';
 import {
   apolloOperationLimits,
   DEFAULT_OPERATION_LIMITS,
@@ -24,8 +30,10 @@ import { operationResolutionPlugin } from './operation-resolution-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
 import { routes } from './rest/routes.js';
+import type { ConnectionCapLimits } from './subscriptions/connection-caps.js';
 import type { SocketLimits } from './subscriptions/socket-budget.js';
 import { createSubscriptionServer, type SubscriptionServer } from './subscriptions/ws-server.js';
+import type { RateLimitCheck } from './tenant-rate-limit.js';
 
 export interface GatewayDeps {
   supergraphSdl: string;
@@ -38,6 +46,10 @@ export interface GatewayDeps {
   cache?: Cache;
   /** Per-socket limits of the subscriptions (defaults: subscriptions/socket-budget.ts). */
   subscriptionLimits?: Partial<SocketLimits>;
+  /** Sockets per tenant and in total (defaults: subscriptions/connection-caps.ts). */
+  subscriptionCaps?: Partial<ConnectionCapLimits>;
+  /** Per-tenant fairness on /graphql and /api, after the token is verified (tenant-rate-limit.ts). */
+  rateLimit?: RateLimitCheck;
   logger: Logger;
   introspection: boolean;
   bodyLimitBytes: number;
@@ -110,8 +122,21 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     const requestId = headerValue(req.headers['x-request-id']) ?? randomUUID();
     try {
       const viewer = await deps.verifier.verifyAuthorizationHeader(authorization);
+      await deps.rateLimit?.(viewer);
       return { viewer, authorization: authorization!, requestId };
     } catch (error) {
+      if (error instanceof RateLimitedError) {
+        throw new GraphQLError(error.message, {
+          originalError: error,
+          extensions: {
+            code: error.code,
+            http: {
+              status: 429,
+              headers: new Map([['retry-after', String(error.retryAfterSeconds)]]),
+            },
+          },
+        });
+      }
       if (error instanceof AppError && error.code === 'UNAUTHENTICATED') {
         throw new GraphQLError(error.message, {
           extensions: {
@@ -127,7 +152,11 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     try {
       return await createContext(req);
     } catch (error) {
-      if (error instanceof GraphQLError) throw new UnauthenticatedError(error.message);
+      if (error instanceof GraphQLError) {
+        throw error.originalError instanceof AppError
+          ? error.originalError
+          : new UnauthenticatedError(error.message);
+      }
       throw error;
     }
   };
@@ -178,6 +207,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     operationLimits,
     ...(trustedDocuments ? { trusted: (query: unknown) => untrustedErrors(trustedDocuments, query) } : {}),
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
+    ...(deps.subscriptionCaps ? { caps: deps.subscriptionCaps } : {}),
   });
 
   let closing: Promise<void> | undefined;

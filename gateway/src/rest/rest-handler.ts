@@ -3,6 +3,7 @@ import type { ApolloServer } from '@apollo/server';
 import {
   AppError,
   NotFoundError,
+  RateLimitedError,
   restErrorBody,
   restErrorFromAppError,
   restErrorFromGraphQL,
@@ -100,6 +101,7 @@ export function createRestHandler(options: RestHandlerOptions) {
 }
 
 function authenticateHeader(status: number, error?: AppError): Record<string, string> {
+  if (error instanceof RateLimitedError) return { 'retry-after': String(error.retryAfterSeconds) };
   if (status !== 401) return {};
   const description =
     error instanceof UnauthenticatedError ? error.message.replace(/"/g, "'") : 'invalid token';

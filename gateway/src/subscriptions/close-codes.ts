@@ -12,6 +12,10 @@ export const SubscriptionCloseCode = {
    * client does not retry after 4429: the application reconnects (and refetches what it missed) itself.
    */
   TooManyPendingEvents: 4429,
+  /** The tenant of the token already holds SUBSCRIPTION_MAX_SOCKETS_PER_TENANT sockets on this gateway process. */
+  TooManyTenantConnections: 4430,
+  /** This gateway process already holds SUBSCRIPTION_MAX_SOCKETS sockets: retry later (another instance may have room). */
+  TooManyConnections: 4503,
   /** The server is shutting down (graphql-ws's dispose). */
   GoingAway: 1001,
 } as const;
@@ -21,4 +25,6 @@ export const SubscriptionCloseReason = {
   Forbidden: 'Forbidden',
   TokenExpired: 'Forbidden: token expired',
   TooManyPendingEvents: 'Too many pending events',
+  TooManyTenantConnections: 'Too many connections for this tenant',
+  TooManyConnections: 'Too many connections',
 } as const;

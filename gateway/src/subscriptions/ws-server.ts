@@ -9,6 +9,11 @@ import { operationLimitErrors, type OperationLimits } from '@coperto/graphql-lim
 import type { Logger } from '@coperto/server-kit';
 import { SubscriptionCloseCode, SubscriptionCloseReason } from './close-codes.js';
 import {
+  createConnectionCaps,
+  DEFAULT_CONNECTION_CAPS,
+  type ConnectionCapLimits,
+} from './connection-caps.js';
+import {
   createSocketBudget,
   DEFAULT_SOCKET_LIMITS,
   type SocketBudget,
@@ -35,6 +40,8 @@ export interface SubscriptionServerOptions {
   operationLimits?: OperationLimits;
   /** Whether a document may run (GRAPHQL_TRUSTED_DOCUMENTS); the refusal's errors otherwise. */
   trusted?: (query: unknown) => readonly GraphQLError[] | undefined;
+  /** Sockets per tenant and in total (defaults: connection-caps.ts). */
+  caps?: Partial<ConnectionCapLimits>;
   /** How long `close()` waits for clients to answer the close handshake before cutting them. Default 1000. */
   closeGraceMs?: number;
 }
@@ -58,10 +65,12 @@ interface SocketState {
  * `connectionParams: { authorization: 'Bearer <jwt>' }`; a missing, bad or expired token closes the socket
  * with 4403, and so does the token expiring later. Every subscription of the socket follows its tenant's
  * NATS subjects. A socket that falls behind (see SocketLimits) is closed with 4429 "Too many pending events".
+ * Sockets past the per-tenant or total cap (connection-caps.ts) are closed with 4430 or 4503 (close-codes.ts).
  */
 export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.limits };
   const logger = options.logger;
+  const caps = createConnectionCaps({ ...DEFAULT_CONNECTION_CAPS, ...options.caps });
   const schema = createSubscriptionSchema({ bus: options.bus, busMaxPending: limits.maxPendingEvents });
   const wss = new WebSocketServer({
     server: options.httpServer,
@@ -84,6 +93,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         const params = ctx.connectionParams ?? {};
         const authorization = params.authorization ?? params.Authorization;
         const socket = ctx.extra.socket;
+        if (caps.full()) {
+          logger.warn('subscription connection refused: socket cap reached', { sockets: caps.total });
+          socket.close(SubscriptionCloseCode.TooManyConnections, SubscriptionCloseReason.TooManyConnections);
+          return false;
+        }
         let viewer: Viewer;
         try {
           viewer = await options.verifier.verifyAuthorizationHeader(
@@ -100,6 +114,24 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           return false;
         }
         if (socket.readyState !== socket.OPEN) return false;
+        const admission = caps.admit(viewer.tenantId);
+        if (!admission.ok) {
+          const perTenant = admission.refused === 'tenant';
+          logger.warn('subscription connection refused: socket cap reached', {
+            tenantId: viewer.tenantId,
+            cap: perTenant ? 'tenant' : 'total',
+          });
+          socket.close(
+            perTenant
+              ? SubscriptionCloseCode.TooManyTenantConnections
+              : SubscriptionCloseCode.TooManyConnections,
+            perTenant
+              ? SubscriptionCloseReason.TooManyTenantConnections
+              : SubscriptionCloseReason.TooManyConnections,
+          );
+          return false;
+        }
+        socket.once('close', admission.release);
         ctx.extra.viewer = viewer;
         ctx.extra.budget = createSocketBudget({
           limits,

@@ -5,6 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { arrivalSubject } from './arrival-subject.js';
 import { BusUnavailableError } from './errors.js';
 import { buildEvent } from './events.js';
 import {
@@ -93,6 +94,23 @@ export function describeEventBus(name: string, open: () => Promise<EventBus>): v
       const sub = subscribe(subject);
       await bus.publish(subject, event);
       expect(await next(sub)).toEqual(event);
+    });
+
+    it('tells the subject each event arrived on, not the tenant its body claims (subscribe and follow)', async () => {
+      const [a, b] = [newTenant(), newTenant()];
+      const forged = makeEvent(b, 'tables.status');
+      const subject = natsSubject(a, 'tables.status');
+      const sub = subscribe(`tenant.${a}.restaurant.>`);
+      const followed = await bus.follow(`tenant.${a}.restaurant.>`);
+      subs.push(followed);
+      await bus.publish(subject, forged.event);
+      const [delivered] = await take(sub, 1);
+      const [replayed] = await take(followed, 1);
+      expect(delivered!.tenantid).toBe(b);
+      expect(arrivalSubject(delivered!)).toBe(subject);
+      expect(arrivalSubject(replayed!)).toBe(subject);
+      expect(arrivalSubject(forged.event)).toBeUndefined();
+      followed.unsubscribe();
     });
 
     it('follows a subject: every event published after follow() resolved, in order, only matching ones', async () => {

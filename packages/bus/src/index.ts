@@ -1,8 +1,10 @@
 export * from './types.js';
 export { BusUnavailableError } from './errors.js';
 export { createMemoryBus } from './memory-bus.js';
+export { arrivalSubject, markArrival } from './arrival-subject.js';
 export { connectNatsBus } from './connect-nats-bus.js';
 export type { NatsBusOptions } from './nats-bus.js';
+export type { NatsConnectTarget, NatsCredentials } from './nats-auth.js';
 export { buildEvent, type BuildEventInput, type BuiltEvent } from './events.js';
 export {
   createOutboxRelay,

@@ -1,3 +1,4 @@
+import { markArrival } from './arrival-subject.js';
 import { BusUnavailableError } from './errors.js';
 import { isPublishSubject, isSubjectPattern, subjectMatches } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
@@ -24,7 +25,8 @@ export function createMemoryBus(): EventBus {
       if (closed) throw new BusUnavailableError('Event bus closed');
       const json = JSON.stringify(event);
       for (const entry of [...entries]) {
-        if (subjectMatches(entry.pattern, subject)) entry.queue.push(JSON.parse(json) as CloudEvent);
+        if (subjectMatches(entry.pattern, subject))
+          entry.queue.push(markArrival(JSON.parse(json) as CloudEvent, subject));
       }
     },
 

@@ -8,16 +8,21 @@ import {
   type NatsConnection,
   type Status,
 } from 'nats';
+import { markArrival } from './arrival-subject.js';
 import { decodeEvent, encodeEvent } from './codec.js';
 import { BusUnavailableError } from './errors.js';
+import { natsConnectTarget, type NatsCredentials } from './nats-auth.js';
 import { ensureEventStream } from './nats-stream.js';
 import { isPublishSubject, isSubjectPattern } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
 import { sleep, withTimeout } from './timeout.js';
 import type { BusStatus, CloudEvent, EventBus, SubscribeOptions, Subscription } from './types.js';
 
-export interface NatsBusOptions {
-  /** `nats://host:port` (a comma-separated list is accepted). */
+export interface NatsBusOptions extends NatsCredentials {
+  /**
+   * `nats://host:port` (a comma-separated list is accepted), optionally with credentials:
+   * `nats://user:pass@host:port` or `nats://token@host:port` (see nats-auth.ts; explicit fields win).
+   */
   url: string;
   /** Connection name shown by the server's monitoring. */
   name?: string;
@@ -43,10 +48,18 @@ const DRAIN_TIMEOUT_MS = 5000;
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus> {
   const nc = await connect({
-    servers: options.url.split(','),
+    ...natsConnectTarget(options.url, options),
     ...(options.name ? { name: options.name } : {}),
     maxReconnectAttempts: -1,
     waitOnFirstConnect: true,
+  }).catch((error: unknown) => {
+    throw isAuthError(error)
+      ? new BusUnavailableError(
+          'NATS refused the credentials (authorization violation): check the user and password or token in ' +
+            'NATS_URL, NATS_USER / NATS_PASSWORD, NATS_TOKEN or NATS_CREDS_FILE',
+          { cause: error },
+        )
+      : error;
   });
   try {
     await setUpStream(nc, options.streamName ?? 'RESTAURANT', options.setupTimeoutMs ?? 15_000);
@@ -72,6 +85,13 @@ async function setUpStream(nc: NatsConnection, streamName: string, timeoutMs: nu
       await sleep(250);
     }
   }
+}
+
+function isAuthError(error: unknown): boolean {
+  return (
+    error instanceof NatsError &&
+    ['AUTHORIZATION_VIOLATION', 'AUTHENTICATION_EXPIRED', 'AUTHENTICATION_TIMEOUT'].includes(error.code)
+  );
 }
 
 function isTransient(error: unknown): boolean {
@@ -149,7 +169,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
         callback: (error, msg) => {
           if (error) return queue.end('drain');
           const event = decodeEvent(msg.data);
-          if (event) queue.push(event);
+          if (event) queue.push(markArrival(event, msg.subject));
         },
       });
       queues.add(queue);
@@ -178,7 +198,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
       void (async () => {
         for await (const msg of sub) {
           const event = decodeEvent(msg.data);
-          if (event) queue.push(event);
+          if (event) queue.push(markArrival(event, msg.subject));
         }
       })()
         .catch(() => {})

@@ -134,6 +134,19 @@ export class QueryNotTrustedError extends AppError {
   }
 }
 
+/** The caller's tenant used up its request budget; nothing was done. Answered with a `Retry-After` header. */
+export class RateLimitedError extends AppError {
+  readonly retryAfterSeconds: number;
+
+  constructor(retryAfterSeconds: number) {
+    const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
+    super('RATE_LIMITED', `Too many requests for this tenant: retry in ${seconds} s`, {
+      retryAfterSeconds: seconds,
+    });
+    this.retryAfterSeconds = seconds;
+  }
+}
+
 /** A dependency (database, bus) is down; nothing was written. */
 export class UnavailableError extends AppError {
   constructor(message = 'Service temporarily unavailable', options?: ErrorOptions) {

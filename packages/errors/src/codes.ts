@@ -18,6 +18,7 @@ export const httpStatusByCode = {
   IN_USE: 409,
   PAYLOAD_TOO_LARGE: 413,
   UNSUPPORTED_MEDIA_TYPE: 415,
+  RATE_LIMITED: 429,
   INTERNAL: 500,
   UNAVAILABLE: 503,
 } as const;

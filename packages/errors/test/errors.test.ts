@@ -27,6 +27,7 @@ describe('error codes', () => {
       DUPLICATE: 409,
       PAYLOAD_TOO_LARGE: 413,
       UNSUPPORTED_MEDIA_TYPE: 415,
+      RATE_LIMITED: 429,
       UNAVAILABLE: 503,
     });
     expect(httpStatusOf('SOMETHING_ELSE')).toBe(500);

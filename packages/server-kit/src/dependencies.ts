@@ -1,5 +1,5 @@
 import { createTokenVerifier, type TokenVerifier } from '@coperto/auth';
-import { connectNatsBus, createMemoryBus, type EventBus } from '@coperto/bus';
+import { connectNatsBus, createMemoryBus, type EventBus, type NatsCredentials } from '@coperto/bus';
 import { connectRedisCache, createMemoryCache, type Cache } from '@coperto/cache';
 import { connectMongoStore, openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { authOptionsFromConfig } from './auth-from-config.js';
@@ -21,7 +21,8 @@ export interface Dependencies {
 
 /**
  * Embedded: the store on local disk (DATA_DIR), an in-process bus and a memory cache — nothing to install.
- * Distributed: MongoDB, NATS JetStream and Redis from MONGO_URL, NATS_URL, REDIS_URL (all required).
+ * Distributed: MongoDB, NATS JetStream and Redis from MONGO_URL, NATS_URL, REDIS_URL (all required); NATS
+ * credentials in NATS_URL or NATS_USER / NATS_PASSWORD, NATS_TOKEN, NATS_CREDS_FILE.
  */
 export async function connectDependencies(
   config: ServiceConfig,
@@ -60,7 +61,11 @@ export async function connectDependencies(
       ? await connectMongoStore({ url: config.MONGO_URL!, database: config.MONGO_DATABASE })
       : undefined;
     if (store) closers.push(() => store.close());
-    const bus = await connectNatsBus({ url: config.NATS_URL!, name: options.name });
+    const bus = await connectNatsBus({
+      url: config.NATS_URL!,
+      name: options.name,
+      ...natsCredentialsFrom(config),
+    });
     closers.push(() => bus.close());
     const cache = await connectRedisCache({ url: config.REDIS_URL! });
     closers.push(() => cache.close());
@@ -69,6 +74,16 @@ export async function connectDependencies(
     await closeAll(closers);
     throw error;
   }
+}
+
+/** NATS_USER / NATS_PASSWORD / NATS_TOKEN / NATS_CREDS_FILE, those that are set. */
+export function natsCredentialsFrom(config: ServiceConfig): NatsCredentials {
+  return {
+    ...(config.NATS_USER ? { user: config.NATS_USER } : {}),
+    ...(config.NATS_PASSWORD ? { password: config.NATS_PASSWORD } : {}),
+    ...(config.NATS_TOKEN ? { token: config.NATS_TOKEN } : {}),
+    ...(config.NATS_CREDS_FILE ? { credsFile: config.NATS_CREDS_FILE } : {}),
+  };
 }
 
 function withClose(deps: Omit<Dependencies, 'close'>, closers: Array<() => Promise<void>>): Dependencies {

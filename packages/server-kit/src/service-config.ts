@@ -17,6 +17,10 @@ export const serviceConfigSpec = {
   MONGO_URL: url({ optional: true, secret: true, protocols: ['mongodb', 'mongodb+srv'] }),
   MONGO_DATABASE: str({ default: 'coperto' }),
   NATS_URL: url({ optional: true, secret: true, protocols: ['nats', 'tls'] }),
+  NATS_USER: str({ optional: true, description: 'NATS username (overrides one in NATS_URL)' }),
+  NATS_PASSWORD: str({ optional: true, secret: true, description: 'NATS password, with NATS_USER' }),
+  NATS_TOKEN: str({ optional: true, secret: true, description: 'NATS token (overrides one in NATS_URL)' }),
+  NATS_CREDS_FILE: str({ optional: true, description: 'path of a NATS .creds file (JWT + NKey)' }),
   REDIS_URL: url({ optional: true, secret: true, protocols: ['redis', 'rediss'] }),
 
   JWT_SECRET: str({ optional: true, secret: true, minLength: 32 }),

@@ -204,14 +204,30 @@ export function startMongoServer(port?: number): Promise<TestServer> {
   );
 }
 
-export function startNatsServer(port?: number): Promise<TestServer> {
+/** Who nats-server lets in: a user and password (`--user/--pass`) or a token (`--auth`). Default anyone. */
+export type NatsServerAuth = { user: string; password: string } | { token: string };
+
+/**
+ * nats-server with JetStream. `auth` makes it require credentials; `url` never carries them (clients pass
+ * them as they choose, e.g. `nats://user:pass@host:port`).
+ */
+export function startNatsServer(
+  options?: number | { port?: number; auth?: NatsServerAuth },
+): Promise<TestServer> {
+  const { port, auth } = typeof options === 'number' ? { port: options, auth: undefined } : (options ?? {});
+  const authArgs =
+    auth === undefined
+      ? []
+      : 'token' in auth
+        ? ['--auth', auth.token]
+        : ['--user', auth.user, '--pass', auth.password];
   return startServer(
     {
       kind: 'nats',
       url: (p) => `nats://127.0.0.1:${p}`,
       command: (p, dataDir) => ({
         cmd: 'nats-server',
-        args: ['-a', '127.0.0.1', '-p', String(p), '-js', '-sd', dataDir],
+        args: ['-a', '127.0.0.1', '-p', String(p), '-js', '-sd', dataDir, ...authArgs],
       }),
     },
     port,

@@ -1,0 +1,119 @@
+// Per-tenant fairness through the public port, in both modes, with small limits set in the environment: a
+// tenant that floods /api or /graphql gets 429 RATE_LIMITED with Retry-After while another tenant, at the same
+// moment, is answered; in distributed mode two gateway instances draw on one budget (Redis).
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { createApi, type ApiResponse } from './support/http.js';
+import { MODES } from './support/modes.js';
+import {
+  startDistributed,
+  startEmbedded,
+  startProcess,
+  type Mode,
+  type ProcessHandle,
+  type Stack,
+} from './support/stack.js';
+
+/**
+ * 1 request per second plus a burst of 20 refilled over 20 s: within the few seconds a flood of 60 takes on a
+ * loaded machine a tenant gets about 20 + (seconds elapsed) answers, far from 60 and far from 0.
+ */
+const RATE = 1;
+const BURST = 20;
+const LIMITS = { RATE_LIMIT_TENANT_RPS: String(RATE), RATE_LIMIT_TENANT_BURST: String(BURST) };
+const FLOOD = 60;
+
+function startWithLimits(mode: Mode): Promise<Stack & { processes?: ProcessHandle[] }> {
+  if (mode === 'embedded') return startEmbedded(LIMITS);
+  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
+  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('rl'), extraEnv: LIMITS });
+}
+
+const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status);
+
+describe.each(MODES)('per-tenant rate limit (%s mode)', (mode) => {
+  let stack: Stack & { processes?: ProcessHandle[] };
+
+  beforeAll(async () => {
+    stack = await startWithLimits(mode);
+  });
+  afterAll(async () => {
+    await stack?.close();
+  });
+
+  const token = () => mintToken({ tenantId: newTenantId() });
+  /** 429s this stack answered so far (the metric must count at least these). */
+  let refusedSoFar = 0;
+
+  it('answers a flooding tenant 429 RATE_LIMITED with Retry-After on /api while another tenant gets 200', async () => {
+    const [flooding, quiet] = [await token(), await token()];
+    const flood = Promise.all(
+      Array.from({ length: FLOOD }, () => stack.api('GET', '/api/tavoli', { token: flooding })),
+    );
+    const other = stack.api('GET', '/api/tavoli', { token: quiet });
+    const [responses, answered] = [await flood, await other];
+
+    expect(answered.status).toBe(200);
+    expect(statuses(responses).filter((s) => s === 200).length).toBeGreaterThanOrEqual(BURST);
+    const limited = responses.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    refusedSoFar += limited.length;
+    for (const response of limited) {
+      expect(response.body.error.code).toBe('RATE_LIMITED');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    expect(statuses(responses).every((s) => s === 200 || s === 429)).toBe(true);
+  });
+
+  it('answers a flooding tenant 429 with extensions.code RATE_LIMITED and Retry-After on /graphql', async () => {
+    const [flooding, quiet] = [await token(), await token()];
+    const query = '{ tavoli { id } }';
+    const responses = await Promise.all(Array.from({ length: FLOOD }, () => stack.graphql(flooding, query)));
+    const limited = responses.filter((r) => r.status === 429);
+    expect(limited.length).toBeGreaterThan(0);
+    refusedSoFar += limited.length;
+    for (const response of limited) {
+      expect(response.body.errors[0].extensions.code).toBe('RATE_LIMITED');
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    }
+    const answered = await stack.graphql(quiet, query);
+    expect(answered.status).toBe(200);
+    expect(answered.body.errors).toBeUndefined();
+  });
+
+  it('counts refused requests in gateway_rate_limited_total', async () => {
+    const text = await fetch(stack.metricsUrl).then((r) => r.text());
+    const value = Number(/^gateway_rate_limited_total(?:\{[^}]*\})? (\d+)/m.exec(text)?.[1] ?? 'NaN');
+    expect(refusedSoFar).toBeGreaterThan(0);
+    expect(value).toBeGreaterThanOrEqual(refusedSoFar);
+  });
+
+  it.runIf(mode === 'distributed')('shares one budget between two gateway instances', async () => {
+    const first = stack.processes!.find((p) => p.name === 'gateway')!;
+    const env = Object.fromEntries(
+      first.env
+        .split('\n')
+        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
+        .filter(([key]) => !['PORT', 'HEALTH_PORT', 'METRICS_PORT'].includes(key!)),
+    ) as Record<string, string>;
+    const second = await startProcess('gateway#2', 'gateway/src/index.ts', env);
+    try {
+      const api2 = createApi(`http://127.0.0.1:${second.port}`);
+      const flooding = await token();
+      // The burst used up through the first instance...
+      const first429 = await Promise.all(
+        Array.from({ length: FLOOD }, () => stack.api('GET', '/api/tavoli', { token: flooding })),
+      );
+      expect(statuses(first429)).toContain(429);
+      // ...is used up on the second one too: with a budget of its own it would answer all of these 10 (its
+      // fresh burst of 20); sharing, it answers only what the 1/s rate refilled meanwhile.
+      const responses = await Promise.all(
+        Array.from({ length: 10 }, () => api2('GET', '/api/tavoli', { token: flooding })),
+      );
+      expect(statuses(responses).filter((s) => s === 429).length).toBeGreaterThan(0);
+      expect(responses.find((r) => r.status === 429)?.body.error.code).toBe('RATE_LIMITED');
+    } finally {
+      await second.stop();
+    }
+  });
+});
