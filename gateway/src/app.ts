@@ -67,6 +67,7 @@ export async function startGatewayApp(
       cache: deps.cache,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
+      explorer: config.GRAPHQL_EXPLORER,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
@@ -112,3 +113,4 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';
+export { apiSchemaOf, openApiDocument } from './openapi/index.js';

@@ -12,6 +12,8 @@ import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } fro
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
+import { createOpenApiHandler, openApiDocument } from './openapi/index.js';
+import { createExplorerHandler } from './explorer/explorer.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
 import { createRestHandler } from './rest/rest-handler.js';
@@ -32,6 +34,8 @@ export interface GatewayDeps {
   subscriptionLimits?: Partial<SocketLimits>;
   logger: Logger;
   introspection: boolean;
+  /** GraphiQL for browsers on `GET /graphql` (assets under `/explorer/`). */
+  explorer?: boolean;
   bodyLimitBytes: number;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
@@ -119,6 +123,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
   });
 
+  const handleOpenApi = createOpenApiHandler(() => openApiDocument(deps.supergraphSdl));
+  const handleExplorer = createExplorerHandler(deps.explorer ?? false);
+
   httpServer.on('request', (req, res) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -131,8 +138,10 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         durationMs: performance.now() - started,
       }),
     );
+    if (handleExplorer(req, res, new URL(req.url ?? '/', 'http://gateway'))) return;
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
+    if (handleOpenApi(req, res, path)) return;
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 

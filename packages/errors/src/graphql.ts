@@ -88,8 +88,10 @@ function mapApolloCode(code: string): string {
     case 'BAD_REQUEST':
     case 'OPERATION_RESOLUTION_FAILURE':
     case 'PERSISTED_QUERY_NOT_SUPPORTED':
-    case 'PERSISTED_QUERY_NOT_FOUND':
       return 'VALIDATION_FAILED';
+    // Apollo clients answer this code by sending the full query: it must reach them unchanged.
+    case 'PERSISTED_QUERY_NOT_FOUND':
+      return 'PERSISTED_QUERY_NOT_FOUND';
     case 'UNAUTHENTICATED':
       return 'UNAUTHENTICATED';
     case 'FORBIDDEN':
