@@ -68,6 +68,7 @@ export async function startGatewayApp(
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       explorer: config.GRAPHQL_EXPLORER,
+      corsOrigins: config.CORS_ORIGINS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
@@ -103,6 +104,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
       onEventsWritten: () => relay?.kick(),
     },
     onInternalError: (error) => logger.error('subgraph error', { error }),
+    logger,
   });
   relay = createOutboxRelay({
     source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),

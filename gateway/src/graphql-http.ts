@@ -3,6 +3,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { AppError, restErrorBody, restErrorFromAppError } from '@coperto/errors';
 import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
+import { withRequestId } from './request-id.js';
 
 /**
  * `/graphql` over node:http for the back-office: the body limit and JSON checks of the REST facade, then
@@ -42,10 +43,11 @@ export function createGraphQLHttpHandler(options: {
     } catch (error) {
       if (error instanceof AppError) {
         const { status, body } = restErrorFromAppError(error);
-        return sendJson(res, status, body);
+        return sendJson(res, status, withRequestId(body, req));
       }
       options.logger.error('GraphQL request failed', { error });
-      if (!res.headersSent) sendJson(res, 500, restErrorBody('INTERNAL', 'Internal server error'));
+      if (!res.headersSent)
+        sendJson(res, 500, withRequestId(restErrorBody('INTERNAL', 'Internal server error'), req));
     }
   };
 }

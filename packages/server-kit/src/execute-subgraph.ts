@@ -7,6 +7,7 @@ import {
   type GraphQLFormattedError,
 } from 'graphql';
 import { formatGraphQLError } from '@coperto/errors';
+import type { Logger } from './logger.js';
 import type { Subgraph, SubgraphRequest } from './subgraph.js';
 
 export interface GraphQLRequestBody {
@@ -27,7 +28,11 @@ export interface SubgraphResult {
  */
 export function createSubgraphExecutor(
   subgraph: Subgraph,
-  options: { onInternalError?: (e: unknown) => void } = {},
+  options: {
+    onInternalError?: (e: unknown) => void;
+    /** One access line per request (subgraph, request id, operation, duration, error count). */
+    logger?: Logger;
+  } = {},
 ) {
   const documents = new Map<string, DocumentNode | readonly GraphQLFormattedError[]>();
   const maxDocuments = 1000;
@@ -60,10 +65,7 @@ export function createSubgraphExecutor(
     return prepared;
   };
 
-  return async function executeSubgraph(
-    body: GraphQLRequestBody,
-    request: SubgraphRequest,
-  ): Promise<SubgraphResult> {
+  const run = async (body: GraphQLRequestBody, request: SubgraphRequest): Promise<SubgraphResult> => {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'Missing query', extensions: { code: 'VALIDATION_FAILED' } }] };
     }
@@ -86,6 +88,20 @@ export function createSubgraphExecutor(
       ...(result.data === undefined ? {} : { data: result.data as Record<string, unknown> | null }),
       ...(result.errors ? { errors: result.errors.map(format) } : {}),
     };
+  };
+  const logger = options.logger;
+  if (!logger) return run;
+  return async function executeSubgraph(body: GraphQLRequestBody, request: SubgraphRequest) {
+    const started = performance.now();
+    const result = await run(body, request);
+    logger.info('subgraph request', {
+      subgraph: subgraph.name,
+      requestId: request.requestId,
+      operation: typeof body.operationName === 'string' ? body.operationName : undefined,
+      errors: result.errors?.length ?? 0,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+    return result;
   };
 }
 

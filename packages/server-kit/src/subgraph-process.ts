@@ -53,6 +53,7 @@ export async function startSubgraphProcess(options: {
     const appServer = createSubgraphHttpServer({
       executor: createSubgraphExecutor(subgraph, {
         onInternalError: (error) => logger.error('subgraph error', { error }),
+        logger,
       }),
       logger,
       onRequest: ({ status, durationMs }) =>
