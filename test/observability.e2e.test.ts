@@ -141,5 +141,9 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(/http_requests_total\{[^}]*route="\/api\/tavoli\/:id"/);
     expect(text).not.toContain('some-unknown-id');
     expect(text).not.toMatch(/route="\/api"/);
+    expect(text).toMatch(/graphql_operation_duration_seconds_count\{[^}]*operation="GetTavolo"/);
+    expect(text).toMatch(/^graphql_ws_open_sockets\{[^}]*\} 0$/m);
+    expect(text).toMatch(/^cache_misses_total\{[^}]*\} [1-9]/m);
+    if (mode === 'embedded') expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
   });
 });

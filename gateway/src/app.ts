@@ -71,8 +71,20 @@ export async function startGatewayApp(
       corsOrigins: config.CORS_ORIGINS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       onRequest: (r) => metrics.observeRequest(r),
-      onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
+      onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
     });
+    metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
+      gateway.subscriptions.connections(),
+    );
+    if (deps.cache) {
+      const cache = deps.cache;
+      metrics.totalCounter(
+        'cache_hits_total',
+        'Cache reads answered from the cache',
+        () => cache.stats().hits,
+      );
+      metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
+    }
     const host = await startHost({
       config,
       logger,
