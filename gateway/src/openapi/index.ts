@@ -1,4 +1,3 @@
-import { createRequire } from 'node:module';
 import { operationDocument, routes } from '../rest/routes.js';
 import { apiSchemaOf } from './api-schema.js';
 import { buildOpenApiDocument } from './document.js';
@@ -7,7 +6,8 @@ export { createOpenApiHandler } from './serve.js';
 export { apiSchemaOf } from './api-schema.js';
 export { openApiPath } from './document.js';
 
-const { version } = createRequire(import.meta.url)('../../package.json') as { version: string };
+/** The version of the REST contract (info.version): bump it when a route changes incompatibly. */
+const API_VERSION = '1.0.0';
 
 /** The OpenAPI document of the gateway's REST facade over this supergraph. */
 export function openApiDocument(supergraphSdl: string): Record<string, unknown> {
@@ -15,6 +15,6 @@ export function openApiDocument(supergraphSdl: string): Record<string, unknown> 
     routes,
     schema: apiSchemaOf(supergraphSdl),
     documentOf: operationDocument,
-    version,
+    version: API_VERSION,
   });
 }
