@@ -93,6 +93,8 @@ export async function startGatewayApp(
         maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
         maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
       },
+      explorer: config.GRAPHQL_EXPLORER,
+      corsOrigins: config.CORS_ORIGINS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
       shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
       operationLimits: operationLimitsFromConfig(config),
@@ -100,8 +102,20 @@ export async function startGatewayApp(
         ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS)
         : undefined,
       onRequest: (r) => metrics.observeRequest(r),
-      onOperation: (name, outcome) => metrics.observeGraphqlOperation(name, outcome),
+      onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
     });
+    metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
+      gateway.subscriptions.connections(),
+    );
+    if (deps.cache) {
+      const cache = deps.cache;
+      metrics.totalCounter(
+        'cache_hits_total',
+        'Cache reads answered from the cache',
+        () => cache.stats().hits,
+      );
+      metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
+    }
     const host = await startHost({
       config,
       logger,
@@ -137,6 +151,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
       onEventsWritten: () => relay?.kick(),
     },
     onInternalError: (error) => logger.error('subgraph error', { error }),
+    logger,
   });
   relay = createOutboxRelay({
     source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
@@ -147,3 +162,4 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';
+export { apiSchemaOf, openApiDocument } from './openapi/index.js';

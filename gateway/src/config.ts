@@ -1,4 +1,4 @@
-import { bool, int, loadConfig, oneOf, str, type Config } from '@coperto/config';
+import { bool, int, list, loadConfig, oneOf, str, type Config } from '@coperto/config';
 import { keySourceIssues, serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
@@ -10,10 +10,22 @@ const gatewayConfigSpec = {
     default: 'embedded',
     description: 'embedded: everything in this process; distributed: subgraphs are separate processes',
   }),
-  GRAPHQL_INTROSPECTION: bool({ default: false }),
   GRAPHQL_TRUSTED_DOCUMENTS: str({
     optional: true,
     description: 'persisted-query manifest file: /graphql then runs only its documents (docs/security.md)',
+  }),
+  GRAPHQL_EXPLORER: bool({
+    optional: true,
+    description:
+      'GraphiQL for browsers on GET /graphql (default: on in embedded mode, off in distributed mode)',
+  }),
+  GRAPHQL_INTROSPECTION: bool({
+    optional: true,
+    description: 'introspection on /graphql (default: as GRAPHQL_EXPLORER)',
+  }),
+  CORS_ORIGINS: list({
+    default: [],
+    description: 'origins allowed to call /api, /graphql and /openapi.json from a browser (comma-separated)',
   }),
   SUBGRAPH_FETCH_DEDUPE: bool({
     default: true,
@@ -41,7 +53,12 @@ const gatewayConfigSpec = {
   }),
 } as const;
 
-export type GatewayConfig = Config<typeof gatewayConfigSpec> & {
+export type GatewayConfig = Omit<
+  Config<typeof gatewayConfigSpec>,
+  'GRAPHQL_EXPLORER' | 'GRAPHQL_INTROSPECTION'
+> & {
+  GRAPHQL_EXPLORER: boolean;
+  GRAPHQL_INTROSPECTION: boolean;
   /** SUBGRAPH_<NAME>_URL overrides of supergraph.yaml's routing URLs (distributed mode). */
   subgraphUrls: Readonly<Record<string, string>>;
 };
@@ -50,10 +67,14 @@ export type GatewayConfig = Config<typeof gatewayConfigSpec> & {
 export function readGatewayConfig(
   env: Readonly<Record<string, string | undefined>> = process.env,
 ): GatewayConfig {
+  const loaded = loadConfig(gatewayConfigSpec, env, {
+    check: (config) => (config.COPERTO_MODE === 'distributed' ? keySourceIssues(config) : []),
+  });
+  const explorer = loaded.GRAPHQL_EXPLORER ?? loaded.COPERTO_MODE === 'embedded';
   return Object.freeze({
-    ...loadConfig(gatewayConfigSpec, env, {
-      check: (config) => (config.COPERTO_MODE === 'distributed' ? keySourceIssues(config) : []),
-    }),
+    ...loaded,
+    GRAPHQL_EXPLORER: explorer,
+    GRAPHQL_INTROSPECTION: loaded.GRAPHQL_INTROSPECTION ?? explorer,
     subgraphUrls: subgraphUrlsFrom(env, SUBGRAPH_NAMES),
   });
 }

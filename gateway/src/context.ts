@@ -1,4 +1,5 @@
 import type { Viewer } from '@coperto/auth';
+import type { RequestTrace } from './request-id.js';
 
 /** Per-request context of the gateway: the verified viewer and what is forwarded to the subgraphs. */
 export interface GatewayContext {
@@ -6,4 +7,6 @@ export interface GatewayContext {
   /** The caller's Authorization header, forwarded unchanged to every subgraph. */
   authorization: string;
   requestId: string;
+  /** What the access line reports (absent for operations run outside an HTTP request). */
+  trace?: RequestTrace;
 }

@@ -5,6 +5,7 @@ import { AppError, restErrorBody, restErrorFromAppError, toGraphQLError } from '
 import { assertTokenLimit } from '@coperto/graphql-limits';
 import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
+import { withRequestId } from './request-id.js';
 import { trustedQuery, type TrustedDocuments } from './trusted-documents.js';
 
 /**
@@ -74,10 +75,11 @@ export function createGraphQLHttpHandler(options: {
     } catch (error) {
       if (error instanceof AppError) {
         const { status, body } = restErrorFromAppError(error);
-        return sendJson(res, status, body);
+        return sendJson(res, status, withRequestId(body, req));
       }
       options.logger.error('GraphQL request failed', { error });
-      if (!res.headersSent) sendJson(res, 500, restErrorBody('INTERNAL', 'Internal server error'));
+      if (!res.headersSent)
+        sendJson(res, 500, withRequestId(restErrorBody('INTERNAL', 'Internal server error'), req));
     }
   };
 }

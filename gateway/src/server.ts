@@ -1,4 +1,3 @@
-import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
@@ -25,6 +24,12 @@ import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
+import { createOpenApiHandler, openApiDocument } from './openapi/index.js';
+import { createExplorerHandler } from './explorer/explorer.js';
+import { logAccess, routeLabel } from './access-log.js';
+import { createCors } from './cors.js';
+import { requestIdPlugin, startTrace, traceOf, withRequestId } from './request-id.js';
+import { createRouteMatcher } from './rest/route-matcher.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { operationResolutionPlugin } from './operation-resolution-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
@@ -52,6 +57,10 @@ export interface GatewayDeps {
   rateLimit?: RateLimitCheck;
   logger: Logger;
   introspection: boolean;
+  /** GraphiQL for browsers on `GET /graphql` (assets under `/explorer/`). */
+  explorer?: boolean;
+  /** Origins allowed by CORS on /api, /graphql and /openapi.json (`*` = any). */
+  corsOrigins?: readonly string[];
   bodyLimitBytes: number;
   /** On shutdown, in-flight requests may run this long before they are cut (SHUTDOWN_GRACE_MS). Default 25 s. */
   shutdownGraceMs?: number;
@@ -112,6 +121,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
       }),
       ApolloServerPluginLandingPageDisabled(),
       operationResolutionPlugin(),
+      requestIdPlugin(),
       ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],
   });
@@ -119,11 +129,13 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
 
   const createContext = async (req: IncomingMessage): Promise<GatewayContext> => {
     const authorization = req.headers.authorization;
-    const requestId = headerValue(req.headers['x-request-id']) ?? randomUUID();
+    const trace = traceOf(req);
+    const requestId = trace?.id ?? 'none';
     try {
       const viewer = await deps.verifier.verifyAuthorizationHeader(authorization);
+      if (trace) trace.tenant = viewer.tenantId;
       await deps.rateLimit?.(viewer);
-      return { viewer, authorization: authorization!, requestId };
+      return { viewer, authorization: authorization!, requestId, ...(trace ? { trace } : {}) };
     } catch (error) {
       if (error instanceof RateLimitedError) {
         throw new GraphQLError(error.message, {
@@ -141,6 +153,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         throw new GraphQLError(error.message, {
           extensions: {
             code: 'UNAUTHENTICATED',
+            requestId,
             http: { status: 401, headers: new Map([['www-authenticate', 'Bearer error="invalid_token"']]) },
           },
         });
@@ -178,21 +191,35 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
   });
 
+  const handleOpenApi = createOpenApiHandler(() => openApiDocument(deps.supergraphSdl));
+  const handleExplorer = createExplorerHandler(deps.explorer ?? false);
+
+  const matchRoute = createRouteMatcher(routes);
+  const restTemplate = (method: string, path: string) => {
+    const found = matchRoute(method, path);
+    return found.kind === 'found' ? found.route.path : undefined;
+  };
+  const applyCors = createCors(deps.corsOrigins ?? []);
+
   httpServer.on('request', (req, res) => {
-    const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const route = path === '/graphql' ? '/graphql' : path.startsWith('/api/') ? '/api' : 'other';
-    res.once('finish', () =>
+    const label = routeLabel(path, (p) => restTemplate(req.method ?? 'GET', p));
+    const trace = startTrace(req, res, label);
+    logAccess(deps.logger, req, res, trace, (entry) =>
       deps.onRequest?.({
-        method: req.method ?? 'GET',
-        route,
-        status: res.statusCode,
-        durationMs: performance.now() - started,
+        method: entry.method,
+        route: entry.route,
+        status: entry.status,
+        durationMs: entry.durationMs,
       }),
     );
+    if (applyCors(req, res, path)) return;
+    const route = path === '/graphql' ? '/graphql' : path.startsWith('/api/') ? '/api' : 'other';
+    if (handleExplorer(req, res, new URL(req.url ?? '/', 'http://gateway'))) return;
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
-    sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
+    if (handleOpenApi(req, res, path)) return;
+    sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
   });
 
   const trustedDocuments = deps.trustedDocuments;
@@ -223,8 +250,4 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         await closeHttpServer(httpServer);
       })()),
   };
-}
-
-function headerValue(value: string | string[] | undefined): string | undefined {
-  return Array.isArray(value) ? value[0] : value;
 }

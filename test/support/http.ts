@@ -1,4 +1,9 @@
-/** A small HTTP client for e2e tests: JSON in, JSON out, status and headers kept. */
+import { checkAgainstOpenApi } from './openapi-check.js';
+
+/**
+ * A small HTTP client for e2e tests: JSON in, JSON out, status and headers kept. Every `/api` answer is checked
+ * against the OpenAPI document (support/openapi-check.ts); `openapi: false` skips that for a deliberately odd request.
+ */
 export interface ApiResponse<T = any> {
   status: number;
   body: T;
@@ -11,6 +16,8 @@ export interface ApiRequest {
   /** Raw body text (sent as is, e.g. malformed JSON). */
   raw?: string;
   headers?: Record<string, string>;
+  /** Check the answer against the OpenAPI document (default true). */
+  openapi?: boolean;
 }
 
 export function createApi(baseUrl: string) {
@@ -27,7 +34,8 @@ export function createApi(baseUrl: string) {
     if (body !== undefined && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-type')) {
       headers['content-type'] = 'application/json';
     }
-    const response = await fetch(new URL(path, baseUrl), {
+    const url = new URL(path, baseUrl);
+    const response = await fetch(url, {
       method,
       headers,
       ...(body !== undefined ? { body } : {}),
@@ -39,6 +47,7 @@ export function createApi(baseUrl: string) {
     } catch {
       // not JSON: keep the text
     }
+    if (request.openapi !== false) checkAgainstOpenApi(method, url, response.status, parsed);
     return { status: response.status, body: parsed as T, headers: response.headers };
   };
 }

@@ -12,6 +12,7 @@ import {
 import { createSingleFlight, readScopeKey, type Cache } from '@coperto/cache';
 import { readJsonBody, sendJson, sendJsonText, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from '../context.js';
+import { withRequestId } from '../request-id.js';
 import { createRouteMatcher } from './route-matcher.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
@@ -44,9 +45,14 @@ export function createRestHandler(options: RestHandlerOptions) {
       const found = match(req.method ?? 'GET', url.pathname);
       if (found.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (found.kind === 'method-not-allowed') {
-        return sendJson(res, 405, restErrorBody('METHOD_NOT_ALLOWED', `Use ${found.allow.join(', ')}`), {
-          allow: found.allow.join(', '),
-        });
+        return sendJson(
+          res,
+          405,
+          withRequestId(restErrorBody('METHOD_NOT_ALLOWED', `Use ${found.allow.join(', ')}`), req),
+          {
+            allow: found.allow.join(', '),
+          },
+        );
       }
       const contextValue = await options.createContext(req);
       const body = await readJsonBody(req, options.bodyLimitBytes);
@@ -56,7 +62,7 @@ export function createRestHandler(options: RestHandlerOptions) {
       const fail = (result: { status: number; body: unknown }) => {
         if (result.status >= 500)
           options.logger.error('REST operation failed', { operation: route.operation });
-        sendJson(res, result.status, result.body, authenticateHeader(result.status));
+        sendJson(res, result.status, withRequestId(result.body, req), authenticateHeader(result.status));
       };
       if (route.cache && options.cache) {
         // Reads with a scope are answered from the cache until the owner of the data writes to it.
@@ -92,10 +98,10 @@ export function createRestHandler(options: RestHandlerOptions) {
     } catch (error) {
       if (error instanceof AppError) {
         const { status, body } = restErrorFromAppError(error);
-        return sendJson(res, status, body, authenticateHeader(status, error));
+        return sendJson(res, status, withRequestId(body, req), authenticateHeader(status, error));
       }
       options.logger.error('REST request failed', { error });
-      sendJson(res, 500, restErrorBody('INTERNAL', 'Internal server error'));
+      sendJson(res, 500, withRequestId(restErrorBody('INTERNAL', 'Internal server error'), req));
     }
   };
 }

@@ -1,7 +1,30 @@
+import type { ErrorCode } from '@coperto/errors';
 import type { OperationName } from './operations.js';
 import type { RestRequest } from './request-input.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+/**
+ * What the OpenAPI document says about a route beyond what the route table already tells (path, method,
+ * status, operation). Field types come from the operation's GraphQL variables and selection set.
+ */
+export interface RouteDocs {
+  summary: string;
+  description?: string;
+  /** The group in the reference (e.g. `Tavoli`). */
+  tag: string;
+  /**
+   * The JSON body's accepted fields (the route's `pick` list): inside the variable `into` (e.g. `input`),
+   * or each a top-level variable of the operation when `into` is absent.
+   */
+  body?: { fields: readonly string[]; into?: string; required?: readonly string[] };
+  /** Query parameters: inside the variable `into` (e.g. `filter`), or top-level variables. */
+  query?: { names: readonly string[]; into?: string };
+  /** Route-specific error codes, beside the ones every route can return (see openapi/errors.ts). */
+  errors?: readonly ErrorCode[];
+  /** An example request body. */
+  example?: Record<string, unknown>;
+}
 
 /** One documented REST path = one named GraphQL operation run in-process through the gateway. */
 export interface RestRoute {
@@ -21,4 +44,6 @@ export interface RestRoute {
    * subgraph replaces it on every write, before acknowledging), for at most `ttlSeconds`.
    */
   cache?: { scope: string; ttlSeconds: number };
+  /** The route's entry in `GET /openapi.json`. */
+  docs: RouteDocs;
 }

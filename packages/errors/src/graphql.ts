@@ -89,8 +89,10 @@ function mapApolloCode(code: string): string {
     case 'OPERATION_RESOLUTION_FAILURE':
     case 'INVALID_GRAPHQL': // the gateway's "Unknown operation named …"
     case 'PERSISTED_QUERY_NOT_SUPPORTED':
-    case 'PERSISTED_QUERY_NOT_FOUND':
       return 'VALIDATION_FAILED';
+    // Apollo clients answer this code by sending the full query: it must reach them unchanged.
+    case 'PERSISTED_QUERY_NOT_FOUND':
+      return 'PERSISTED_QUERY_NOT_FOUND';
     case 'UNAUTHENTICATED':
       return 'UNAUTHENTICATED';
     case 'FORBIDDEN':

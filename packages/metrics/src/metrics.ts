@@ -1,4 +1,4 @@
-import { collectDefaultMetrics, Counter, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { LabelGuard, methodLabel } from './label-guard.js';
 
 export interface MetricsOptions {
@@ -38,8 +38,21 @@ export interface Metrics {
   observeRequest(request: ObservedRequest): void;
   /** Starts timing a request; call the returned function with the final status code. */
   startRequest(method: string, route: string): (status: number) => void;
-  /** Counts a GraphQL operation. A missing name is `anonymous`; `outcome` is e.g. `success` or `error`. */
-  observeGraphqlOperation(operation: string | null | undefined, outcome: string): void;
+  /** `graphql_operation_duration_seconds{operation}` */
+  readonly graphqlDuration: Histogram<'operation'>;
+  /** `rate_limited_total{scope}`: requests refused by the rate limiter (increment with `observeRateLimited`). */
+  readonly rateLimited: Counter<'scope'>;
+  /**
+   * Counts a GraphQL operation (and records its duration when given). A missing name is `anonymous`, a name
+   * that is not a GraphQL name is `invalid`; `outcome` is e.g. `success` or `error`.
+   */
+  observeGraphqlOperation(operation: string | null | undefined, outcome: string, durationMs?: number): void;
+  /** Counts one request refused by the rate limiter; `scope` is what was over its rate (e.g. `token`, `tenant`). */
+  observeRateLimited(scope: string): void;
+  /** A gauge read at each scrape (e.g. the outbox backlog, open sockets). */
+  gauge(name: string, help: string, read: () => number | Promise<number>): void;
+  /** A counter whose running total is read at each scrape (e.g. cache hits kept by the cache itself). */
+  totalCounter(name: string, help: string, read: () => number): void;
   /** The Prometheus text exposition of the registry. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -75,6 +88,20 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers: [registry],
   });
 
+  const graphqlDuration = new Histogram<'operation'>({
+    name: 'graphql_operation_duration_seconds',
+    help: 'Time to answer a GraphQL operation (also the REST routes), by operation name.',
+    labelNames: ['operation'],
+    buckets: options.durationBuckets ?? DEFAULT_BUCKETS,
+    registers: [registry],
+  });
+  const rateLimited = new Counter<'scope'>({
+    name: 'rate_limited_total',
+    help: 'Requests refused by the rate limiter, by what was over its rate.',
+    labelNames: ['scope'],
+    registers: [registry],
+  });
+
   const maxValues = options.maxLabelValues ?? 200;
   const routes = new LabelGuard(maxValues);
   const operations = new LabelGuard(maxValues);
@@ -99,14 +126,50 @@ export function createMetrics(options: MetricsOptions): Metrics {
       const started = performance.now();
       return (status) => observeRequest({ method, route, status, durationMs: performance.now() - started });
     },
-    observeGraphqlOperation(operation, outcome) {
-      graphqlOperations.inc({
-        operation: operations.value(operation || 'anonymous'),
-        outcome: outcome || 'unknown',
+    graphqlDuration,
+    rateLimited,
+    observeGraphqlOperation(operation, outcome, durationMs) {
+      const name = operationLabel(operation, operations);
+      graphqlOperations.inc({ operation: name, outcome: outcome || 'unknown' });
+      if (durationMs !== undefined && Number.isFinite(durationMs) && durationMs >= 0) {
+        graphqlDuration.observe({ operation: name }, durationMs / 1000);
+      }
+    },
+    observeRateLimited(scope) {
+      rateLimited.inc({ scope: scope || 'unknown' });
+    },
+    gauge(name, help, read) {
+      new Gauge({
+        name,
+        help,
+        registers: [registry],
+        async collect() {
+          this.set(await read());
+        },
+      });
+    },
+    totalCounter(name, help, read) {
+      new Counter({
+        name,
+        help,
+        registers: [registry],
+        collect() {
+          this.reset();
+          this.inc(read());
+        },
       });
     },
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },
   };
+}
+
+const GRAPHQL_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+
+/** Bounded operation label: `anonymous`, `invalid`, a known name, or `__other__` once the budget is spent. */
+function operationLabel(operation: string | null | undefined, guard: LabelGuard): string {
+  if (!operation) return 'anonymous';
+  if (!GRAPHQL_NAME.test(operation)) return 'invalid';
+  return guard.value(operation);
 }

@@ -100,4 +100,29 @@ describe('metrics over HTTP', () => {
   it('rejects an empty service name', () => {
     expect(() => createMetrics({ service: '' })).toThrow(TypeError);
   });
+
+  it('times GraphQL operations by bounded name, counts rate-limit refusals, reads gauges and totals at scrape', async () => {
+    const metrics = createMetrics({ service: 'gateway', defaultMetrics: false });
+    metrics.observeGraphqlOperation('ListTavoli', 'success', 12);
+    metrics.observeGraphqlOperation('not a name {', 'error', 3);
+    metrics.observeGraphqlOperation(null, 'success', 1);
+    metrics.observeRateLimited('tenant');
+    let backlog = 3;
+    let hits = 5;
+    metrics.gauge('outbox_backlog', 'backlog', async () => backlog);
+    metrics.totalCounter('cache_hits_total', 'hits', () => hits);
+    let body = (await metrics.scrape()).body;
+    expect(sample(body, 'graphql_operation_duration_seconds_count', { operation: 'ListTavoli' })).toBe(1);
+    expect(sample(body, 'graphql_operation_duration_seconds_count', { operation: 'invalid' })).toBe(1);
+    expect(sample(body, 'graphql_operation_duration_seconds_count', { operation: 'anonymous' })).toBe(1);
+    expect(body).not.toContain('not a name');
+    expect(sample(body, 'rate_limited_total', { scope: 'tenant' })).toBe(1);
+    expect(sample(body, 'outbox_backlog', {})).toBe(3);
+    expect(sample(body, 'cache_hits_total', {})).toBe(5);
+    backlog = 0;
+    hits = 9;
+    body = (await metrics.scrape()).body;
+    expect(sample(body, 'outbox_backlog', {})).toBe(0);
+    expect(sample(body, 'cache_hits_total', {})).toBe(9);
+  });
 });

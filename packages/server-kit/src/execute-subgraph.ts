@@ -10,6 +10,7 @@ import {
 import { LRUCache } from 'lru-cache';
 import { findAppError, formatGraphQLError } from '@coperto/errors';
 import { operationShapeRules, parseWithTokenLimit, type OperationLimits } from '@coperto/graphql-limits';
+import type { Logger } from './logger.js';
 import type { Subgraph, SubgraphRequest } from './subgraph.js';
 
 export interface GraphQLRequestBody {
@@ -33,13 +34,19 @@ export interface SubgraphExecutorOptions {
   limits?: OperationLimits;
   /** Bytes of parsed documents kept (key + AST as JSON), least recently used dropped first. @default 4 MiB */
   documentCacheBytes?: number;
+  /** One access line per request (subgraph, request id, operation, duration, error count). */
+  logger?: Logger;
 }
 
 /** Executes a request; `authenticate` and `executeAuthenticated` let an HTTP port check the token first. */
 export interface SubgraphExecutor {
   (body: GraphQLRequestBody, request: SubgraphRequest): Promise<SubgraphResult>;
   authenticate(request: SubgraphRequest): Promise<SubgraphAuthentication>;
-  executeAuthenticated(body: GraphQLRequestBody, contextValue: unknown): Promise<SubgraphResult>;
+  executeAuthenticated(
+    body: GraphQLRequestBody,
+    contextValue: unknown,
+    request?: SubgraphRequest,
+  ): Promise<SubgraphResult>;
 }
 
 type Prepared = DocumentNode | readonly GraphQLFormattedError[];
@@ -99,10 +106,7 @@ export function createSubgraphExecutor(
     }
   };
 
-  const executeAuthenticated = async (
-    body: GraphQLRequestBody,
-    contextValue: unknown,
-  ): Promise<SubgraphResult> => {
+  const run = async (body: GraphQLRequestBody, contextValue: unknown): Promise<SubgraphResult> => {
     if (typeof body.query !== 'string') {
       return { errors: [{ message: 'Missing query', extensions: { code: 'VALIDATION_FAILED' } }] };
     }
@@ -124,13 +128,44 @@ export function createSubgraphExecutor(
     };
   };
 
+  const logger = options.logger;
+  const logRequest = (
+    body: GraphQLRequestBody,
+    request: SubgraphRequest | undefined,
+    result: SubgraphResult,
+    started: number,
+  ) =>
+    logger?.info('subgraph request', {
+      subgraph: subgraph.name,
+      requestId: request?.requestId,
+      operation: typeof body.operationName === 'string' ? body.operationName : undefined,
+      errors: result.errors?.length ?? 0,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    });
+
+  const executeAuthenticated = async (
+    body: GraphQLRequestBody,
+    contextValue: unknown,
+    request?: SubgraphRequest,
+  ): Promise<SubgraphResult> => {
+    const started = performance.now();
+    const result = await run(body, contextValue);
+    logRequest(body, request, result, started);
+    return result;
+  };
+
   const executeSubgraph = async (
     body: GraphQLRequestBody,
     request: SubgraphRequest,
   ): Promise<SubgraphResult> => {
+    const started = performance.now();
     const auth = await authenticate(request);
-    if (!auth.ok) return { errors: auth.errors };
-    return executeAuthenticated(body, auth.contextValue);
+    if (!auth.ok) {
+      const refused = { errors: auth.errors };
+      logRequest(body, request, refused, started);
+      return refused;
+    }
+    return executeAuthenticated(body, auth.contextValue, request);
   };
   return Object.assign(executeSubgraph, { authenticate, executeAuthenticated });
 }

@@ -82,6 +82,9 @@ export async function startHost(options: HostOptions): Promise<Host> {
         lastError: stats.lastError,
       };
     });
+    options.metrics.gauge('outbox_backlog', 'Records with events not yet published to the bus', () =>
+      relay.countPending(),
+    );
     relay.start();
   }
   const metricsServer = createMetricsServer(options.metrics);

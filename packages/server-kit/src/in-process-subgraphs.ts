@@ -1,3 +1,4 @@
+import type { Logger } from './logger.js';
 import { createSubgraphExecutor, type SubgraphExecutor } from './execute-subgraph.js';
 import { createInProcessSubgraphClient, type SubgraphClient } from './subgraph-client.js';
 import type { Subgraph, SubgraphDeps, SubgraphFactory } from './subgraph.js';
@@ -17,6 +18,8 @@ export async function hostSubgraphsInProcess(options: {
   factories: Readonly<Record<string, SubgraphFactory>>;
   deps: Omit<SubgraphDeps, 'subgraphs'>;
   onInternalError?: (error: unknown) => void;
+  /** Each subgraph's access lines. */
+  logger?: Logger;
 }): Promise<InProcessSubgraphs> {
   const executors = new Map<string, SubgraphExecutor>();
   const client = createInProcessSubgraphClient((name) => executors.get(name));
@@ -29,10 +32,10 @@ export async function hostSubgraphsInProcess(options: {
     await subgraph.init();
     executors.set(
       subgraph.name,
-      createSubgraphExecutor(
-        subgraph,
-        options.onInternalError ? { onInternalError: options.onInternalError } : {},
-      ),
+      createSubgraphExecutor(subgraph, {
+        ...(options.onInternalError ? { onInternalError: options.onInternalError } : {}),
+        ...(options.logger ? { logger: options.logger.child({ subgraph: subgraph.name }) } : {}),
+      }),
     );
   }
   return { subgraphs, executors, client };

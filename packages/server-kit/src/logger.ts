@@ -1,4 +1,10 @@
-/** A small structured logger: one JSON line per entry on stdout (stderr for errors). */
+import { pino, type Logger as PinoLogger } from 'pino';
+import pinoPretty from 'pino-pretty';
+
+/**
+ * The structured logger of every process: pino, one JSON line per entry on stdout (`time`, `level`, `name`,
+ * `msg`, then the fields); human-readable (pino-pretty) when stdout is a terminal.
+ */
 export type LogLevel = 'debug' | 'info' | 'warn' | 'error' | 'silent';
 
 export interface Logger {
@@ -9,35 +15,45 @@ export interface Logger {
   child(fields: Record<string, unknown>): Logger;
 }
 
-const rank: Record<LogLevel, number> = { debug: 10, info: 20, warn: 30, error: 40, silent: 100 };
-
-export function createLogger(options: {
+export interface LoggerOptions {
   name: string;
   level?: LogLevel;
   fields?: Record<string, unknown>;
-}): Logger {
-  const threshold = rank[options.level ?? 'info'];
-  const base = { name: options.name, ...options.fields };
-  const write = (level: Exclude<LogLevel, 'silent'>, message: string, fields?: Record<string, unknown>) => {
-    if (rank[level] < threshold) return;
-    const line = JSON.stringify({
-      time: new Date().toISOString(),
-      level,
-      ...base,
-      msg: message,
-      ...serialize(fields),
-    });
-    (level === 'error' || level === 'warn' ? process.stderr : process.stdout).write(line + '\n');
-  };
+  /** Where the lines go (default stdout; pretty when it is a TTY). Tests pass a stream to read them. */
+  destination?: NodeJS.WritableStream;
+  pretty?: boolean;
+}
+
+export function createLogger(options: LoggerOptions): Logger {
+  const pretty = options.pretty ?? (options.destination === undefined && process.stdout.isTTY === true);
+  const destination =
+    options.destination ??
+    (pretty
+      ? pinoPretty({ colorize: true, sync: true, translateTime: 'SYS:HH:MM:ss.l', ignore: 'pid,hostname' })
+      : pino.destination({ dest: 1, sync: true }));
+  const base = pino(
+    {
+      level: options.level ?? 'info',
+      base: { name: options.name, ...options.fields },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    destination,
+  );
+  return wrap(base);
+}
+
+function wrap(logger: PinoLogger): Logger {
   return {
-    debug: (m, f) => write('debug', m, f),
-    info: (m, f) => write('info', m, f),
-    warn: (m, f) => write('warn', m, f),
-    error: (m, f) => write('error', m, f),
-    child: (fields) => createLogger({ ...options, fields: { ...options.fields, ...fields } }),
+    debug: (m, f) => logger.debug(serialize(f), m),
+    info: (m, f) => logger.info(serialize(f), m),
+    warn: (m, f) => logger.warn(serialize(f), m),
+    error: (m, f) => logger.error(serialize(f), m),
+    child: (fields) => wrap(logger.child(fields)),
   };
 }
 
+/** Errors anywhere in the fields become `{name, message, stack}` (pino does that for `err` only). */
 function serialize(fields: Record<string, unknown> | undefined) {
   if (!fields) return {};
   const out: Record<string, unknown> = {};

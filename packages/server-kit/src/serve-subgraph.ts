@@ -33,16 +33,17 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
       );
     }
     // The token first: a caller without a valid one gets nothing read, parsed or cached.
-    const auth = await options.executor.authenticate({
+    const request = {
       authorization: req.headers.authorization,
       requestId: headerValue(req.headers['x-request-id']),
-    });
+    };
+    const auth = await options.executor.authenticate(request);
     if (!auth.ok) {
       req.resume();
       return sendJson(res, 200, { errors: auth.errors });
     }
     const body = (await readJsonBody(req, limit, INTERNAL_MAX_JSON_DEPTH)) as GraphQLRequestBody | undefined;
-    const result = await options.executor.executeAuthenticated(body ?? {}, auth.contextValue);
+    const result = await options.executor.executeAuthenticated(body ?? {}, auth.contextValue, request);
     sendJson(res, refusedForLimits(result) ? 400 : 200, result);
   };
   return createServer((req, res) => {

@@ -54,6 +54,7 @@ export async function startSubgraphProcess(options: {
       executor: createSubgraphExecutor(subgraph, {
         onInternalError: (error) => logger.error('subgraph error', { error }),
         limits: operationLimitsFromConfig(config),
+        logger,
       }),
       logger,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

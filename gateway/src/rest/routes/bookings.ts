@@ -7,6 +7,18 @@ export const bookingsRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni/batch',
     operation: 'UploadBatch',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Upload bookings in a batch (up to 500)',
+      description:
+        "Each item is validated and created like a single booking; one bad item does not stop the others. An item's `externalId` makes re-uploads idempotent.",
+      body: { fields: ['items'], required: ['items'] },
+      example: {
+        items: [
+          { externalId: 'pos-1', covers: 2, bookingDate: '2026-12-24T20:00:00', customerName: 'Bianchi' },
+        ],
+      },
+    },
     field: 'uploadBatch',
     // `items` goes through as JSON: each item is checked on its own, so one bad item cannot fail the others.
     variables: (req) => ({ items: bodyObject(req).items }),
@@ -15,6 +27,7 @@ export const bookingsRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/batch/:id',
     operation: 'GetBatchUpload',
+    docs: { tag: 'Prenotazioni', summary: 'Read a batch upload' },
     field: 'batchUpload',
     notFound: 'BatchUpload',
     variables: (req) => ({ id: req.params.id }),

@@ -30,6 +30,13 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni',
     operation: 'CreatePrenotazione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Create a booking',
+      body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state'] },
+      errors: ['TABLE_UNAVAILABLE'],
+      example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', tableIds: [] },
+    },
     field: 'createPrenotazione',
     status: 201,
     variables: (req) => ({ input: pick(bodyObject(req), [...PRENOTAZIONE_FIELDS, 'state']) }),
@@ -38,6 +45,12 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni',
     operation: 'ListPrenotazioni',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'List bookings',
+      description: '`dal`/`al` are local dates (inclusive).',
+      query: { into: 'filter', names: ['dal', 'al', 'state', 'tableId', 'activeOnly'] },
+    },
     field: 'prenotazioni',
     variables: ({ query }) => ({
       filter: defined({
@@ -53,6 +66,13 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/sync',
     operation: 'SyncPrenotazioni',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Changes since a time (offline sync)',
+      description:
+        'Every booking changed after `modifiedSince`, oldest change first; use `serverTime` as the next `modifiedSince`.',
+      query: { names: ['modifiedSince', 'dal', 'al', 'limit'] },
+    },
     field: 'syncPrenotazioni',
     variables: ({ query }) =>
       defined({
@@ -66,6 +86,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/:id',
     operation: 'GetPrenotazione',
+    docs: { tag: 'Prenotazioni', summary: 'Read one booking' },
     field: 'prenotazione',
     notFound: 'Prenotazione',
     variables: id,
@@ -74,6 +95,13 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'PATCH',
     path: '/api/prenotazioni/:id',
     operation: 'UpdatePrenotazione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Change a booking',
+      body: { into: 'input', fields: PRENOTAZIONE_FIELDS },
+      errors: ['TABLE_UNAVAILABLE', 'INVALID_TRANSITION'],
+      example: { covers: 5 },
+    },
     field: 'updatePrenotazione',
     variables: (req) => ({ ...id(req), input: pick(bodyObject(req), PRENOTAZIONE_FIELDS) }),
   },
@@ -81,6 +109,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni/:id/conferma',
     operation: 'ConfermaPrenotazione',
+    docs: { tag: 'Prenotazioni', summary: 'Confirm a booking', errors: ['INVALID_TRANSITION'] },
     field: 'confermaPrenotazione',
     variables: id,
   },
@@ -88,6 +117,13 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni/:id/annulla',
     operation: 'AnnullaPrenotazione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Cancel a booking',
+      body: { fields: ['motivo'] },
+      errors: ['INVALID_TRANSITION'],
+      example: { motivo: 'Cliente malato' },
+    },
     field: 'annullaPrenotazione',
     variables: (req) => ({ ...id(req), ...pick(bodyObject(req), ['motivo']) }),
   },
@@ -95,6 +131,13 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni/:id/stato',
     operation: 'CambiaStatoPrenotazione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Move a booking to a state',
+      body: { fields: ['nuovoStato'], required: ['nuovoStato'] },
+      errors: ['INVALID_TRANSITION', 'TABLE_UNAVAILABLE'],
+      example: { nuovoStato: 'completata' },
+    },
     field: 'cambiaStatoPrenotazione',
     variables: (req) => ({ ...id(req), ...pick(bodyObject(req), ['nuovoStato']) }),
   },

@@ -6,11 +6,26 @@ const id = (req: RestRequest) => ({ id: req.params.id });
 
 /** Rooms (interface.md 4.2; read-one, update, delete per decisions.md). */
 export const saleRoutes: readonly RestRoute[] = [
-  { method: 'GET', path: '/api/sale', operation: 'ListSale', field: 'sale', variables: () => ({}) },
+  {
+    method: 'GET',
+    path: '/api/sale',
+    operation: 'ListSale',
+    docs: { tag: 'Sale', summary: 'List the rooms' },
+    field: 'sale',
+    variables: () => ({}),
+  },
   {
     method: 'POST',
     path: '/api/sale',
     operation: 'CreateSala',
+    docs: {
+      tag: 'Sale',
+      summary: 'Create a room',
+      description: '`codice` is trimmed, upper-cased and unique per tenant.',
+      body: { into: 'input', fields: SALA_FIELDS, required: ['codice'] },
+      errors: ['DUPLICATE'],
+      example: { codice: 'TERRAZZA', descrizione: 'Terrazza', width: 800, height: 600 },
+    },
     field: 'createSala',
     status: 201,
     variables: (req) => ({ input: pick(bodyObject(req), SALA_FIELDS) }),
@@ -19,6 +34,7 @@ export const saleRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/sale/:id',
     operation: 'GetSala',
+    docs: { tag: 'Sale', summary: 'Read one room' },
     field: 'sala',
     notFound: 'Sala',
     variables: id,
@@ -27,8 +43,27 @@ export const saleRoutes: readonly RestRoute[] = [
     method: 'PATCH',
     path: '/api/sale/:id',
     operation: 'UpdateSala',
+    docs: {
+      tag: 'Sale',
+      summary: 'Change a room',
+      body: { into: 'input', fields: SALA_FIELDS },
+      errors: ['DUPLICATE'],
+      example: { descrizione: 'Sala grande' },
+    },
     field: 'updateSala',
     variables: (req) => ({ ...id(req), input: pick(bodyObject(req), SALA_FIELDS) }),
   },
-  { method: 'DELETE', path: '/api/sale/:id', operation: 'DeleteSala', field: 'deleteSala', variables: id },
+  {
+    method: 'DELETE',
+    path: '/api/sale/:id',
+    operation: 'DeleteSala',
+    docs: {
+      tag: 'Sale',
+      summary: 'Delete a room',
+      description: 'Refused (409 IN_USE) while tables use it.',
+      errors: ['IN_USE'],
+    },
+    field: 'deleteSala',
+    variables: id,
+  },
 ];

@@ -10,6 +10,9 @@ import {
 import type { RestRoute } from '../route.js';
 
 const TAVOLO_FIELDS = ['nome', 'name', 'capacita', 'seats', 'salaId', 'roomId', 'attivo', 'posizione'];
+const VERIFICA_FIELDS = ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId'];
+const STATUS_FIELDS = ['status', 'orderId', 'pax', 'totalAmount', 'deviceId'];
+const LOCK_FIELDS = ['deviceId', 'operatorName', 'ttl'];
 const id = (req: RestRequest) => ({ id: req.params.id });
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
@@ -20,6 +23,11 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/tavoli',
     operation: 'ListTavoli',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'List the tables',
+      query: { into: 'filter', names: ['attivo', 'capacitaMin', 'posizione', 'salaId'] },
+    },
     field: 'tavoli',
     cache: TAVOLI_READS,
     variables: ({ query }) => ({
@@ -35,15 +43,27 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/tavoli/verifica-disponibilita',
     operation: 'VerificaDisponibilita',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Tables free for a party at a time',
+      description:
+        '`dataOra` is restaurant-local wall-clock time (an explicit offset or Z is converted); `durataMediaPasto` in minutes (default 120).',
+      body: { into: 'input', fields: VERIFICA_FIELDS, required: ['dataOra', 'numeroPersone'] },
+      example: { dataOra: '2026-12-24T20:00:00', numeroPersone: 4, durataMediaPasto: 120 },
+    },
     field: 'verificaDisponibilita',
-    variables: (req) => ({
-      input: pick(bodyObject(req), ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId']),
-    }),
+    variables: (req) => ({ input: pick(bodyObject(req), VERIFICA_FIELDS) }),
   },
   {
     method: 'POST',
     path: '/api/tavoli',
     operation: 'CreateTavolo',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Create a table',
+      body: { into: 'input', fields: TAVOLO_FIELDS },
+      example: { name: 'T1', seats: 4, posizione: 'finestra' },
+    },
     field: 'createTavolo',
     status: 201,
     variables: (req) => ({ input: pick(bodyObject(req), TAVOLO_FIELDS) }),
@@ -52,6 +72,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/tavoli/:id',
     operation: 'GetTavolo',
+    docs: { tag: 'Tavoli', summary: 'Read one table' },
     field: 'tavolo',
     notFound: 'Tavolo',
     cache: TAVOLI_READS,
@@ -61,6 +82,14 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'PATCH',
     path: '/api/tavoli/:id',
     operation: 'UpdateTavolo',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Change a table',
+      description: 'With a `deviceId`, refused while another device holds the lock.',
+      body: { into: 'input', fields: [...TAVOLO_FIELDS, 'deviceId'] },
+      errors: ['LOCK_CONFLICT'],
+      example: { seats: 6 },
+    },
     field: 'updateTavolo',
     variables: (req) => ({ ...id(req), input: pick(bodyObject(req), [...TAVOLO_FIELDS, 'deviceId']) }),
   },
@@ -68,6 +97,12 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     path: '/api/tavoli/:id',
     operation: 'DeleteTavolo',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Delete a table',
+      description: 'Refused (409 IN_USE) while future active bookings use the table.',
+      errors: ['IN_USE'],
+    },
     field: 'deleteTavolo',
     variables: id,
   },
@@ -75,23 +110,47 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'PUT',
     path: '/api/tavoli/:id/status',
     operation: 'SetTavoloStatus',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Set the status of a table',
+      description:
+        'Any of the six statuses, from any status; `free` clears orderId, pax and totalAmount. Publishes `tables.status`.',
+      body: { into: 'input', fields: STATUS_FIELDS, required: ['status'] },
+      errors: ['LOCK_CONFLICT'],
+      example: { status: 'occupied', pax: 4, deviceId: 'tablet-1' },
+    },
     field: 'setTavoloStatus',
     variables: (req) => ({
       ...id(req),
-      input: pick(bodyObject(req), ['status', 'orderId', 'pax', 'totalAmount', 'deviceId']),
+      input: pick(bodyObject(req), STATUS_FIELDS),
     }),
   },
   {
     method: 'POST',
     path: '/api/tavoli/:id/lock',
     operation: 'LockTavolo',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Lock a table for a device',
+      description: '`ttl` 1..3600 s (default 300); the holder re-locking refreshes the ttl.',
+      body: { into: 'input', fields: LOCK_FIELDS, required: ['deviceId'] },
+      errors: ['LOCK_CONFLICT'],
+      example: { deviceId: 'tablet-1', operatorName: 'Marco', ttl: 300 },
+    },
     field: 'lockTavolo',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), ['deviceId', 'operatorName', 'ttl']) }),
+    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), LOCK_FIELDS) }),
   },
   {
     method: 'POST',
     path: '/api/tavoli/:id/unlock',
     operation: 'UnlockTavolo',
+    docs: {
+      tag: 'Tavoli',
+      summary: 'Release the lock held by a device',
+      body: { into: 'input', fields: ['deviceId'], required: ['deviceId'] },
+      errors: ['LOCK_NOT_OWNED'],
+      example: { deviceId: 'tablet-1' },
+    },
     field: 'unlockTavolo',
     variables: (req) => ({ ...id(req), input: pick(bodyObject(req), ['deviceId']) }),
   },
@@ -99,6 +158,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     path: '/api/tavoli/:id/lock',
     operation: 'ForceUnlockTavolo',
+    docs: { tag: 'Tavoli', summary: 'Release any lock (administrator)', errors: ['FORBIDDEN'] },
     field: 'forceUnlockTavolo',
     variables: id,
   },

@@ -1,0 +1,52 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Logger } from '@coperto/server-kit';
+import type { RequestTrace } from './request-id.js';
+
+/** Route label of a request: `/graphql`, the REST route template, or a fixed label (never the raw path). */
+export function routeLabel(path: string, restTemplate: (path: string) => string | undefined): string {
+  if (path === '/graphql') return '/graphql';
+  if (path.startsWith('/api/')) return restTemplate(path) ?? '/api/*';
+  if (path === '/openapi.json' || path === '/docs') return path;
+  if (path.startsWith('/docs/')) return '/docs/*';
+  if (path.startsWith('/explorer/')) return '/explorer/*';
+  return 'other';
+}
+
+export interface AccessEntry {
+  requestId: string;
+  method: string;
+  route: string;
+  operation?: string;
+  tenant?: string;
+  status: number;
+  durationMs: number;
+}
+
+/** One access line per request when the response is finished (or the connection closed first). */
+export function logAccess(
+  logger: Logger,
+  req: IncomingMessage,
+  res: ServerResponse,
+  trace: RequestTrace,
+  onEntry?: (entry: AccessEntry) => void,
+): void {
+  const started = performance.now();
+  let logged = false;
+  const done = () => {
+    if (logged) return;
+    logged = true;
+    const entry: AccessEntry = {
+      requestId: trace.id,
+      method: req.method ?? 'GET',
+      route: trace.route,
+      ...(trace.operation ? { operation: trace.operation } : {}),
+      ...(trace.tenant ? { tenant: trace.tenant } : {}),
+      status: res.writableFinished ? res.statusCode : 499,
+      durationMs: Math.round((performance.now() - started) * 100) / 100,
+    };
+    logger.info('request', { ...entry });
+    onEntry?.(entry);
+  };
+  res.once('finish', done);
+  res.once('close', done);
+}

@@ -1,0 +1,191 @@
+import { parse, type GraphQLSchema } from 'graphql';
+import type { RestRoute } from '../rest/route.js';
+import { twinNote } from './bilingual-names.js';
+import {
+  inputFieldType,
+  inputSchema,
+  operationOf,
+  outputSchema,
+  SchemaRegistry,
+  variableType,
+  type JsonSchema,
+} from './json-schema.js';
+import { errorBodySchema, routeErrors } from './route-errors.js';
+
+export interface OpenApiOptions {
+  routes: readonly RestRoute[];
+  /** The public API schema (apiSchemaOf(supergraph)). */
+  schema: GraphQLSchema;
+  /** The GraphQL document a route runs. */
+  documentOf: (route: RestRoute) => string;
+  version: string;
+}
+
+const TAG_DESCRIPTIONS: Record<string, string> = {
+  Tavoli: 'Tables: status, locks, availability',
+  Sale: 'Rooms',
+  Prenotazioni: 'Bookings, offline sync and the batch upload',
+  Capacity: 'Slots, pacing and kitchen categories',
+};
+
+/** `/api/tavoli/:id` → `/api/tavoli/{id}`. */
+export function openApiPath(path: string): string {
+  return path.replace(/:([A-Za-z_]\w*)/g, '{$1}');
+}
+
+/**
+ * The OpenAPI 3.1 document of the REST facade, built from the route table that serves the requests: each
+ * route's body and query fields are typed by its GraphQL operation's variables, its response by the
+ * operation's selection set, its errors by the error table.
+ */
+export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
+  const registry = new SchemaRegistry();
+  const paths: Record<string, Record<string, unknown>> = {};
+  for (const route of options.routes) {
+    const item = (paths[openApiPath(route.path)] ??= {});
+    item[route.method.toLowerCase()] = operationObject(route, options, registry);
+  }
+  const tags = [...new Set(options.routes.map((r) => r.docs.tag))].map((name) => ({
+    name,
+    ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
+  }));
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: 'Coperto REST API',
+      version: options.version,
+      description: [
+        "The waiter app's REST facade. Every route runs one named GraphQL operation of the gateway.",
+        'Authenticate with `Authorization: Bearer <jwt>` (claims: `tenantId`, optional `role: "admin"`).',
+        'Italian and English input names are both accepted; when both are sent, the English one wins.',
+        'Every response carries `x-request-id`; error bodies carry it as `error.requestId`.',
+      ].join('\n\n'),
+    },
+    servers: [{ url: '/' }],
+    security: [{ bearerAuth: [] }],
+    tags,
+    paths,
+    components: {
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' } },
+      headers: {
+        'x-request-id': {
+          description:
+            "The request's id: the caller's if it sent a sane one (≤ 128 of [A-Za-z0-9._-]), else a new UUID",
+          schema: { type: 'string' },
+        },
+      },
+      schemas: registry.schemas,
+    },
+  };
+}
+
+function operationObject(route: RestRoute, options: OpenApiOptions, registry: SchemaRegistry) {
+  const document = parse(options.documentOf(route));
+  const { operation, fragments } = operationOf(document, route.operation);
+  const root = options.schema.getRootType(operation.operation);
+  const rootField = operation.selectionSet.selections.find(
+    (s) => s.kind === 'Field' && s.name.value === route.field,
+  );
+  if (!root || !rootField || rootField.kind !== 'Field') {
+    throw new Error(`OpenAPI: ${route.operation} does not select ${route.field}`);
+  }
+  const field = root.getFields()[route.field]!;
+  const responseSchema = outputSchema(field.type, rootField.selectionSet, fragments, registry);
+  const status = route.status ?? 200;
+  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
+  const responses: Record<string, unknown> = {
+    [status]: {
+      description: field.description ?? 'Success',
+      headers,
+      content: { 'application/json': { schema: responseSchema } },
+    },
+  };
+  for (const [errorStatus, codes] of routeErrors(route)) {
+    responses[errorStatus] = {
+      description: codes.join(', '),
+      headers,
+      content: { 'application/json': { schema: errorBodySchema(codes) } },
+    };
+  }
+  const pathParams = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => ({
+    name,
+    in: 'path',
+    required: true,
+    schema: { type: 'string' },
+  }));
+  const query = route.docs.query;
+  const queryParams = (query?.names ?? []).map((name) => {
+    const type = query?.into
+      ? inputFieldType(variableType(options.schema, operation, query.into), name)
+      : variableType(options.schema, operation, name);
+    return { name, in: 'query', required: false, schema: withoutNull(inputSchema(type)) };
+  });
+  return {
+    operationId: route.operation,
+    summary: route.docs.summary,
+    description: [route.docs.description, `GraphQL operation: \`${route.operation}\`.`]
+      .filter(Boolean)
+      .join('\n\n'),
+    tags: [route.docs.tag],
+    ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
+    ...(route.docs.body ? { requestBody: requestBody(route, options.schema, operation) } : {}),
+    responses,
+  };
+}
+
+function requestBody(
+  route: RestRoute,
+  schema: GraphQLSchema,
+  operation: ReturnType<typeof operationOf>['operation'],
+) {
+  const body = route.docs.body!;
+  const properties: Record<string, JsonSchema> = {};
+  for (const name of body.fields) {
+    const type = body.into
+      ? inputFieldType(variableType(schema, operation, body.into), name)
+      : variableType(schema, operation, name);
+    const described = body.into ? fieldDescription(type, body.into, schema, operation, name) : undefined;
+    const note = [described, twinNote(name, body.fields)].filter(Boolean).join(' ');
+    properties[name] = { ...(note ? { description: note } : {}), ...inputSchema(type) };
+  }
+  return {
+    required: (body.required?.length ?? 0) > 0,
+    content: {
+      'application/json': {
+        schema: {
+          type: 'object',
+          properties,
+          ...(body.required?.length ? { required: [...body.required] } : {}),
+          description:
+            'Other fields (e.g. a `tenantId`) are ignored: the tenant always comes from the token.',
+        },
+        ...(route.docs.example ? { example: route.docs.example } : {}),
+      },
+    },
+  };
+}
+
+function fieldDescription(
+  _type: unknown,
+  into: string,
+  schema: GraphQLSchema,
+  operation: ReturnType<typeof operationOf>['operation'],
+  name: string,
+): string | undefined {
+  const container = variableType(schema, operation, into);
+  const named = 'ofType' in container && container.ofType ? container.ofType : container;
+  const fields = (
+    named as { getFields?: () => Record<string, { description?: string | null }> }
+  ).getFields?.();
+  return fields?.[name]?.description ?? undefined;
+}
+
+function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const type = schema.type.filter((t) => t !== 'null');
+    const out: JsonSchema = { ...schema, type: type.length === 1 ? type[0] : type };
+    if (Array.isArray(schema.enum)) out.enum = schema.enum.filter((v) => v !== null);
+    return out;
+  }
+  return schema;
+}
