@@ -9,7 +9,19 @@ import {
 } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
-const TAVOLO_FIELDS = ['nome', 'name', 'capacita', 'seats', 'salaId', 'roomId', 'attivo', 'posizione'];
+/** Floor-plan geometry (decisions.md, Tables). */
+const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'shape', 'rotation'];
+const TAVOLO_FIELDS = [
+  'nome',
+  'name',
+  'capacita',
+  'seats',
+  'salaId',
+  'roomId',
+  'attivo',
+  'posizione',
+  ...GEOMETRY_FIELDS,
+];
 const id = (req: RestRequest) => ({ id: req.params.id });
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
