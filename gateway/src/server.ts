@@ -11,6 +11,7 @@ import type { Cache } from '@coperto/cache';
 import { AppError, formatGraphQLError, restErrorBody, UnauthenticatedError } from '@coperto/errors';
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
+import { createFloorPlanHandler } from './floor-plan.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
@@ -119,6 +120,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
   });
 
+  const serveFloorPlan = createFloorPlanHandler();
   httpServer.on('request', (req, res) => {
     const started = performance.now();
     const path = (req.url ?? '/').split('?')[0] ?? '/';
@@ -133,6 +135,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     );
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
+    if (serveFloorPlan(req, res, path)) return;
     sendJson(res, 404, restErrorBody('NOT_FOUND', 'Not found'));
   });
 
