@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { startEmbedded, type Stack } from './support/stack.js';
 
@@ -21,6 +21,16 @@ const CHROMIUM_ARGS = [
 const WAIT = { timeout: 20_000 };
 const screenshotDir = process.env.FLOOR_PLAN_SCREENSHOTS;
 
+interface BrowserDocument {
+  querySelector(selector: string): { getBoundingClientRect(): Box } | null;
+}
+interface Box {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
 interface Geometry {
   x: number;
   y: number;
@@ -35,6 +45,9 @@ describe('floor plan page (embedded mode, chromium)', () => {
   let room: { id: string; width: number; height: number };
   const tables: Record<string, { id: string } & Geometry> = {};
   const consoleErrors: string[] = [];
+  /** The page's sockets pass through the test, which can cut them and refuse new ones (`socketsDown`). */
+  const pageSockets: WebSocketRoute[] = [];
+  let socketsDown = false;
 
   const table = (name: string) => page.locator(`#room .table[data-id="${tables[name]!.id}"]`);
   const shot = async (name: string) => {
@@ -43,13 +56,22 @@ describe('floor plan page (embedded mode, chromium)', () => {
     await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
   };
 
-  /** Centre of a table's drawn shape and the room's scale, in page pixels. */
+  /** Centre of a table's drawn shape and the room's scale, in page pixels (measured at once: redraws replace nodes). */
   async function drawn(name: string) {
-    const roomBox = (await page.locator('#room rect.room').boundingBox())!;
-    const shape = (await table(name).locator('.table-shape').boundingBox())!;
+    await table(name).waitFor(WAIT);
+    const { roomBox, shape } = await page.evaluate((id) => {
+      const box = (selector: string) => {
+        // Runs in the page (the test's tsconfig has no DOM types).
+        const doc = (globalThis as unknown as { document: BrowserDocument }).document;
+        const r = doc.querySelector(selector)!.getBoundingClientRect();
+        return { x: r.x, y: r.y, width: r.width, height: r.height };
+      };
+      return { roomBox: box('#room rect.room'), shape: box(`#room .table[data-id="${id}"] .table-shape`) };
+    }, tables[name]!.id);
     return {
       scale: roomBox.width / room.width,
       roomBox,
+      shape,
       centre: { x: shape.x + shape.width / 2, y: shape.y + shape.height / 2 },
     };
   }
@@ -94,6 +116,11 @@ describe('floor plan page (embedded mode, chromium)', () => {
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
+    await page.routeWebSocket(/\/graphql$/, (ws) => {
+      if (socketsDown) return void ws.close({ code: 1001, reason: 'test: socket down' });
+      ws.connectToServer();
+      pageSockets.push(ws);
+    });
     page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
   });
   afterAll(async () => {
@@ -111,8 +138,7 @@ describe('floor plan page (embedded mode, chromium)', () => {
       expect(Math.abs(centre.y - (roomBox.y + tables[name]!.y * scale))).toBeLessThan(1.5);
     }
     // B is 140 × 70 turned by 30°: its drawn bounding box is the rotated rectangle's.
-    const { scale } = await drawn('B');
-    const box = (await table('B').locator('.table-shape').boundingBox())!;
+    const { scale, shape: box } = await drawn('B');
     const rad = Math.PI / 6;
     expect(Math.abs(box.width / scale - (140 * Math.cos(rad) + 70 * Math.sin(rad)))).toBeLessThan(4);
     // C has no position: drawn in the strip under the room, flagged.
@@ -130,6 +156,21 @@ describe('floor plan page (embedded mode, chromium)', () => {
     });
     expect(put.status).toBe(200);
     await page.locator(`#room .table.status-occupied[data-id="${tables.A!.id}"]`).waitFor(WAIT);
+  });
+
+  it('shows a banner while the live socket is down and reads what it missed when it returns', async () => {
+    expect(await page.locator('#banner').isHidden()).toBe(true);
+    socketsDown = true;
+    for (const ws of pageSockets.splice(0)) await ws.close({ code: 1001, reason: 'test: socket down' });
+    await page.locator('#banner').waitFor(WAIT);
+    const put = await stack.api('PUT', `/api/tavoli/${tables.A!.id}/status`, {
+      token: waiter,
+      body: { status: 'dirty' },
+    });
+    expect(put.status).toBe(200);
+    socketsDown = false;
+    await page.locator('#banner').waitFor({ state: 'hidden', ...WAIT });
+    await page.locator(`#room .table.status-dirty[data-id="${tables.A!.id}"]`).waitFor(WAIT);
   });
 
   it('takes a lock from the panel that a second device then cannot take (409)', async () => {
