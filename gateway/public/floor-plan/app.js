@@ -417,6 +417,7 @@ function start() {
   svg.addEventListener('pointerup', onPointerUp);
   svg.addEventListener('pointercancel', onPointerUp);
   svg.addEventListener('keydown', onKeyDown);
+  window.addEventListener('resize', () => state.api && draw());
   const token = storedToken();
   if (token) void signIn(token);
   else showSignIn();

@@ -34,6 +34,10 @@ export function renderRoom(svg, view) {
   svg.setAttribute('viewBox', `${-MARGIN} ${-MARGIN} ${room.width + 2 * MARGIN} ${height + 2 * MARGIN}`);
   svg.setAttribute('aria-label', `${room.name}, ${room.width} × ${room.height}`);
   svg.classList.toggle('editing', view.editing);
+  // Labels about 12 px on screen whatever the room's scale (CSS px are user units inside the SVG).
+  const scale = svg.clientWidth / (room.width + 2 * MARGIN) || 1;
+  view = { ...view, labelSize: Math.min(24, Math.max(10, 12 / scale)) };
+  svg.style.setProperty('--label-size', `${view.labelSize}px`);
   svg.replaceChildren();
   svg.append(el('rect', { class: 'room', x: 0, y: 0, width: room.width, height: room.height, rx: 6 }));
   if (unplaced.length > 0) {
@@ -110,9 +114,10 @@ function drawTable({ table, geometry }, position, view) {
   if (next) lines.push({ cls: 'next', text: `${bookingTime(next)} ${next.customerName} ·${next.covers}` });
   if (bookedThen) lines.push({ cls: 'then', text: 'booked then' });
   if (!placed) lines.push({ cls: 'unplaced-tag', text: 'not placed' });
-  const top = -((lines.length - 1) * 15) / 2;
+  const lineHeight = view.labelSize * 1.2;
+  const top = -((lines.length - 1) * lineHeight) / 2;
   lines.forEach((line, i) => {
-    const text = el('text', { class: `label ${line.cls}`, x: 0, y: top + i * 15 }, line.text);
+    const text = el('text', { class: `label ${line.cls}`, x: 0, y: top + i * lineHeight }, line.text);
     if (line.expiresAt) {
       const left = el(
         'tspan',
