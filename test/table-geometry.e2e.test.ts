@@ -1,7 +1,8 @@
 // Floor-plan geometry on tables (decisions.md, Tables): REST and GraphQL, validation against the room, moves
 // between rooms, and the tables.status event carrying it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId } from '@coperto/testkit';
+import { bearer, mintToken, newTenantId } from '@coperto/testkit';
+import { collect, graphqlWsClient } from '../gateway/test/support/ws-clients.js';
 import { MODES, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
@@ -119,6 +120,37 @@ describe.each(MODES)('table geometry (%s mode)', (mode) => {
     expect(moved.body).toMatchObject({ roomId: small.id, x: 250, y: 150 });
     const unplaced = (await createTable({ name: 'M2', seats: 2, roomId: big.id })).body;
     expect((await patchTable(unplaced.id, { roomId: small.id })).status).toBe(200);
+  });
+
+  it('carries the geometry in the subscription’s tableStatusChanged', async () => {
+    const table = (await createTable({ name: 'S1', seats: 2, roomId: big.id, x: 300, y: 200, rotation: 15 }))
+      .body;
+    const client = graphqlWsClient(`${stack.baseUrl.replace(/^http/, 'ws')}/graphql`, bearer(token));
+    const received = collect<{ tableStatusChanged: { data: Record<string, unknown> } }>(
+      client,
+      `subscription { tableStatusChanged { data { id x y width height shape rotation } } }`,
+    );
+    try {
+      // Subscribing has no acknowledgement: change the status until an event arrives (bounded).
+      const deadline = Date.now() + 30_000;
+      for (let i = 0; received.items.length === 0 && Date.now() < deadline; i++) {
+        const status = i % 2 === 0 ? 'occupied' : 'free';
+        await stack.api('PUT', `/api/tavoli/${table.id}/status`, { token, body: { status } });
+        await received.waitFor(1, 1000);
+      }
+      expect(received.items[0]?.tableStatusChanged.data).toEqual({
+        id: table.id,
+        x: 300,
+        y: 200,
+        width: 80,
+        height: 80,
+        shape: 'rect',
+        rotation: 15,
+      });
+    } finally {
+      received.stop();
+      await client.dispose();
+    }
   });
 
   it('carries the geometry in the tables.status event', async () => {
