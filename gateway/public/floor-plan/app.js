@@ -28,7 +28,8 @@ const state = {
   bookings: [],
   /** Restaurant-local 'YYYY-MM-DDTHH:mm' chosen with the time picker, or null for now. */
   at: null,
-  bookedThen: null,
+  /** Ids of the room's tables the availability check finds free at `at` (null: no time chosen). */
+  freeThen: null,
   selectedId: null,
   editing: false,
   /** Unsaved layout changes: table id → geometry. */
@@ -132,13 +133,12 @@ async function refreshBookings() {
 
 async function refreshBookedThen() {
   if (!state.at || !state.roomId) {
-    state.bookedThen = null;
+    state.freeThen = null;
     return draw();
   }
   try {
     const { availableTables } = await state.api.availableAt(state.roomId, state.at);
-    const free = new Set(availableTables.map((t) => t.id));
-    state.bookedThen = new Set([...state.tables.keys()].filter((id) => !free.has(id)));
+    state.freeThen = new Set(availableTables.map((t) => t.id));
     draw();
   } catch (error) {
     report(error);
@@ -189,7 +189,10 @@ function view() {
     selectedId: state.selectedId,
     bookings: state.bookings,
     at: state.at,
-    bookedThen: state.bookedThen,
+    // Active tables the check leaves out are booked then (it leaves out inactive ones too).
+    bookedThen: state.freeThen
+      ? new Set(list.filter((e) => e.table.attivo && !state.freeThen.has(e.table.id)).map((e) => e.table.id))
+      : null,
     editing: state.editing,
     deviceId: deviceId(),
     operatorName: operatorName(),
