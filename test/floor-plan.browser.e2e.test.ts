@@ -252,9 +252,38 @@ describe('floor plan page (embedded mode, chromium)', () => {
     expect(Math.abs(after.centre.y - (after.roomBox.y + saved.y * after.scale))).toBeLessThan(1.5);
   });
 
-  it('logged no console errors (but Chrome’s own line for the one refusal the test provoked)', () => {
-    const refusal = 'Failed to load resource: the server responded with a status of 409 (Conflict)';
-    expect(consoleErrors.filter((e) => e !== refusal)).toEqual([]);
-    expect(consoleErrors.filter((e) => e === refusal)).toHaveLength(1);
+  it('is keyboard reachable: a focused table is selected with Enter and moved with the arrow keys', async () => {
+    await page.getByRole('button', { name: 'Edit layout' }).click();
+    await table('A').focus();
+    await page.keyboard.press('Enter');
+    await page.locator('#panel h2', { hasText: 'Table A' }).waitFor(WAIT);
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('ArrowRight');
+    await page.keyboard.press('Shift+ArrowDown');
+    await page.getByRole('button', { name: 'Save layout (1)' }).click();
+    await page.locator('#messages', { hasText: 'Layout saved (1 table)' }).waitFor(WAIT);
+    const saved = (await stack.api('GET', `/api/tavoli/${tables.A!.id}`, { token: admin })).body;
+    expect({ x: saved.x, y: saved.y }).toEqual({ x: 220, y: 101 });
+  });
+
+  it('shows the API’s refusal of a table saved outside its room (the room shrank meanwhile)', async () => {
+    const shrink = await stack.api('PATCH', `/api/sale/${room.id}`, { token: admin, body: { width: 300 } });
+    expect(shrink.status).toBe(200);
+    await table('A').focus();
+    for (let i = 0; i < 10; i++) await page.keyboard.press('ArrowRight');
+    await page.getByRole('button', { name: 'Save layout (1)' }).click();
+    await page.locator('#messages', { hasText: 'Table A' }).waitFor(WAIT);
+    expect(await page.locator('#messages').textContent()).toContain('must be from 0 to 300');
+    expect((await stack.api('GET', `/api/tavoli/${tables.A!.id}`, { token: admin })).body.x).toBe(220);
+    expect(await page.getByRole('button', { name: 'Save layout (1)' }).isVisible()).toBe(true);
+  });
+
+  it('logged no console errors (but Chrome’s own lines for the two refusals the test provoked)', () => {
+    const refusals = [
+      'Failed to load resource: the server responded with a status of 409 (Conflict)',
+      'Failed to load resource: the server responded with a status of 400 (Bad Request)',
+    ];
+    expect(consoleErrors.filter((e) => !refusals.includes(e))).toEqual([]);
+    expect(consoleErrors.filter((e) => refusals.includes(e)).sort()).toEqual([...refusals].sort());
   });
 });
