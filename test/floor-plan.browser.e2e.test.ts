@@ -266,6 +266,39 @@ describe('floor plan page (embedded mode, chromium)', () => {
     expect({ x: saved.x, y: saved.y }).toEqual({ x: 220, y: 101 });
   });
 
+  it('resizes and rotates a table with its handles', async () => {
+    const handle = async (kind: string) => {
+      const box = await page.evaluate(
+        ([id, k]) => {
+          const doc = (globalThis as unknown as { document: BrowserDocument }).document;
+          const r = doc.querySelector(`#room .table[data-id="${id}"] .handle.${k}`)!.getBoundingClientRect();
+          return { x: r.x + r.width / 2, y: r.y + r.height / 2 };
+        },
+        [tables.A!.id, kind] as const,
+      );
+      return box;
+    };
+    const drag = async (from: { x: number; y: number }, to: { x: number; y: number }) => {
+      await page.mouse.move(from.x, from.y);
+      await page.mouse.down();
+      for (let step = 1; step <= 4; step++) {
+        await page.mouse.move(from.x + ((to.x - from.x) * step) / 4, from.y + ((to.y - from.y) * step) / 4);
+      }
+      await page.mouse.up();
+    };
+    const { scale, centre } = await drawn('A');
+    const resize = await handle('resize');
+    await drag(resize, { x: resize.x + 15, y: resize.y + 30 });
+    await drag(await handle('rotate'), { x: centre.x + 100, y: centre.y });
+    await page.getByRole('button', { name: 'Save layout (1)' }).click();
+    await page.locator('#messages', { hasText: 'Layout saved (1 table)' }).waitFor(WAIT);
+    const saved = (await stack.api('GET', `/api/tavoli/${tables.A!.id}`, { token: admin })).body;
+    expect(Math.abs(saved.width - (90 + (2 * 15) / scale))).toBeLessThanOrEqual(2);
+    expect(Math.abs(saved.height - (90 + (2 * 30) / scale))).toBeLessThanOrEqual(2);
+    expect(saved.rotation).toBe(90);
+    expect({ x: saved.x, y: saved.y }).toEqual({ x: 220, y: 101 });
+  });
+
   it('shows the API’s refusal of a table saved outside its room (the room shrank meanwhile)', async () => {
     const shrink = await stack.api('PATCH', `/api/sale/${room.id}`, { token: admin, body: { width: 300 } });
     expect(shrink.status).toBe(200);
