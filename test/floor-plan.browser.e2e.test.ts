@@ -311,6 +311,32 @@ describe('floor plan page (embedded mode, chromium)', () => {
     expect(await page.getByRole('button', { name: 'Save layout (1)' }).isVisible()).toBe(true);
   });
 
+  it('works by touch on a 1024 × 768 tablet: a tap selects a table and a tap on a status sets it', async () => {
+    const tablet = await browser.newContext({
+      viewport: { width: 1024, height: 768 },
+      hasTouch: true,
+      isMobile: true,
+    });
+    try {
+      const touch = await tablet.newPage();
+      touch.on('pageerror', (error) => consoleErrors.push(`tablet pageerror: ${error.message}`));
+      await touch.goto(`${stack.baseUrl}/`);
+      await touch.locator('#token').fill(waiter);
+      await touch.getByRole('button', { name: 'Sign in' }).tap();
+      const tableC = touch.locator(`#room .table[data-id="${tables.C!.id}"]`);
+      await tableC.waitFor(WAIT);
+      await tableC.tap();
+      await touch.locator('#panel h2', { hasText: 'Table C' }).waitFor(WAIT);
+      await touch.locator('#panel .status-button[data-status="reserved"]').tap();
+      await touch.locator(`#room .table.status-reserved[data-id="${tables.C!.id}"]`).waitFor(WAIT);
+      expect((await stack.api('GET', `/api/tavoli/${tables.C!.id}`, { token: waiter })).body.status).toBe(
+        'reserved',
+      );
+    } finally {
+      await tablet.close();
+    }
+  });
+
   it('logged no console errors (but Chrome’s own lines for the two refusals the test provoked)', () => {
     const refusals = [
       'Failed to load resource: the server responded with a status of 409 (Conflict)',
