@@ -2,7 +2,8 @@
 // Signs with JWT_SECRET when set, else with the secret embedded mode created in DATA_DIR (default .data) on its
 // first start. No key in the source code is ever accepted by the service.
 import { parseArgs } from 'node:util';
-import { EmbeddedSecretMissingError, isValidTenantId, readEmbeddedSecret, signToken } from '@coperto/auth';
+import { isValidTenantId, signToken } from '@coperto/auth';
+import { localSigningSecret } from './local-signing-secret.js';
 
 const { values } = parseArgs({
   options: {
@@ -17,19 +18,8 @@ if (!isValidTenantId(tenantId)) {
   console.error(`Invalid tenant id ${JSON.stringify(tenantId)}: use 1-64 of A-Z a-z 0-9 _ -`);
   process.exit(2);
 }
-let secret = process.env.JWT_SECRET;
-if (!secret) {
-  try {
-    // The same DATA_DIR the service reads (its default is .data, relative to where it was started).
-    secret = readEmbeddedSecret(process.env.DATA_DIR?.trim() || '.data');
-  } catch (error) {
-    if (!(error instanceof EmbeddedSecretMissingError)) throw error;
-    console.error(error.message);
-    process.exit(1);
-  }
-}
 const token = await signToken({
-  secret,
+  secret: localSigningSecret(),
   tenantId,
   admin: values.admin ?? false,
   subject: values.subject ?? 'dev-user',

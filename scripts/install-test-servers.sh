@@ -1,12 +1,14 @@
 #!/usr/bin/env bash
 # Installs the real servers the integration tests talk to (see ../shared/TESTING.md), idempotently:
-#   nats-server and redis-server from Debian, mongo-java-server from Maven Central (+ the project's tiny main).
+#   nats-server, redis-server and chromium from Debian, mongo-java-server from Maven Central (+ the project's tiny main).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 missing=()
 command -v nats-server >/dev/null 2>&1 || missing+=(nats-server)
 command -v redis-server >/dev/null 2>&1 || missing+=(redis-server)
+# The floor plan's browser test drives Debian's chromium with playwright-core (never `playwright install`).
+command -v chromium >/dev/null 2>&1 || missing+=(chromium)
 if [ ${#missing[@]} -gt 0 ]; then
   echo "install-test-servers: apt-get install ${missing[*]}"
   sudo_cmd=""

@@ -11,8 +11,8 @@ import { deployablePackages } from './workspace-packages.js';
 
 const root = resolve(import.meta.dirname, '..');
 
-/** Files at the root of a deployable package that its code reads at run time. */
-const RUNTIME_FILES = ['package.json', 'schema.graphql'];
+/** Files at the root of a deployable package that its code reads at run time (public: the gateway's page). */
+const RUNTIME_FILES = ['package.json', 'schema.graphql', 'public'];
 
 export function layOutRuntimeTree(target: string): void {
   rmSync(target, { recursive: true, force: true });

@@ -76,6 +76,7 @@ describe('the compiled production build', () => {
     const files = filesBelow(tree);
     expect(files).toContain('gateway/dist/index.js');
     expect(files).toContain('subgraphs/tavolo/schema.graphql');
+    expect(files).toContain('gateway/public/floor-plan/index.html');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     const installed = readdirSync(join(tree, 'node_modules/.pnpm'));
     for (const devTool of ['tsx', 'typescript', 'vitest', 'prettier', 'esbuild']) {
@@ -97,6 +98,8 @@ describe('the compiled production build', () => {
     const list = await fetch(`${base}/api/tavoli`, { headers });
     expect(list.status).toBe(200);
     expect(((await list.json()) as Array<{ name: string }>).map((t) => t.name)).toEqual(['T1']);
+    const page = await fetch(`${base}/floor-plan/vendor/graphql-ws.js`);
+    expect(page.status).toBe(200);
   });
 
   it('stops on SIGTERM with exit code 0', async () => {

@@ -22,6 +22,7 @@ import {
 } from '@coperto/graphql-limits';
 import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
+import { createFloorPlanHandler } from './floor-plan.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { createOpenApiHandler, openApiDocument } from './openapi/index.js';
@@ -191,6 +192,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
   });
 
+  const serveFloorPlan = createFloorPlanHandler();
   const handleOpenApi = createOpenApiHandler(() => openApiDocument(deps.supergraphSdl));
   const handleExplorer = createExplorerHandler(deps.explorer ?? false);
 
@@ -219,6 +221,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
     if (handleOpenApi(req, res, path)) return;
+    if (serveFloorPlan(req, res, path)) return;
     sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
   });
 

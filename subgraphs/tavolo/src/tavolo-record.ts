@@ -1,3 +1,5 @@
+import type { TableGeometry } from './geometry.js';
+
 /** Table statuses (interface.md 3.1): any of them can follow any other. */
 export const TABLE_STATUSES = ['free', 'occupied', 'open', 'dirty', 'reserved', 'payment_pending'] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
@@ -10,8 +12,11 @@ export interface LockRecord {
   ttl: number;
 }
 
-/** A table as stored in the `tavoli` collection. */
-export interface TavoloRecord {
+/**
+ * A table as stored in the `tavoli` collection. The floor-plan geometry is optional: records written before
+ * it existed have none (geometryOf fills in the defaults).
+ */
+export interface TavoloRecord extends Partial<TableGeometry> {
   id: string;
   nome: string;
   capacita: number;

@@ -7,9 +7,16 @@ import {
   LockConflictError,
   LockNotOwnedError,
   NotFoundError,
-  ValidationError,
 } from '@coperto/errors';
 import { InputChecks, preferEnglish, type SubgraphClient } from '@coperto/server-kit';
+import {
+  geometryOf,
+  placeTable,
+  requireRoomSize,
+  touchesGeometry,
+  type GeometryInput,
+  type RoomSize,
+} from './geometry.js';
 import {
   activeLock,
   DEFAULT_LOCK_TTL_SECONDS,
@@ -22,7 +29,7 @@ import {
 } from './tavolo-record.js';
 import type { TavoliQuery, TavoloChanges, TavoloStore } from './tavolo-store.js';
 
-export interface TavoloInput {
+export interface TavoloInput extends GeometryInput {
   nome?: string | null;
   name?: string | null;
   capacita?: number | null;
@@ -79,13 +86,6 @@ const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
     }
   }
 `;
-const SALA_EXISTS = /* GraphQL */ `
-  query SalaExists($id: ID!) {
-    sala(id: $id) {
-      id
-    }
-  }
-`;
 
 /** Rules for tables: validation, aliases, status changes with their event, advisory locks. */
 export class TavoloService {
@@ -112,7 +112,8 @@ export class TavoloService {
     const fields = mergeAliases(input);
     const checks = checkTavoloFields(fields);
     checks.required('name', fields.nome).required('seats', fields.capacita).throwIfAny();
-    if (fields.salaId) await this.requireSala(fields.salaId);
+    const room = fields.salaId ? await this.requireSala(fields.salaId) : null;
+    const geometry = placeTable({}, input, room);
     const now = this.deps.now().toISOString();
     const created = await this.deps.store.insert({
       id: randomUUID(),
@@ -122,6 +123,7 @@ export class TavoloService {
       salaId: fields.salaId ?? null,
       attivo: fields.attivo ?? true,
       posizione: fields.posizione ?? null,
+      ...geometry,
       orderId: null,
       pax: null,
       totalAmount: null,
@@ -140,13 +142,14 @@ export class TavoloService {
     if (patch.nome === null && patch.name === null) checks.add('name', 'must not be null');
     if (patch.capacita === null && patch.seats === null) checks.add('seats', 'must not be null');
     checks.throwIfAny();
-    if (fields.salaId) await this.requireSala(fields.salaId);
-    return this.writeWithRetry(id, patch.deviceId ?? undefined, () => ({
+    const room = await this.roomForPatch(id, fields.salaId, patch);
+    return this.writeWithRetry(id, patch.deviceId ?? undefined, (current) => ({
       ...(fields.nome != null ? { nome: fields.nome.trim() } : {}),
       ...(fields.capacita != null ? { capacita: fields.capacita } : {}),
       ...(fields.salaId !== undefined ? { salaId: fields.salaId } : {}),
       ...(fields.attivo != null ? { attivo: fields.attivo } : {}),
       ...(fields.posizione !== undefined ? { posizione: fields.posizione } : {}),
+      ...(room !== undefined ? placeTable(current, patch, room) : {}),
     }));
   }
 
@@ -296,14 +299,22 @@ export class TavoloService {
     throw new Error(`Tavolo ${id} kept changing during the update`);
   }
 
-  private async requireSala(salaId: string): Promise<void> {
-    const { sala } = await this.deps.subgraphs.request<{ sala: { id: string } | null }>(
-      'sala',
-      SALA_EXISTS,
-      { id: salaId },
-      `Bearer ${this.deps.viewer.token}`,
-    );
-    if (!sala) throw new ValidationError([{ field: 'roomId', message: `room ${salaId} does not exist` }]);
+  private requireSala(salaId: string): Promise<RoomSize> {
+    return requireRoomSize(this.deps.subgraphs, this.deps.viewer, salaId);
+  }
+
+  /**
+   * The room a patch's geometry is checked against: the new room when it moves the table, else the table's
+   * room when it changes the geometry (null: no room); undefined when the patch touches neither.
+   */
+  private async roomForPatch(
+    id: string,
+    salaId: string | null | undefined,
+    patch: GeometryInput,
+  ): Promise<RoomSize | null | undefined> {
+    if (salaId === undefined && !touchesGeometry(patch)) return undefined;
+    const target = salaId !== undefined ? salaId : (await this.require(id)).salaId;
+    return target ? this.requireSala(target) : null;
   }
 }
 
@@ -312,6 +323,7 @@ export function publicTavolo(tavolo: TavoloRecord, now: Date) {
   const { version: _version, ...rest } = withActiveLock(tavolo, now);
   return {
     ...rest,
+    ...geometryOf(rest),
     name: rest.nome,
     seats: rest.capacita,
     status: rest.stato,

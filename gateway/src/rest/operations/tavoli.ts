@@ -12,6 +12,12 @@ export const TAVOLO_FIELDS = /* GraphQL */ `
     roomId
     attivo
     posizione
+    x
+    y
+    width
+    height
+    shape
+    rotation
     orderId
     pax
     totalAmount

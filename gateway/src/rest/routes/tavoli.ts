@@ -9,7 +9,19 @@ import {
 } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
-const TAVOLO_FIELDS = ['nome', 'name', 'capacita', 'seats', 'salaId', 'roomId', 'attivo', 'posizione'];
+/** Floor-plan geometry (docs/floor-plan.md). */
+const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'shape', 'rotation'];
+const TAVOLO_FIELDS = [
+  'nome',
+  'name',
+  'capacita',
+  'seats',
+  'salaId',
+  'roomId',
+  'attivo',
+  'posizione',
+  ...GEOMETRY_FIELDS,
+];
 const VERIFICA_FIELDS = ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId'];
 const STATUS_FIELDS = ['status', 'orderId', 'pax', 'totalAmount', 'deviceId'];
 const LOCK_FIELDS = ['deviceId', 'operatorName', 'ttl'];
