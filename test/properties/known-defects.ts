@@ -1,0 +1,74 @@
+/**
+ * Defects the generated suites found that are known and being fixed elsewhere. Until its fix lands, a known
+ * defect's violations are reported (not failed) by the generated suites — only violations that match the
+ * defect's own shape, so anything else still fails — and its regression test (regressions.e2e.test.ts) is
+ * expected to fail. When the fix lands, set `fixed: true` (or delete the entry): the regression test then must
+ * pass and the generated suites fail on it again.
+ */
+import { acknowledged } from './history.js';
+import type { ProgramResult } from './runner.js';
+
+export interface KnownDefect {
+  name: string;
+  fixed: boolean;
+  /** True when this violation (`invariant: text`) is explained by the defect in this program. */
+  explains(violation: string, result: ProgramResult): boolean;
+}
+
+const repeatsAnExternalId = (result: ProgramResult) => {
+  const seen = new Set<string>();
+  for (const e of result.history) {
+    if (e.intent.kind !== 'batch') continue;
+    for (const item of e.intent.items) {
+      const key = `${e.tenant}/${item.externalId}`;
+      if (seen.has(key)) return true;
+      seen.add(key);
+    }
+  }
+  return false;
+};
+
+export const KNOWN_DEFECTS: KnownDefect[] = [
+  {
+    name: 'batch items repeating an externalId (other tables or time) leave a phantom hold or release the real one',
+    fixed: false,
+    explains: (v, result) =>
+      (v.startsWith('agenda holds:') || v.startsWith('no double booking:')) && repeatsAnExternalId(result),
+  },
+  {
+    name: 'the availability check and the booking guard count a booking without durationMinutes differently',
+    fixed: false,
+    explains: (v, result) =>
+      v.startsWith('check agrees with booking:') && result.bookings.some((b) => b.durationMinutes === null),
+  },
+  {
+    name: 'deleting a table drops its acknowledged, unpublished tables.status events',
+    fixed: false,
+    explains: (v, result) => {
+      const match = /^events of writes: #\d+ \(status (\S+)\) has no tables\.status event/.exec(v);
+      return (
+        match !== null &&
+        result.history.some(
+          (e) => e.intent.kind === 'deleteTable' && e.intent.tableId === match[1] && acknowledged(e),
+        )
+      );
+    },
+  },
+];
+
+export const isKnownDefect = (name: string): boolean =>
+  KNOWN_DEFECTS.some((d) => d.name === name && !d.fixed);
+
+/** Splits violations into those a known, unfixed defect explains and the rest. */
+export function triage(
+  violations: readonly string[],
+  result: ProgramResult,
+): { known: string[]; failing: string[] } {
+  const known: string[] = [];
+  const failing: string[] = [];
+  for (const v of violations) {
+    const defect = KNOWN_DEFECTS.find((d) => !d.fixed && d.explains(v, result));
+    (defect ? known : failing).push(defect ? `${v} [known: ${defect.name}]` : v);
+  }
+  return { known, failing };
+}

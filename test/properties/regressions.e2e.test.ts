@@ -1,0 +1,90 @@
+/**
+ * Every defect a generated run found, as a named test: the minimal program it shrank to, written out and run
+ * through the same runner and invariants. A known defect whose fix has not landed yet (known-defects.ts) is
+ * expected to fail here (`it.fails`); when its fix lands, mark it fixed and the test must pass.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODES } from '../support/modes.js';
+import { isKnownDefect, KNOWN_DEFECTS } from './known-defects.js';
+import type { Step } from './program.js';
+import { runProgram, violationsOf } from './runner.js';
+import { startPropertyStack, type PropertyStack } from './stacks.js';
+
+interface Regression {
+  title: string;
+  /** The known defect it shows (its name in known-defects.ts), if any. */
+  defect?: string;
+  /** Seed and path of the generated run that found it. */
+  found: string;
+  program: Step[];
+}
+
+const [phantomHold, durations] = KNOWN_DEFECTS.map((d) => d.name);
+
+const REGRESSIONS: Regression[] = [
+  {
+    title: 'a batch repeating an externalId at another time keeps only the booking’s own hold',
+    defect: phantomHold,
+    found: 'FC_SEED=-512713199 FC_PATH="22:3:0:1:0:1:0:0:1:0:6:0:1:1:2:3:3:1:2:2:0:0:0:0:0:0:0:0:0:0"',
+    program: [
+      {
+        device: 0,
+        op: {
+          kind: 'batch',
+          items: [
+            { externalId: 0, tables: [0], slot: 0 },
+            { externalId: 0, tables: [0], slot: 1 },
+          ],
+        },
+      },
+    ],
+  },
+  {
+    title: 'a batch item repeating an externalId on other tables does not release the first booking’s hold',
+    defect: phantomHold,
+    found:
+      'FC_SEED=1342254858 FC_PATH="327:18:6:11:2:62:3:17:21:3:17:11:2:3:3:10:4:8:13:8:8:3:13:6:3:1:4:14:11"',
+    program: [
+      {
+        device: 0,
+        op: {
+          kind: 'batch',
+          items: [
+            { externalId: 0, tables: [0], slot: 0 },
+            { externalId: 0, tables: [1, 0], slot: 3 },
+          ],
+        },
+      },
+      { device: 0, op: { kind: 'createBooking', tables: [0], slot: 2, duration: 60 } },
+    ],
+  },
+  {
+    title: 'a table the check calls free next to a booking without its own duration can be booked',
+    defect: durations,
+    found: 'FC_SEED=-688875402 FC_PATH="6:4:3:3:3:3:1:1:1:0:0:1:1:1:0:0:2:1:1:1:1:0:0:0"',
+    program: [
+      { device: 0, op: { kind: 'createBooking', tables: [0], slot: 0, duration: null } },
+      { device: 0, op: { kind: 'checkThenBook', slot: 1, duration: 60, covers: 1 } },
+    ],
+  },
+];
+
+describe.each(MODES)('regressions found by generated runs (%s mode)', (mode) => {
+  let service: PropertyStack;
+  beforeAll(async () => {
+    service = await startPropertyStack(mode);
+  });
+  afterAll(async () => service?.close());
+
+  for (const regression of REGRESSIONS) {
+    const pending = regression.defect !== undefined && isKnownDefect(regression.defect);
+    (pending ? it.fails : it)(`${regression.title} (${regression.found})`, async () => {
+      const result = await runProgram(regression.program, {
+        stack: service.stack,
+        readAgendas: service.readAgendas,
+        eventWaitMs: 3000,
+      });
+      expect(violationsOf(result)).toEqual([]);
+    });
+  }
+});
