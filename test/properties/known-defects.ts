@@ -28,7 +28,29 @@ const repeatsAnExternalId = (result: ProgramResult) => {
   return false;
 };
 
+/** A write without deviceId (status PUT, PATCH) on the table that ran at the same time as an acknowledged lock. */
+const lockRacedByWrite = (v: string, result: ProgramResult) => {
+  const match = /^(locks survive|one lock holder): table (\S+):/.exec(v);
+  if (!match) return false;
+  const tableId = match[2];
+  const locks = result.history.filter(
+    (e) =>
+      e.intent.kind === 'lock' && acknowledged(e) && 'tableId' in e.intent && e.intent.tableId === tableId,
+  );
+  return result.history.some(
+    (w) =>
+      (w.intent.kind === 'status' || w.intent.kind === 'patchTable') &&
+      w.intent.tableId === tableId &&
+      locks.some((l) => w.sentAt < l.answeredAt && l.sentAt < w.answeredAt),
+  );
+};
+
 export const KNOWN_DEFECTS: KnownDefect[] = [
+  {
+    name: 'a status PUT or PATCH racing a lock erases the acknowledged lock',
+    fixed: false,
+    explains: lockRacedByWrite,
+  },
   {
     name: 'batch items repeating an externalId (other tables or time) leave a phantom hold or release the real one',
     fixed: false,

@@ -21,7 +21,11 @@ export async function checkProgram(
   const result = await runProgram(program, options);
   tally.programs++;
   tally.requests += result.history.length;
-  const { known, failing } = triage(violationsOf(result, { faults: options.faults ?? false }), result);
+  const violations = violationsOf(result, {
+    faults: options.faults ?? false,
+    events: options.eventsObservable !== false,
+  });
+  const { known, failing } = triage(violations, result);
   for (const k of known) tally.known.add(k.slice(k.lastIndexOf('[known: ')));
   if (failing.length > 0) {
     throw new Error(
