@@ -13,9 +13,12 @@ export interface Budget {
   torture: boolean;
 }
 
-export function budget(env: NodeJS.ProcessEnv = process.env, defaultMs = 35_000): Budget {
-  const minutes = Number(env.TORTURE_MINUTES);
-  const torture = env.TORTURE === '1' && Number.isFinite(minutes) && minutes > 0;
+export function budget(env: NodeJS.ProcessEnv = process.env, defaultMs = 25_000): Budget {
+  const torture = env.TORTURE === '1';
+  const minutes = Number(env.TORTURE_MINUTES ?? 20);
+  if (torture && !(Number.isFinite(minutes) && minutes > 0)) {
+    throw new Error(`TORTURE_MINUTES must be a positive number of minutes, not ${env.TORTURE_MINUTES}`);
+  }
   const timeLimitMs = torture ? minutes * 60_000 : Number(env.PROPS_BUDGET_MS ?? defaultMs);
   return {
     timeLimitMs,

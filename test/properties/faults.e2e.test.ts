@@ -12,7 +12,7 @@ import { startFaultStack, type FaultStack } from './fault-stacks.js';
 import { programArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 
-const plan = budget();
+const plan = budget(process.env, 20_000);
 
 export interface FaultPlan {
   target: number;
