@@ -7,7 +7,7 @@ const graphqlMain = createRequire(new URL('./packages/server-kit/package.json', 
   'graphql',
 );
 
-// Projects by file suffix (DESIGN.md principle 10):
+// Projects by file suffix:
 //   unit         *.test.ts              in-process, no ports, embedded adapters
 //   integration  *.integration.test.ts  real MongoDB-protocol, NATS and Redis servers
 //   e2e          test/**/*.e2e.test.ts  the whole service through the gateway, both run modes

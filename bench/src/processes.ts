@@ -118,6 +118,8 @@ export function spawnService(
     cwd: config.repoRoot,
     env: {
       NODE_ENV: 'production',
+      // The images' runtime flags (Dockerfile, runtime stage; scripts/start.sh).
+      NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-semi-space-size=4',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       APOLLO_TELEMETRY_DISABLED: '1',

@@ -1,7 +1,8 @@
 export * from './types.js';
 export { BusUnavailableError } from './errors.js';
 export { createMemoryBus } from './memory-bus.js';
-export { connectNatsBus, type NatsBusOptions } from './nats-bus.js';
+export { connectNatsBus } from './connect-nats-bus.js';
+export type { NatsBusOptions } from './nats-bus.js';
 export { buildEvent, type BuildEventInput, type BuiltEvent } from './events.js';
 export {
   createOutboxRelay,
@@ -11,5 +12,5 @@ export {
 } from './outbox-relay.js';
 export { isPublishSubject, isSubjectPattern, isSubjectToken, subjectMatches } from './subject-matcher.js';
 export { decodeEvent, encodeEvent, isCloudEvent } from './codec.js';
-export { DUPLICATE_WINDOW_MS, MAX_AGE_MS, STREAM_SUBJECTS } from './nats-stream.js';
+export { DUPLICATE_WINDOW_MS, MAX_AGE_MS, STREAM_SUBJECTS } from './stream-settings.js';
 export { DEFAULT_MAX_PENDING } from './subscription-queue.js';

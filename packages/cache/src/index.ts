@@ -1,6 +1,7 @@
 export type { Cache, CacheDetails, CacheErrorHandler, CacheStats, JsonValue, TenantCache } from './types.js';
 export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
-export { connectRedisCache, type RedisCacheOptions } from './redis-cache.js';
+export { connectRedisCache } from './connect-redis-cache.js';
+export type { RedisCacheOptions } from './redis-cache.js';
 export { tenantKey, MAX_KEY_LENGTH } from './keys.js';
 export { bumpReadScope, readScopeKey } from './read-scope.js';
 export { createSingleFlight, type SingleFlight } from './single-flight.js';

@@ -1,5 +1,5 @@
 /**
- * Pure builders of every health answer (../../shared/spec/interface.md §4.4): state in, `{status, body}` out.
+ * Pure builders of every health answer (the interface's health contract, packages/health/README.md): state in, `{status, body}` out.
  * The HTTP layer only gathers the state and writes the result.
  */
 import {

@@ -1,5 +1,5 @@
 /**
- * Restaurant-local wall-clock time in an IANA zone (decisions.md: `dataOra` is local time, zone from
+ * Restaurant-local wall-clock time in an IANA zone (`dataOra` is local time, zone from
  * configuration; an explicit offset or Z is converted). Built on Intl only; DST handled like Temporal's
  * 'compatible' disambiguation: a time in the spring-forward gap moves forward, an ambiguous time in the
  * autumn overlap takes the earlier instant.

@@ -59,7 +59,7 @@ export class InputChecks {
   }
 }
 
-/** English wins over Italian when both are sent (interface.md 2.3, decisions.md). */
+/** English wins over Italian when both are sent (the API's rule for bilingual inputs). */
 export function preferEnglish<T>(
   english: T | null | undefined,
   italian: T | null | undefined,
