@@ -64,7 +64,9 @@ export const KNOWN_DEFECTS: KnownDefect[] = [
       v.startsWith('check agrees with booking:') && result.bookings.some((b) => b.durationMinutes === null),
   },
   {
-    name: 'deleting a table drops its acknowledged, unpublished tables.status events',
+    // NEW (reported, not yet routed): found by FC_SEED=-1700896136 FC_PATH="29:4:0" in embedded mode; the
+    // deterministic NATS-outage variant passes (regressions.e2e.test.ts), the race does not.
+    name: 'a status PUT racing a DELETE of its table is acknowledged without its tables.status event',
     fixed: false,
     explains: (v, result) => {
       const match = /^events of writes: #\d+ \(status (\S+)\) has no tables\.status event/.exec(v);

@@ -9,6 +9,7 @@ import { MODES } from '../support/modes.js';
 import { isKnownDefect, KNOWN_DEFECTS } from './known-defects.js';
 import type { Step } from './program.js';
 import { runProgram, violationsOf } from './runner.js';
+import { startFaultStack, type FaultStack } from './fault-stacks.js';
 import { startPropertyStack, type PropertyStack } from './stacks.js';
 
 interface Regression {
@@ -120,4 +121,37 @@ describe.each(MODES)('regressions found by generated runs (%s mode)', (mode) => 
       }
     },
   );
+});
+
+// The known defect "deleting a table during a NATS outage dropped its acknowledged status events", made
+// deterministic: the event waits in the table's outbox while NATS is down, and the delete must not drop it.
+describe('regressions found by generated runs, with NATS down (distributed mode)', () => {
+  let service: FaultStack;
+  beforeAll(async () => {
+    service = await startFaultStack('distributed');
+  });
+  afterAll(async () => service?.close());
+
+  it('publishes a status change acknowledged during a NATS outage although the table is deleted before NATS is back', async () => {
+    const { stack } = service;
+    const tenant = newTenantId();
+    const token = await mintToken({ tenantId: tenant });
+    const table = (await stack.api('POST', '/api/tavoli', { token, body: { name: 'Gone', seats: 2 } })).body;
+    const events = await service.observe!(`tenant.${tenant}.restaurant.>`);
+    const nats = service.faults.find((f) => f.name === 'kill nats')!;
+    await nats.inject();
+    try {
+      const put = await stack.api('PUT', `/api/tavoli/${table.id}/status`, {
+        token,
+        body: { status: 'dirty' },
+      });
+      expect(put.status).toBe(200);
+      expect((await stack.api('DELETE', `/api/tavoli/${table.id}`, { token })).status).toBe(200);
+    } finally {
+      await nats.heal();
+    }
+    const received = await events.waitFor(1, 20_000);
+    events.stop();
+    expect(received.map((e) => [e.type, e.subject])).toEqual([['tables.status', table.id]]);
+  });
 });
