@@ -7,7 +7,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES } from '../support/modes.js';
-import { assertProperty, budget, runParameters } from './budget.js';
+import { assertProperty, budget } from './budget.js';
 import { startFaultStack, type FaultStack } from './fault-stacks.js';
 import { programArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
@@ -73,7 +73,7 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
             tally,
           ),
       );
-      const programs = await assertProperty(property, runParameters(plan));
+      const programs = await assertProperty(property, plan);
       console.info(summary(`faults ${mode}`, tally));
       expect(programs).toBeGreaterThan(0);
     },

@@ -6,7 +6,7 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES } from '../support/modes.js';
-import { assertProperty, budget, runParameters } from './budget.js';
+import { assertProperty, budget } from './budget.js';
 import { programArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 import { startPropertyStack, type PropertyStack } from './stacks.js';
@@ -27,7 +27,7 @@ describe.each(MODES)('generated interleavings (%s mode)', (mode) => {
       const property = fc.asyncProperty(programArbitrary, (program) =>
         checkProgram(program, { stack: service.stack, readAgendas: service.readAgendas }, tally),
       );
-      const programs = await assertProperty(property, runParameters(plan));
+      const programs = await assertProperty(property, plan);
       console.info(summary(`interleavings ${mode}`, tally));
       expect(programs).toBeGreaterThan(0);
     },
