@@ -2,8 +2,8 @@
  * Defects the generated suites found that are known and being fixed elsewhere. Until its fix lands, a known
  * defect's violations are reported (not failed) by the generated suites — only violations that match the
  * defect's own shape, so anything else still fails — and its regression test (regressions.e2e.test.ts) is
- * expected to fail. When the fix lands, set `fixed: true` (or delete the entry): the regression test then must
- * pass and the generated suites fail on it again.
+ * skipped while it shows the defect. When the fix lands, set `fixed: true` (or delete the entry): the regression
+ * test then must pass and the generated suites fail on it again.
  */
 import { acknowledged } from './history.js';
 import type { ProgramResult } from './runner.js';
