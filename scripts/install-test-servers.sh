@@ -22,12 +22,13 @@ fi
 src="$root/packages/testkit/mongo-server"
 cache="$root/.cache/mongo-java-server"
 lib="$cache/lib"
-if [ ! -f "$lib/mongo-java-server-core-1.47.0.jar" ]; then
-  echo "install-test-servers: fetching mongo-java-server 1.47.0 from Maven Central"
+if [ ! -f "$lib/mongo-java-server-core-1.47.0.jar" ] || [ ! -f "$lib/mongo-java-server-h2-backend-1.47.0.jar" ]; then
+  echo "install-test-servers: fetching mongo-java-server 1.47.0 (memory and H2 backends) from Maven Central"
   mvn -B -q -f "$src/pom.xml" org.apache.maven.plugins:maven-dependency-plugin:3.8.1:copy-dependencies \
     -DincludeScope=runtime -DoutputDirectory="$lib"
 fi
-if [ ! -f "$cache/classes/MongoTestServer.class" ] || [ "$src/MongoTestServer.java" -nt "$cache/classes/MongoTestServer.class" ]; then
+if [ ! -f "$cache/classes/MongoTestServer.class" ] || [ "$src/MongoTestServer.java" -nt "$cache/classes/MongoTestServer.class" ] \
+  || [ "$lib/mongo-java-server-h2-backend-1.47.0.jar" -nt "$cache/classes/MongoTestServer.class" ]; then
   mkdir -p "$cache/classes"
   javac -d "$cache/classes" -cp "$lib/*" "$src/MongoTestServer.java"
 fi

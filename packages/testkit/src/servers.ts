@@ -19,7 +19,10 @@ export interface TestServer {
   /** SIGSTOP: the port stays open but nothing answers. */
   pause(): void;
   resume(): void;
-  /** Starts the server again on the same port (after `kill`). State is empty for mongo and redis. */
+  /**
+   * Starts the server again on the same port (after `kill`). State is empty for redis and for mongo on its
+   * in-memory backend; mongo started `persistent` (H2 file) and NATS (JetStream store dir) keep theirs.
+   */
   restart(): Promise<void>;
   /** Stops for good and removes temporary files. */
   stop(): Promise<void>;
@@ -180,12 +183,20 @@ async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> 
   };
 }
 
-export function startMongoServer(port?: number): Promise<TestServer> {
+export interface MongoServerOptions {
+  /**
+   * Run on mongo-java-server's H2 backend, an MVStore file in the server's temp dir, so that `restart()` after
+   * `kill()` keeps the data as a real server's journal would (fault tests). Default: the in-memory backend.
+   */
+  persistent?: boolean;
+}
+
+export function startMongoServer(port?: number, options: MongoServerOptions = {}): Promise<TestServer> {
   return startServer(
     {
       kind: 'mongo',
       url: (p) => `mongodb://127.0.0.1:${p}/?directConnection=true`,
-      command: (p) => ({
+      command: (p, dataDir) => ({
         cmd: 'java',
         args: [
           '-Xmx512m',
@@ -197,6 +208,7 @@ export function startMongoServer(port?: number): Promise<TestServer> {
           'MongoTestServer',
           '127.0.0.1',
           String(p),
+          ...(options.persistent ? [join(dataDir, 'mongo.mv.db')] : []),
         ],
       }),
     },

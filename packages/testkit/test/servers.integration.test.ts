@@ -2,7 +2,7 @@ import { MongoClient } from 'mongodb';
 import { connect } from 'nats';
 import { Redis } from 'ioredis';
 import { afterAll, describe, expect, it } from 'vitest';
-import { serverUrls, startNatsServer } from '../src/index.js';
+import { serverUrls, startMongoServer, startNatsServer } from '../src/index.js';
 
 describe('test servers', () => {
   it('answers a MongoDB ping through the official driver', async () => {
@@ -50,5 +50,29 @@ describe('test servers', () => {
     const nc = await connect({ servers: nats.url });
     expect(nc.getServer()).toContain(String(nats.port));
     await nc.close();
+  });
+
+  it('keeps an acknowledged write across a kill and restart of a persistent (H2) MongoDB server', async () => {
+    const mongo = await startMongoServer(undefined, { persistent: true });
+    privateNats.push(() => mongo.stop());
+    const write = new MongoClient(mongo.url, { serverSelectionTimeoutMS: 5000 });
+    await write
+      .db('h2')
+      .collection('docs')
+      .insertOne({ _id: 'kept' as never, n: 1 });
+    await write.close();
+    await mongo.kill();
+    await mongo.restart();
+    const read = new MongoClient(mongo.url, { serverSelectionTimeoutMS: 5000 });
+    try {
+      expect(
+        await read
+          .db('h2')
+          .collection('docs')
+          .findOne({ _id: 'kept' as never }),
+      ).toMatchObject({ n: 1 });
+    } finally {
+      await read.close();
+    }
   });
 });

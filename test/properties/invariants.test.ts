@@ -1,0 +1,283 @@
+import { describe, expect, it } from 'vitest';
+import type { HistoryEntry, Intent, SeenEvent } from './history.js';
+import {
+  checkAgendaHolds,
+  checkAvailabilityAgrees,
+  checkEventsOfWrites,
+  checkLockExclusion,
+  checkLocksSurvive,
+  checkNoDoubleBooking,
+  checkNoLostWrites,
+  checkTenantIsolation,
+  checkUnacknowledgedEffects,
+  noteOf,
+  type BookingView,
+} from './invariants.js';
+
+let nextId = 0;
+/** A hand-made history entry: sent at `at`, answered at `at + 1` unless told. */
+function entry(
+  intent: Intent,
+  at: number,
+  status: number,
+  response: unknown = {},
+  extra: Partial<HistoryEntry> = {},
+): HistoryEntry {
+  return {
+    id: nextId++,
+    tenant: 'ta',
+    device: 'd',
+    intent,
+    method: 'POST',
+    path: '/x',
+    sentAt: at,
+    answeredAt: at + 1,
+    status,
+    response,
+    ...extra,
+  };
+}
+const renumber = (history: HistoryEntry[]) => history.map((e, id) => ({ ...e, id }));
+/** Lock answers carry no expiry here: the checkers then treat them as held until something ends them. */
+const lock = (deviceId: string, at: number, status = 200, tableId = 't1') =>
+  entry(
+    { kind: 'lock', tableId, deviceId, ttl: 300 },
+    at,
+    status,
+    status === 200 ? { tableId, deviceId } : {},
+  );
+const toMono = (iso: string) => Date.parse(iso);
+
+describe('checkLockExclusion', () => {
+  it('accepts a lock taken after an acknowledged unlock, a force release or a refused attempt', () => {
+    const history = renumber([
+      lock('a', 0),
+      entry({ kind: 'unlock', tableId: 't1', deviceId: 'a' }, 10, 200, { released: true }),
+      lock('b', 20),
+      lock('c', 25, 409),
+      entry({ kind: 'forceUnlock', tableId: 't1' }, 30, 200),
+      lock('c', 40),
+      lock('a', 41, 200, 't2'),
+    ]);
+    expect(checkLockExclusion(history, toMono)).toEqual([]);
+  });
+
+  it('fails when two devices hold acknowledged locks on one table at once', () => {
+    const history = renumber([lock('a', 0), lock('b', 5)]);
+    expect(checkLockExclusion(history, toMono)).toHaveLength(1);
+  });
+
+  it('fails when the second lock comes after an unlock that was refused (403)', () => {
+    const history = renumber([
+      lock('a', 0),
+      entry({ kind: 'unlock', tableId: 't1', deviceId: 'b' }, 3, 403),
+      lock('b', 5),
+    ]);
+    expect(checkLockExclusion(history, toMono)[0]).toContain('both hold the lock');
+  });
+
+  it('ends a lock at its expiry', () => {
+    const expiring = entry({ kind: 'lock', tableId: 't1', deviceId: 'a', ttl: 1 }, 0, 200, {
+      expiresAt: new Date(100).toISOString(),
+    });
+    const history = renumber([expiring, lock('b', 200)]);
+    expect(checkLockExclusion(history, toMono)).toEqual([]);
+    expect(checkLockExclusion(renumber([expiring, lock('b', 50)]), toMono)).toHaveLength(1);
+  });
+});
+
+describe('checkLocksSurvive', () => {
+  const history = renumber([
+    lock('a', 0),
+    entry({ kind: 'status', tableId: 't1', status: 'occupied' }, 0.5, 200),
+  ]);
+  it('accepts a lock still shown at the end', () => {
+    expect(checkLocksSurvive(history, new Map([['t1', { deviceId: 'a' }]]), 10, toMono)).toEqual([]);
+  });
+  it('fails when a status write erased an acknowledged lock', () => {
+    expect(checkLocksSurvive(history, new Map([['t1', null]]), 10, toMono)[0]).toContain('is gone');
+  });
+});
+
+const booking = (
+  id: string,
+  startsAt: string,
+  durationMinutes: number | null,
+  state = 'pending',
+  tableIds = ['t1'],
+) => ({ id, state, tableIds, startsAt, durationMinutes }) satisfies BookingView;
+
+describe('checkNoDoubleBooking', () => {
+  it('accepts touching ends, other tables and cancelled bookings', () => {
+    expect(
+      checkNoDoubleBooking([
+        booking('a', '2031-03-14T18:00:00.000Z', 60),
+        booking('b', '2031-03-14T19:00:00.000Z', 60),
+        booking('c', '2031-03-14T18:30:00.000Z', 60, 'annullata'),
+        booking('d', '2031-03-14T18:30:00.000Z', 60, 'pending', ['t2']),
+      ]),
+    ).toEqual([]);
+  });
+  it('fails on two active overlapping bookings of one table, a null duration counting as the default', () => {
+    expect(
+      checkNoDoubleBooking([
+        booking('a', '2031-03-14T18:00:00.000Z', null),
+        booking('b', '2031-03-14T19:30:00.000Z', 60),
+      ]),
+    ).toHaveLength(1);
+  });
+});
+
+describe('checkAgendaHolds', () => {
+  const bookings = [
+    booking('a', '2031-03-14T18:00:00.000Z', 60),
+    booking('x', '2031-03-14T18:00:00.000Z', 60, 'annullata'),
+  ];
+  const hold = (bookingId: string, start = '2031-03-14T18:00:00.000Z') => ({
+    bookingId,
+    start,
+    end: '2031-03-14T19:00:00.000Z',
+  });
+  it('accepts holds of active bookings on their own tables', () => {
+    expect(checkAgendaHolds([{ tableId: 't1', entries: [hold('a')] }], bookings)).toEqual([]);
+  });
+  it('fails on a phantom hold, a hold of a cancelled or unknown booking, or one at another time', () => {
+    expect(checkAgendaHolds([{ tableId: 't2', entries: [hold('a')] }], bookings)[0]).toContain('phantom');
+    expect(checkAgendaHolds([{ tableId: 't1', entries: [hold('x')] }], bookings)[0]).toContain('annullata');
+    expect(checkAgendaHolds([{ tableId: 't1', entries: [hold('zz')] }], bookings)[0]).toContain('unknown');
+    expect(
+      checkAgendaHolds([{ tableId: 't1', entries: [hold('a', '2031-03-14T19:00:00.000Z')] }], bookings),
+    ).toHaveLength(1);
+  });
+});
+
+describe('checkAvailabilityAgrees', () => {
+  const check = entry({ kind: 'check', start: '2031-03-14T20:00', minutes: 60, covers: 2 }, 0, 200);
+  const refused = (checkId: number, at: number) =>
+    entry(
+      { kind: 'bookAfterCheck', checkId, tableIds: ['t1'], start: '2031-03-14T20:00', minutes: 60 },
+      at,
+      409,
+      {
+        error: { code: 'TABLE_UNAVAILABLE' },
+      },
+    );
+  it('accepts a refusal when another booking of that table ran in between', () => {
+    const other = entry(
+      { kind: 'createBooking', tableIds: ['t1'], start: '2031-03-14T20:00', minutes: 60 },
+      1,
+      201,
+      { id: 'b' },
+    );
+    expect(checkAvailabilityAgrees(renumber([check, other, refused(0, 3)]))).toEqual([]);
+  });
+  it('fails when nothing touched the table between the check and the refused booking', () => {
+    const elsewhere = entry(
+      { kind: 'createBooking', tableIds: ['t2'], start: '2031-03-14T20:00', minutes: 60 },
+      1,
+      201,
+    );
+    expect(checkAvailabilityAgrees(renumber([check, elsewhere, refused(0, 3)]))).toHaveLength(1);
+  });
+});
+
+const event = (id: string, type: string, subject: string, updatedAt: string, tenantid = 'ta'): SeenEvent => ({
+  id,
+  type,
+  subject,
+  tenantid,
+  data: { updatedAt },
+  busSubject: `tenant.${tenantid}.restaurant.${type}`,
+});
+
+describe('checkEventsOfWrites', () => {
+  const w1 = entry({ kind: 'status', tableId: 't1', status: 'open' }, 0, 200, { id: 't1', updatedAt: 'u1' });
+  const w2 = entry({ kind: 'status', tableId: 't1', status: 'dirty' }, 5, 200, { id: 't1', updatedAt: 'u2' });
+  const history = renumber([w1, w2]);
+  it('accepts each write with its event, in order, delivered twice', () => {
+    const e1 = event('e1', 'tables.status', 't1', 'u1');
+    expect(checkEventsOfWrites(history, [e1, e1, event('e2', 'tables.status', 't1', 'u2')])).toEqual([]);
+  });
+  it('fails on a missing event', () => {
+    expect(checkEventsOfWrites(history, [event('e2', 'tables.status', 't1', 'u2')])[0]).toContain('has no');
+  });
+  it('fails on events out of the order of their writes', () => {
+    const out = checkEventsOfWrites(history, [
+      event('e2', 'tables.status', 't1', 'u2'),
+      event('e1', 'tables.status', 't1', 'u1'),
+    ]);
+    expect(out[0]).toContain('came before');
+  });
+  it('fails on two distinct events for one write', () => {
+    const out = checkEventsOfWrites(renumber([w1]), [
+      event('e1', 'tables.status', 't1', 'u1'),
+      event('e9', 'tables.status', 't1', 'u1'),
+    ]);
+    expect(out[0]).toContain('distinct events');
+  });
+});
+
+describe('checkTenantIsolation', () => {
+  const ids = new Map([
+    ['ta', new Set(['ta', 'table-a', 'shared'])],
+    ['tb', new Set(['tb', 'table-b', 'shared'])],
+  ]);
+  it('accepts answers and events that name only their own tenant (and ids both tenants have)', () => {
+    const history = renumber([
+      entry({ kind: 'status', tableId: 'table-a', status: 'open' }, 0, 200, {
+        id: 'table-a',
+        other: 'shared',
+      }),
+    ]);
+    expect(checkTenantIsolation(history, [event('e', 'tables.status', 'table-a', 'u')], ids)).toEqual([]);
+  });
+  it('fails when an answer or an event shows another tenant', () => {
+    const history = renumber([
+      entry({ kind: 'status', tableId: 'table-a', status: 'open' }, 0, 200, [{ id: 'table-b' }]),
+    ]);
+    expect(checkTenantIsolation(history, [], ids)).toHaveLength(1);
+    expect(
+      checkTenantIsolation([], [event('e', 'tables.status', 'table-a', 'u', 'tb')], ids).length,
+    ).toBeGreaterThan(0);
+  });
+});
+
+describe('checkNoLostWrites', () => {
+  const put = (status: string, at: number, code = 200) =>
+    entry({ kind: 'status', tableId: 't1', status }, at, code, { id: 't1' });
+  it('accepts the status of the last write, or of either of two concurrent last writes', () => {
+    expect(
+      checkNoLostWrites(renumber([put('open', 0), put('dirty', 5)]), new Map([['t1', 'dirty']]), []),
+    ).toEqual([]);
+    const concurrent = renumber([put('open', 0), { ...put('dirty', 0), answeredAt: 3 }]);
+    expect(checkNoLostWrites(concurrent, new Map([['t1', 'open']]), [])).toEqual([]);
+  });
+  it('fails when the last acknowledged status is lost, or an acknowledged booking is missing or not cancelled', () => {
+    expect(
+      checkNoLostWrites(renumber([put('open', 0), put('dirty', 5)]), new Map([['t1', 'open']]), []),
+    ).toHaveLength(1);
+    const created = entry({ kind: 'createBooking', tableIds: ['t1'], start: 's', minutes: 60 }, 0, 201, {
+      id: 'b1',
+    });
+    expect(checkNoLostWrites(renumber([created]), new Map(), [])[0]).toContain('missing');
+    const cancelled = entry({ kind: 'cancel', bookingId: 'b1' }, 2, 200, { id: 'b1' });
+    const pending = booking('b1', '2031-03-14T18:00:00.000Z', 60);
+    expect(checkNoLostWrites(renumber([created, cancelled]), new Map(), [pending])[0]).toContain('cancelled');
+  });
+});
+
+describe('checkUnacknowledgedEffects', () => {
+  const failed = renumber([
+    entry({ kind: 'createBooking', tableIds: ['t1'], start: 's', minutes: 60 }, 0, 503),
+  ]);
+  const made = { ...booking('b1', '2031-03-14T18:00:00.000Z', 60), notes: noteOf(0) };
+  it('accepts a 503 that wrote nothing, or wrote the booking with its event', () => {
+    expect(checkUnacknowledgedEffects(failed, [], [])).toEqual([]);
+    expect(checkUnacknowledgedEffects(failed, [event('e', 'bookings.created', 'b1', 'u')], [made])).toEqual(
+      [],
+    );
+  });
+  it('fails when a 503 created the booking but no event', () => {
+    expect(checkUnacknowledgedEffects(failed, [], [made])).toHaveLength(1);
+  });
+});

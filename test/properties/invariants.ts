@@ -1,0 +1,371 @@
+/**
+ * Invariant checkers: small pure functions over a recorded history (history.ts), the events the bus delivered and
+ * the state read back at the end. Each returns the violations it found (empty = holds), as readable sentences.
+ * Every checker has a unit test that makes it fail on a hand-made bad history (invariants.test.ts).
+ */
+import { acknowledged, mayHaveWritten, type HistoryEntry, type Intent, type SeenEvent } from './history.js';
+
+type Of<K extends Intent['kind']> = HistoryEntry & { intent: Extract<Intent, { kind: K }> };
+const ofKind = <K extends Intent['kind']>(history: readonly HistoryEntry[], kind: K): Of<K>[] =>
+  history.filter((e): e is Of<K> => e.intent.kind === kind);
+
+/** The period during which an acknowledged lock is certainly held: [answer, first thing that may end it). */
+export interface LockInterval {
+  entry: HistoryEntry;
+  tableId: string;
+  deviceId: string;
+  start: number;
+  end: number;
+}
+
+/** Converts a server wall-clock instant to the history's monotonic clock (same machine). */
+export type WallToMonotonic = (iso: string) => number;
+export const wallToMonotonic: WallToMonotonic = (iso) => Date.parse(iso) - performance.timeOrigin;
+
+/**
+ * Acknowledged lock intervals. A lock by device d on table t, answered 200 at time a, is certainly held from a
+ * until the earliest of: the send of an unlock by d, a force unlock or a delete of t that may have taken effect
+ * after the lock was sent; its own expiry; the shortest expiry a later lock request by d could have set.
+ */
+export function lockIntervals(
+  history: readonly HistoryEntry[],
+  toMonotonic = wallToMonotonic,
+): LockInterval[] {
+  const locks = ofKind(history, 'lock');
+  return locks.filter(acknowledged).map((lock) => {
+    const { tableId, deviceId } = lock.intent;
+    let end = lock.response?.expiresAt ? toMonotonic(lock.response.expiresAt) - 5 : Number.POSITIVE_INFINITY;
+    const after = (e: HistoryEntry) => e.id !== lock.id && mayHaveWritten(e) && e.answeredAt > lock.sentAt;
+    for (const e of history) {
+      if (!after(e)) continue;
+      const i = e.intent;
+      if (
+        (i.kind === 'unlock' && i.tableId === tableId && i.deviceId === deviceId && e.status !== 403) ||
+        ((i.kind === 'forceUnlock' || i.kind === 'deleteTable') && i.tableId === tableId)
+      ) {
+        end = Math.min(end, e.sentAt);
+      }
+      if (i.kind === 'lock' && i.tableId === tableId && i.deviceId === deviceId && e.status !== 409) {
+        end = Math.min(end, Math.max(e.sentAt + i.ttl * 1000 - 5, lock.answeredAt));
+        if (acknowledged(e) && e.answeredAt > lock.answeredAt) end = Math.min(end, e.answeredAt);
+      }
+    }
+    return { entry: lock, tableId, deviceId, start: lock.answeredAt, end };
+  });
+}
+
+/** At every instant at most one device holds a table's lock, judged from acknowledged answers. */
+export function checkLockExclusion(
+  history: readonly HistoryEntry[],
+  toMonotonic = wallToMonotonic,
+): string[] {
+  const intervals = lockIntervals(history, toMonotonic).filter((l) => l.start < l.end);
+  const violations: string[] = [];
+  for (const [i, a] of intervals.entries()) {
+    for (const b of intervals.slice(i + 1)) {
+      if (a.tableId !== b.tableId || a.deviceId === b.deviceId) continue;
+      if (Math.max(a.start, b.start) < Math.min(a.end, b.end)) {
+        violations.push(
+          `table ${a.tableId}: ${a.deviceId} (#${a.entry.id}) and ${b.deviceId} (#${b.entry.id}) both hold the lock at ${Math.max(a.start, b.start).toFixed(1)}`,
+        );
+      }
+    }
+  }
+  return violations;
+}
+
+/**
+ * An acknowledged lock that nothing may have ended is still there when the tables are read back at `readAt`
+ * (a status PUT or PATCH racing a lock must not erase it).
+ */
+export function checkLocksSurvive(
+  history: readonly HistoryEntry[],
+  finalLocks: ReadonlyMap<string, { deviceId: string } | null>,
+  readAt: number,
+  toMonotonic = wallToMonotonic,
+): string[] {
+  return lockIntervals(history, toMonotonic)
+    .filter((l) => l.start < l.end && l.end > readAt + 1000)
+    .filter((l) => finalLocks.has(l.tableId) && finalLocks.get(l.tableId)?.deviceId !== l.deviceId)
+    .map(
+      (l) =>
+        `table ${l.tableId}: the lock acknowledged to ${l.deviceId} (#${l.entry.id}) is gone; the table shows ${JSON.stringify(finalLocks.get(l.tableId))}`,
+    );
+}
+
+export interface BookingView {
+  id: string;
+  state: string;
+  tableIds: string[];
+  startsAt: string;
+  durationMinutes: number | null;
+  notes?: string | null;
+}
+
+export const ACTIVE_STATES = ['pending', 'confermata', 'caparra_pagata'];
+const windowOf = (b: BookingView, defaultMinutes: number): [number, number] => {
+  const start = Date.parse(b.startsAt);
+  return [start, start + (b.durationMinutes ?? defaultMinutes) * 60_000];
+};
+
+/** No two active bookings of one table overlap (touching ends do not). */
+export function checkNoDoubleBooking(bookings: readonly BookingView[], defaultMinutes = 120): string[] {
+  const active = bookings.filter((b) => ACTIVE_STATES.includes(b.state));
+  const violations: string[] = [];
+  for (const [i, a] of active.entries()) {
+    for (const b of active.slice(i + 1)) {
+      const shared = a.tableIds.filter((t) => b.tableIds.includes(t));
+      if (shared.length === 0) continue;
+      const [as, ae] = windowOf(a, defaultMinutes);
+      const [bs, be] = windowOf(b, defaultMinutes);
+      if (as < be && bs < ae)
+        violations.push(`bookings ${a.id} and ${b.id} overlap on table(s) ${shared.join(',')}`);
+    }
+  }
+  return violations;
+}
+
+export interface AgendaView {
+  tableId: string;
+  entries: Array<{ bookingId: string; start: string; end: string }>;
+}
+
+/** Every hold in a table's agenda belongs to an active booking of that table, for that booking's window. */
+export function checkAgendaHolds(agendas: readonly AgendaView[], bookings: readonly BookingView[]): string[] {
+  const byId = new Map(bookings.map((b) => [b.id, b]));
+  const violations: string[] = [];
+  for (const agenda of agendas) {
+    for (const entry of agenda.entries) {
+      const booking = byId.get(entry.bookingId);
+      if (!booking) violations.push(`table ${agenda.tableId}: hold of unknown booking ${entry.bookingId}`);
+      else if (!ACTIVE_STATES.includes(booking.state))
+        violations.push(`table ${agenda.tableId}: hold of ${booking.state} booking ${booking.id}`);
+      else if (!booking.tableIds.includes(agenda.tableId))
+        violations.push(
+          `table ${agenda.tableId}: phantom hold of booking ${booking.id} (tables ${booking.tableIds.join(',')})`,
+        );
+      else if (Date.parse(entry.start) !== Date.parse(booking.startsAt))
+        violations.push(
+          `table ${agenda.tableId}: hold of booking ${booking.id} at ${entry.start}, booking at ${booking.startsAt}`,
+        );
+    }
+  }
+  return violations;
+}
+
+/** The tables a request may have put a booking on (undefined: it may touch any table). */
+function tablesTouched(e: HistoryEntry): string[] | undefined {
+  const i = e.intent;
+  switch (i.kind) {
+    case 'createBooking':
+    case 'bookAfterCheck':
+      return i.tableIds;
+    case 'batch':
+      return i.items.flatMap((item) => item.tableIds);
+    case 'moveBooking':
+      return undefined;
+    case 'patchTable':
+    case 'deleteTable':
+      return [i.tableId];
+    default:
+      return [];
+  }
+}
+
+/**
+ * A table the availability check called free can be booked for that window: a booking attempt right after a
+ * check must not get TABLE_UNAVAILABLE unless another request that may touch that table ran in between.
+ */
+export function checkAvailabilityAgrees(history: readonly HistoryEntry[]): string[] {
+  const violations: string[] = [];
+  for (const book of ofKind(history, 'bookAfterCheck')) {
+    if (book.status !== 409 || book.response?.error?.code !== 'TABLE_UNAVAILABLE') continue;
+    const check = history[book.intent.checkId];
+    if (!check) continue;
+    const interfering = history.filter((e) => {
+      if (e.id === check.id || e.id === book.id || !mayHaveWritten(e)) return false;
+      if (e.answeredAt <= check.sentAt || e.sentAt >= book.answeredAt) return false;
+      const touched = tablesTouched(e);
+      return touched === undefined || touched.some((t) => book.intent.tableIds.includes(t));
+    });
+    if (interfering.length === 0) {
+      violations.push(
+        `check #${check.id} called table(s) ${book.intent.tableIds.join(',')} free for ${book.intent.start} (${book.intent.minutes} min), the booking #${book.id} right after got TABLE_UNAVAILABLE`,
+      );
+    }
+  }
+  return violations;
+}
+
+/** The event an acknowledged write must have produced: type(s), record id, and what its data must show. */
+export interface ExpectedEvent {
+  entry: HistoryEntry;
+  types: string[];
+  subject: string;
+  updatedAt?: string;
+}
+
+export function expectedEvents(history: readonly HistoryEntry[]): ExpectedEvent[] {
+  const expected: ExpectedEvent[] = [];
+  for (const e of history.filter(acknowledged)) {
+    const r = e.response;
+    switch (e.intent.kind) {
+      case 'status':
+        expected.push({ entry: e, types: ['tables.status'], subject: r.id, updatedAt: r.updatedAt });
+        break;
+      case 'createBooking':
+      case 'bookAfterCheck':
+        expected.push({ entry: e, types: ['bookings.created'], subject: r.id, updatedAt: r.updatedAt });
+        break;
+      case 'confirm':
+      case 'moveBooking':
+      case 'cancel':
+        expected.push({
+          entry: e,
+          types: ['bookings.created', 'bookings.updated', 'bookings.cancelled'],
+          subject: r.id,
+          updatedAt: r.updatedAt,
+        });
+        break;
+      case 'batch':
+        for (const item of r?.results ?? []) {
+          if (item.status === 'created')
+            expected.push({ entry: e, types: ['bookings.created'], subject: item.id });
+        }
+        break;
+      default:
+    }
+  }
+  return expected;
+}
+
+const matches = (x: ExpectedEvent, ev: SeenEvent) =>
+  x.types.includes(ev.type) &&
+  ev.subject === x.subject &&
+  (x.updatedAt === undefined || ev.data?.updatedAt === x.updatedAt);
+
+/**
+ * Every acknowledged write has its event in the stream (at least once; after dedupe by event id, one event per
+ * write), and for one record, writes that followed each other have their events in that order.
+ */
+export function checkEventsOfWrites(
+  history: readonly HistoryEntry[],
+  events: readonly SeenEvent[],
+): string[] {
+  const violations: string[] = [];
+  const expected = expectedEvents(history);
+  const firstIndex = new Map<ExpectedEvent, number>();
+  for (const x of expected) {
+    const found = events.map((ev, i) => [ev, i] as const).filter(([ev]) => matches(x, ev));
+    const ids = new Set(found.map(([ev]) => ev.id));
+    const sameKey = expected.filter(
+      (y) =>
+        y.subject === x.subject && y.updatedAt === x.updatedAt && y.types.some((t) => x.types.includes(t)),
+    ).length;
+    if (ids.size === 0)
+      violations.push(`#${x.entry.id} (${x.entry.intent.kind} ${x.subject}) has no ${x.types[0]} event`);
+    else if (ids.size > sameKey)
+      violations.push(`#${x.entry.id} (${x.entry.intent.kind} ${x.subject}) has ${ids.size} distinct events`);
+    if (found.length > 0) firstIndex.set(x, found[0]![1]);
+  }
+  for (const a of expected) {
+    for (const b of expected) {
+      if (a === b || a.subject !== b.subject || a.entry.answeredAt >= b.entry.sentAt) continue;
+      if (a.updatedAt !== undefined && a.updatedAt === b.updatedAt) continue; // a no-op repeats the last event
+      const ia = firstIndex.get(a);
+      const ib = firstIndex.get(b);
+      if (ia !== undefined && ib !== undefined && ia > ib) {
+        violations.push(
+          `record ${a.subject}: the event of #${b.entry.id} came before the event of the earlier #${a.entry.id}`,
+        );
+      }
+    }
+  }
+  return violations;
+}
+
+/** No other tenant ever appears in an answer or an event. `ids` lists every record id and the id of each tenant. */
+export function checkTenantIsolation(
+  history: readonly HistoryEntry[],
+  events: readonly SeenEvent[],
+  ids: ReadonlyMap<string, ReadonlySet<string>>,
+): string[] {
+  const violations: string[] = [];
+  // Ids are tenant-scoped: the same id in two tenants (e.g. derived from a batch externalId) is two records.
+  const foreignIn = (tenant: string, text: string) => {
+    const own = ids.get(tenant) ?? new Set<string>();
+    return [...ids.entries()]
+      .filter(([t]) => t !== tenant)
+      .flatMap(([, theirs]) => [...theirs].filter((id) => !own.has(id) && text.includes(id)));
+  };
+  for (const e of history) {
+    const leaked = foreignIn(e.tenant, JSON.stringify(e.response ?? null));
+    if (leaked.length > 0) violations.push(`#${e.id} of ${e.tenant} answered with ${leaked.join(',')}`);
+  }
+  for (const ev of events) {
+    const tenant = ev.busSubject?.split('.')[1] ?? ev.tenantid;
+    if (ev.tenantid !== tenant) violations.push(`event ${ev.id} of ${ev.tenantid} on ${ev.busSubject}`);
+    const leaked = foreignIn(tenant, JSON.stringify(ev));
+    if (leaked.length > 0) violations.push(`event ${ev.id} of ${tenant} carries ${leaked.join(',')}`);
+  }
+  return violations;
+}
+
+/**
+ * No acknowledged write is lost: a table's final status is one a write that nothing certainly followed asked for;
+ * every acknowledged booking exists, and one whose cancellation was acknowledged stays cancelled.
+ */
+export function checkNoLostWrites(
+  history: readonly HistoryEntry[],
+  finalStatus: ReadonlyMap<string, string>,
+  bookings: readonly BookingView[],
+): string[] {
+  const violations: string[] = [];
+  const puts = ofKind(history, 'status');
+  for (const [tableId, status] of finalStatus) {
+    const writes = puts.filter((p) => p.intent.tableId === tableId && mayHaveWritten(p));
+    if (!writes.some(acknowledged)) continue;
+    const last = writes.filter(
+      (w) => !writes.some((o) => o !== w && acknowledged(o) && o.sentAt > w.answeredAt),
+    );
+    if (!last.some((w) => w.intent.status === status)) {
+      violations.push(
+        `table ${tableId} ends ${status}; the last status writes asked for ${last.map((w) => `${w.intent.status} (#${w.id})`).join(', ')}`,
+      );
+    }
+  }
+  const byId = new Map(bookings.map((b) => [b.id, b]));
+  for (const e of history.filter(acknowledged)) {
+    if (e.intent.kind === 'createBooking' || e.intent.kind === 'bookAfterCheck') {
+      if (!byId.has(e.response.id))
+        violations.push(`booking ${e.response.id} created by #${e.id} is missing`);
+    }
+    if (e.intent.kind === 'cancel' && byId.get(e.response.id)?.state !== 'annullata') {
+      violations.push(`booking ${e.response.id} cancelled by #${e.id} is ${byId.get(e.response.id)?.state}`);
+    }
+  }
+  return violations;
+}
+
+/**
+ * A request that got no acknowledgement (5xx or no answer) wrote nothing, or its effect and its event are both
+ * there: a booking created by such a request (found by the note the program puts on it) has its created event.
+ */
+export function checkUnacknowledgedEffects(
+  history: readonly HistoryEntry[],
+  events: readonly SeenEvent[],
+  bookings: readonly BookingView[],
+): string[] {
+  const violations: string[] = [];
+  for (const e of history) {
+    if (acknowledged(e) || !mayHaveWritten(e) || e.intent.kind !== 'createBooking') continue;
+    const made = bookings.find((b) => b.notes === noteOf(e.id));
+    if (made && !events.some((ev) => ev.type === 'bookings.created' && ev.subject === made.id)) {
+      violations.push(`#${e.id} answered ${e.status} but created booking ${made.id} without its event`);
+    }
+  }
+  return violations;
+}
+
+/** The note a program puts on the booking a request creates (to find its effect when the answer was lost). */
+export const noteOf = (entryId: number) => `op-${entryId}`;

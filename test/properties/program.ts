@@ -1,0 +1,122 @@
+/**
+ * Generated programs: small lists of operations, each sent by one of a few devices of two tenants. Each device
+ * sends its operations one after the other; all devices run at once, so their requests interleave for real on
+ * the service. Tables and bookings are named by index (resolved when the program runs), so a program shrinks
+ * to fewer and simpler operations and still means something.
+ */
+import fc from 'fast-check';
+
+export const TABLES_PER_TENANT = 3;
+export const STATUSES = ['free', 'occupied', 'open', 'dirty', 'reserved', 'payment_pending'] as const;
+/** Local start times of the one evening every program books (a fresh tenant per program, so it is always empty). */
+export const SLOTS = [
+  '2031-03-14T19:00',
+  '2031-03-14T20:00',
+  '2031-03-14T20:30',
+  '2031-03-14T22:00',
+] as const;
+export const DURATIONS = [60, 90, 120] as const;
+
+export type Op =
+  | { kind: 'lock'; table: number; ttl: number }
+  | { kind: 'unlock'; table: number }
+  | { kind: 'forceUnlock'; table: number }
+  | { kind: 'status'; table: number; status: (typeof STATUSES)[number]; withDevice: boolean }
+  | { kind: 'patchTable'; table: number; seats: number; withDevice: boolean }
+  | { kind: 'deleteTable'; table: number }
+  | { kind: 'createBooking'; tables: number[]; slot: number; duration: number | null }
+  | { kind: 'moveBooking'; booking: number; slot: number | null; tables: number[] | null }
+  | { kind: 'confirm'; booking: number }
+  | { kind: 'cancel'; booking: number }
+  | { kind: 'batch'; items: Array<{ externalId: number; tables: number[]; slot: number }> }
+  | { kind: 'checkThenBook'; slot: number; duration: number; covers: number }
+  | { kind: 'pause'; ms: number };
+
+/** One operation and the device (0..devices-1) that sends it. Device 0 and 1 belong to tenant A, 2 to B, 3 to A. */
+export interface Step {
+  device: number;
+  op: Op;
+}
+
+export const tenantOfDevice = (device: number): 0 | 1 => (device === 2 ? 1 : 0);
+
+const table = fc.integer({ min: 0, max: TABLES_PER_TENANT - 1 });
+const tables = fc.uniqueArray(table, { minLength: 1, maxLength: 2 });
+const slot = fc.integer({ min: 0, max: SLOTS.length - 1 });
+const booking = fc.nat(7);
+
+export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  {
+    arbitrary: fc.record({ kind: fc.constant('lock' as const), table, ttl: fc.constantFrom(300, 300, 2) }),
+    weight: 6,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('unlock' as const), table }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('forceUnlock' as const), table }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('status' as const),
+      table,
+      status: fc.constantFrom(...STATUSES),
+      withDevice: fc.boolean(),
+    }),
+    weight: 5,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('patchTable' as const),
+      table,
+      seats: fc.integer({ min: 2, max: 8 }),
+      withDevice: fc.boolean(),
+    }),
+    weight: 2,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('deleteTable' as const), table }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('createBooking' as const),
+      tables,
+      slot,
+      duration: fc.option(fc.constantFrom(...DURATIONS), { nil: null }),
+    }),
+    weight: 5,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('moveBooking' as const),
+      booking,
+      slot: fc.option(slot, { nil: null }),
+      tables: fc.option(tables, { nil: null }),
+    }),
+    weight: 3,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('confirm' as const), booking }), weight: 2 },
+  { arbitrary: fc.record({ kind: fc.constant('cancel' as const), booking }), weight: 2 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('batch' as const),
+      items: fc.array(fc.record({ externalId: fc.nat(2), tables, slot }), { minLength: 1, maxLength: 3 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('checkThenBook' as const),
+      slot,
+      duration: fc.constantFrom(...DURATIONS),
+      covers: fc.integer({ min: 1, max: 4 }),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('pause' as const), ms: fc.integer({ min: 1, max: 40 }) }),
+    weight: 1,
+  },
+);
+
+export const stepArbitrary = (devices: number): fc.Arbitrary<Step> =>
+  fc.record({ device: fc.integer({ min: 0, max: devices - 1 }), op: opArbitrary });
+
+/** 5–20 operations over 2–4 devices (device 2, when there is one, is the other tenant's). */
+export const programArbitrary: fc.Arbitrary<Step[]> = fc
+  .integer({ min: 2, max: 4 })
+  .chain((devices) => fc.array(stepArbitrary(devices), { minLength: 5, maxLength: 20 }));

@@ -1,0 +1,39 @@
+/** The property both generated suites check: a program keeps every invariant (known, unfixed defects reported). */
+import { describeEntry } from './history.js';
+import { triage } from './known-defects.js';
+import type { Step } from './program.js';
+import { runProgram, violationsOf, type RunOptions } from './runner.js';
+
+export interface Tally {
+  programs: number;
+  requests: number;
+  faults: number;
+  known: Set<string>;
+}
+
+export const newTally = (): Tally => ({ programs: 0, requests: 0, faults: 0, known: new Set() });
+
+export async function checkProgram(
+  program: readonly Step[],
+  options: RunOptions & { faults?: boolean },
+  tally: Tally = newTally(),
+): Promise<void> {
+  const result = await runProgram(program, options);
+  tally.programs++;
+  tally.requests += result.history.length;
+  const violations = violationsOf(result, {
+    faults: options.faults ?? false,
+    events: options.eventsObservable !== false,
+  });
+  const { known, failing } = triage(violations, result);
+  for (const k of known) tally.known.add(k.slice(k.lastIndexOf('[known: ')));
+  if (failing.length > 0) {
+    throw new Error(
+      `${failing.join('\n')}\n--- history ---\n${result.history.map(describeEntry).join('\n')}`,
+    );
+  }
+}
+
+export const summary = (label: string, tally: Tally) =>
+  `[props] ${label}: ${tally.programs} programs, ${tally.requests} requests, ${tally.faults} faults injected` +
+  (tally.known.size > 0 ? `; known defects seen: ${[...tally.known].join(' ')}` : '');
