@@ -10,7 +10,7 @@ import {
 import { startDistributed, type Stack } from './support/stack.js';
 
 /**
- * A delete never drops an event acknowledged before it (docs/guarantees-locks-and-events.md). Distributed mode
+ * A delete never drops an event acknowledged before it (docs/guarantees.md). Distributed mode
  * with a private NATS that is killed: the events wait in the outbox while the tables are deleted. (Embedded
  * mode's bus is in-process and never down; the store contract suite covers the embedded adapter.)
  */

@@ -5,7 +5,7 @@ import type { Stack } from './support/stack.js';
 
 /**
  * Locks are written only by lock operations: a status change or a PATCH racing a lock or an unlock never
- * erases an acknowledged lock nor brings back a released one (docs/guarantees-locks-and-events.md).
+ * erases an acknowledged lock nor brings back a released one (docs/guarantees.md).
  */
 const TABLES = 20;
 const ROUNDS_PER_TABLE = 6; // 120 races per test, run 20 at a time

@@ -502,7 +502,7 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(JSON.stringify(res.body.error.details)).toContain(field);
     });
 
-    // Future switch days: holds that ended more than a day ago are pruned (docs/guarantees-bookings.md).
+    // Future switch days: holds that ended more than a day ago are pruned (docs/guarantees.md).
     it('finds the right local day on both daylight-saving switch days', async () => {
       const own = await mintToken({ tenantId: newTenantId() });
       const t = await table(4, own);

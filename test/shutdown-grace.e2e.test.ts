@@ -8,7 +8,7 @@ import { startProcess, type ProcessHandle } from './support/stack.js';
 
 /**
  * On SIGTERM, in-flight requests finish (up to SHUTDOWN_GRACE_MS, default 25 s) and the process exits 0
- * (docs/guarantees-locks-and-events.md). A real gateway process in embedded mode (everything in it) gets SIGTERM
+ * (docs/guarantees.md). A real gateway process in embedded mode (everything in it) gets SIGTERM
  * while a 500-item batch upload is in flight; the client sends the rest of its body only after more than the
  * old 5 s cut, so the request runs well past it whatever the machine's speed. It still gets its full answer.
  */

@@ -72,6 +72,17 @@ const REGRESSIONS: Regression[] = [
       { device: 0, op: { kind: 'checkThenBook', slot: 1, duration: 60, covers: 1 } },
     ],
   },
+  {
+    // A race: each table is one chance for the PUT to be acknowledged just before the delete removes the record.
+    title:
+      'a status PUT acknowledged while its table is being deleted still publishes its tables.status event',
+    defect: defect('a status PUT racing a DELETE'),
+    found: 'FC_SEED=-1700896136 FC_PATH="29:4:0" (embedded)',
+    program: [0, 1, 2].flatMap((table) => [
+      { device: 0, op: { kind: 'status' as const, table, status: 'open' as const, withDevice: false } },
+      { device: 1, op: { kind: 'deleteTable' as const, table } },
+    ]),
+  },
 ];
 
 describe.each(MODES)('regressions found by generated runs (%s mode)', (mode) => {
