@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs the real servers the integration tests talk to (see ../shared/TESTING.md), idempotently:
+# Installs the real servers the integration tests talk to (see docs/testing.md), idempotently:
 #   nats-server, redis-server and chromium from Debian, mongo-java-server from Maven Central (+ the project's tiny main).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)

@@ -4,7 +4,7 @@ import { MODES, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
 /**
- * The availability check and the double-booking guard agree (decisions.md "Availability"): each booking counts
+ * The availability check and the double-booking guard agree (docs/guarantees.md): each booking counts
  * with its effective duration (its own, else the tenant's default meal duration, stored when created or moved),
  * so a table the check reports free can be booked for that window, and one it leaves out is refused.
  */

@@ -1,5 +1,5 @@
 // The deployable stack (Dockerfile, .dockerignore, docker-compose.yml, deploy/*.yaml) checked against the code:
-// variable names and values through the processes' own config readers, ports, probes (interface.md section 8),
+// variable names and values through the processes' own config readers, ports, probes (docs/deployment.md),
 // supergraph.yaml routing URLs, and no committed secrets. No Docker, no network: the files are only parsed.
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -49,7 +49,7 @@ const HEALTH_PORT = 3001;
 const METRICS_PORT = 3030;
 const INFRA = ['mongo', 'nats', 'redis'] as const;
 
-/** interface.md section 8, "Health probe constants" (ports resolved to numbers). */
+/** The health probe constants every process and manifest share (ports resolved to numbers). */
 const EXPECTED_PROBES = {
   startupProbe: {
     httpGet: { path: '/public/health/live', port: HEALTH_PORT },
@@ -714,7 +714,7 @@ describe('deploy/ (Kubernetes)', () => {
   );
 
   it.each(PROCESSES)(
-    '%s: startup, liveness and readiness probes exactly as interface.md section 8',
+    '%s: startup, liveness and readiness probes exactly as the health probe constants',
     (name) => {
       const container = containerOf(name);
       for (const key of ['startupProbe', 'livenessProbe', 'readinessProbe'] as const) {

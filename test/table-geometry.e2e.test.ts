@@ -1,4 +1,4 @@
-// Floor-plan geometry on tables (decisions.md, Tables): REST and GraphQL, validation against the room, moves
+// Floor-plan geometry on tables (docs/floor-plan.md): REST and GraphQL, validation against the room, moves
 // between rooms, and the tables.status event carrying it.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, mintToken, newTenantId } from '@coperto/testkit';

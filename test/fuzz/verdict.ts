@@ -48,7 +48,7 @@ export async function send(
 const SOCKET_CLOSED = new Set(['ECONNRESET', 'EPIPE', 'UND_ERR_SOCKET']);
 
 /**
- * Why the response breaks the rules (decisions.md "Errors"), or `undefined` when it keeps them: never a 5xx,
+ * Why the response breaks the rules (docs/api.md "Errors"), or `undefined` when it keeps them: never a 5xx,
  * and every error with a body is JSON in the documented shape with a known code — `{"error":{"code","message"}}`
  * on REST, GraphQL's `errors[].extensions.code` on /graphql. Pure.
  */

@@ -61,7 +61,7 @@ interface SocketState {
 }
 
 /**
- * graphql-ws on the gateway's `/graphql` (../shared/spec/decisions.md "Events"): the client sends
+ * graphql-ws on the gateway's `/graphql` (docs/subscriptions.md): the client sends
  * `connectionParams: { authorization: 'Bearer <jwt>' }`; a missing, bad or expired token closes the socket
  * with 4403, and so does the token expiring later. Every subscription of the socket follows its tenant's
  * NATS subjects. A socket that falls behind (see SocketLimits) is closed with 4429 "Too many pending events".

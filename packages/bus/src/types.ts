@@ -1,7 +1,7 @@
 import type { TenantId } from '@coperto/auth';
 
 /**
- * A CloudEvents 1.0 JSON envelope (../shared/spec/decisions.md "Events"). `id` is also sent as the
+ * A CloudEvents 1.0 JSON envelope (docs/subscriptions.md). `id` is also sent as the
  * `Nats-Msg-Id` header so JetStream drops duplicates from relay retries. `tenantid` is a CloudEvents extension
  * attribute. `subject` (CloudEvents) is the id of the record the event is about; the NATS subject is
  * `tenant.<tenantId>.restaurant.<type>` where `type` is e.g. `tables.status`.

@@ -1,5 +1,5 @@
 /**
- * The stable error codes of the business API (../shared/spec/decisions.md "Errors") and their HTTP statuses.
+ * The stable error codes of the business API (docs/api.md "Errors") and their HTTP statuses.
  * One table: the REST facade, the subgraphs and the health server all read it.
  */
 export const httpStatusByCode = {

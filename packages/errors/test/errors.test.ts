@@ -12,7 +12,7 @@ import {
 } from '../src/index.js';
 
 describe('error codes', () => {
-  it('maps every code of decisions.md to its HTTP status, and anything unknown to 500', () => {
+  it('maps every documented code to its HTTP status, and anything unknown to 500', () => {
     expect(httpStatusByCode).toMatchObject({
       VALIDATION_FAILED: 400,
       QUERY_TOO_COMPLEX: 400,

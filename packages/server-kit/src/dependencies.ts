@@ -8,7 +8,7 @@ import type { ServiceConfig } from './service-config.js';
 
 export type RunMode = 'embedded' | 'distributed';
 
-/** The long-lived clients of a process, made once at start (DESIGN.md principle 6). */
+/** The long-lived clients of a process, made once at start. */
 export interface Dependencies {
   mode: RunMode;
   store: DocumentStore | undefined;

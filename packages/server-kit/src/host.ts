@@ -37,7 +37,7 @@ export interface Host {
 /**
  * Runs a process: the app on PORT, the health server on HEALTH_PORT (database/cache/bus probes from the
  * process's dependencies, the outbox relay as a custom check), metrics on METRICS_PORT, and the shutdown
- * sequence of decisions.md (readiness 503 at once, in-flight requests finish, exit 0).
+ * sequence (readiness 503 at once, in-flight requests finish, exit 0).
  */
 export async function startHost(options: HostOptions): Promise<Host> {
   const { config, deps, logger } = options;

@@ -2,7 +2,7 @@ import type { TenantId } from '@coperto/auth';
 
 /**
  * The document-store contract shared by the MongoDB adapter and the embedded adapter. Both pass one contract
- * suite (`describeDocumentStore` in ./contract.ts). Design rules (../shared/TESTING.md):
+ * suite (`describeDocumentStore` in ./contract.ts). Design rules (docs/testing.md):
  * - tenancy is structural: records are reached only through `forTenant(tenantId)`, which adds `tenantId` to
  *   every filter and insert; ids are tenant-scoped (the same id in two tenants is two records);
  * - no transactions: every write is one atomic single-document operation;

@@ -1,5 +1,5 @@
 /**
- * Real test servers (../shared/TESTING.md): mongo-java-server, nats-server with JetStream and redis-server,
+ * Real test servers (docs/testing.md): mongo-java-server, nats-server with JetStream and redis-server,
  * each a child process on a free loopback port. Fault tests use `kill`, `pause`/`resume` and `restart`
  * (same port) to show what the service does when a dependency disappears and comes back.
  */

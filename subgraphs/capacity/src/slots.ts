@@ -28,7 +28,7 @@ export interface CapacitySlot extends SlotWindow {
   coversSeated: number;
 }
 
-/** The booking states that take capacity (decisions.md: pending, confermata, caparra_pagata). */
+/** The booking states that take capacity (pending, confermata, caparra_pagata). */
 export const ACTIVE_STATES: ReadonlySet<string> = new Set(['pending', 'confermata', 'caparra_pagata']);
 
 /** Day of the week of a local date `YYYY-MM-DD`: 0 = Sunday … 6 = Saturday. */

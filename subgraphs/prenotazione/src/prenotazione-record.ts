@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 
-/** Booking states (interface.md 3.2). */
+/** Booking states. */
 export const BOOKING_STATES = [
   'pending',
   'confermata',
@@ -18,7 +18,7 @@ export function isActive(state: BookingState): boolean {
   return ACTIVE_STATES.includes(state);
 }
 
-/** The transition table of decisions.md; completata, annullata and no_show are final. */
+/** The transition table of booking states; completata, annullata and no_show are final. */
 const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
   pending: ['confermata', 'caparra_pagata', 'annullata'],
   confermata: ['caparra_pagata', 'completata', 'annullata', 'no_show'],

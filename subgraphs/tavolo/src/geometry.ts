@@ -13,7 +13,7 @@ export const DEFAULT_TABLE_SHAPE: TableShape = 'rect';
 export const MAX_TABLE_SIDE = 10_000;
 
 /**
- * Where a table stands on its room's floor plan (decisions.md, Tables): `x`, `y` are the table's centre in
+ * Where a table stands on its room's floor plan (docs/floor-plan.md): `x`, `y` are the table's centre in
  * the room's units (both null: not placed yet), `rotation` in whole degrees 0..359.
  */
 export interface TableGeometry {

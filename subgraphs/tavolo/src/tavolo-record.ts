@@ -1,6 +1,6 @@
 import type { TableGeometry } from './geometry.js';
 
-/** Table statuses (interface.md 3.1): any of them can follow any other. */
+/** Table statuses: any of them can follow any other. */
 export const TABLE_STATUSES = ['free', 'occupied', 'open', 'dirty', 'reserved', 'payment_pending'] as const;
 export type TableStatus = (typeof TABLE_STATUSES)[number];
 

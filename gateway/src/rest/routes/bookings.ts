@@ -1,7 +1,7 @@
 import { bodyObject } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
-/** The legacy batch upload (interface.md 4.3, served by the bookings subgraph). */
+/** The legacy batch upload (served by the bookings subgraph). */
 export const bookingsRoutes: readonly RestRoute[] = [
   {
     method: 'POST',

@@ -5,7 +5,7 @@ const CONFIG_FIELDS = ['slotMinutes', 'openingHours', 'maxCoversPerSlot', 'defau
 const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
 const id = (req: RestRequest) => ({ id: req.params.id });
 
-/** Slots and capacity (decisions.md "Capacity"; paths documented in subgraphs/capacity/README.md). */
+/** Slots and capacity (paths documented in subgraphs/capacity/README.md). */
 export const capacityRoutes: readonly RestRoute[] = [
   {
     method: 'GET',

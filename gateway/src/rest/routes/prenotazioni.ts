@@ -24,7 +24,7 @@ const PRENOTAZIONE_FIELDS = [
 ];
 const id = (req: RestRequest) => ({ id: req.params.id });
 
-/** Bookings (interface.md 4.3; list, read-one and update per decisions.md). */
+/** Bookings: list, read one, create, update, status, delta sync. */
 export const prenotazioniRoutes: readonly RestRoute[] = [
   {
     method: 'POST',

@@ -4,7 +4,7 @@ import type { RestRoute } from '../route.js';
 const SALA_FIELDS = ['codice', 'descrizione', 'width', 'height'];
 const id = (req: RestRequest) => ({ id: req.params.id });
 
-/** Rooms (interface.md 4.2; read-one, update, delete per decisions.md). */
+/** Rooms: list, read one, create, update, delete. */
 export const saleRoutes: readonly RestRoute[] = [
   {
     method: 'GET',

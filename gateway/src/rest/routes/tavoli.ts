@@ -29,7 +29,7 @@ const id = (req: RestRequest) => ({ id: req.params.id });
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
 
-/** Tables (interface.md 4.1; read-one, create, update, delete per decisions.md). */
+/** Tables: list, read one, create, update, delete, availability, status, locks. */
 export const tavoliRoutes: readonly RestRoute[] = [
   {
     method: 'GET',
