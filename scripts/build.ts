@@ -1,12 +1,14 @@
 // `pnpm build`: compiles every deployable workspace package (gateway, subgraphs, packages except the test kit)
-// from src/**/*.ts to dist/**/*.js, one file for one file, and copies the other files of src/ (schema.graphql
-// files read at run time) beside them. Types are checked by `pnpm typecheck`, not here: the sources are written
-// for per-file transpilation (isolatedModules, verbatimModuleSyntax), which is what esbuild does, in well under a
-// second for the whole workspace. Each package's `exports` map the `compiled` condition onto dist/ (and the
-// default onto src/, which the tests and tsx run): `node --conditions=compiled gateway/dist/index.js`.
+// from src/**/*.ts to dist/**/*.js, one file for one file, copies the other files of src/ (schema.graphql files
+// read at run time) beside them, and the gateway's vendored browser files into gateway/dist/vendor/. Types are
+// checked by `pnpm typecheck`, not here: the sources are written for per-file transpilation (isolatedModules,
+// verbatimModuleSyntax), which is what esbuild does, in well under a second for the whole workspace. Each
+// package's `exports` map the `compiled` condition onto dist/ (and the default onto src/, which the tests and tsx
+// run): `node --conditions=compiled gateway/dist/index.js`.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
+import { copyVendoredAssets } from '../gateway/src/browser/vendored-asset.js';
 import { deployablePackages } from './workspace-packages.js';
 
 const root = resolve(import.meta.dirname, '..');
@@ -47,6 +49,8 @@ for (const pkg of deployablePackages(root)) {
   }
   if (!existsSync(dist)) throw new Error(`build: ${relative(root, pkg)} produced nothing`);
 }
+// The developer pages' browser files come from build-time dependencies: copied, not installed, in production.
+copied += copyVendoredAssets(join(root, 'gateway', 'dist', 'vendor'));
 console.log(
   `build: ${compiled} modules compiled, ${copied} assets copied in ${Math.round(performance.now() - started)} ms`,
 );

@@ -79,7 +79,19 @@ describe('the compiled production build', () => {
     expect(files).toContain('gateway/public/floor-plan/index.html');
     expect(files.filter((f) => f.endsWith('.ts') && !f.endsWith('.d.ts'))).toEqual([]);
     const installed = readdirSync(join(tree, 'node_modules/.pnpm'));
-    for (const devTool of ['tsx', 'typescript', 'vitest', 'prettier', 'esbuild']) {
+    // Build-time only: the developer pages' browser files are copied into dist/vendor/, their packages are not.
+    expect(files).toContain('gateway/dist/vendor/scalar.js');
+    expect(files).toContain('gateway/dist/vendor/graphiql.js');
+    for (const devTool of [
+      'tsx',
+      'typescript',
+      'vitest',
+      'prettier',
+      'esbuild',
+      'graphiql',
+      'react',
+      'vue',
+    ]) {
       expect(installed.filter((entry) => entry.startsWith(`${devTool}@`))).toEqual([]);
     }
     expect(existsSync(join(tree, 'gateway/node_modules/@apollo/gateway'))).toBe(true);
@@ -100,6 +112,9 @@ describe('the compiled production build', () => {
     expect(((await list.json()) as Array<{ name: string }>).map((t) => t.name)).toEqual(['T1']);
     const page = await fetch(`${base}/floor-plan/vendor/graphql-ws.js`);
     expect(page.status).toBe(200);
+    const docsScript = await fetch(`${base}/docs/scalar.js`);
+    expect(docsScript.status).toBe(200);
+    expect((await docsScript.arrayBuffer()).byteLength).toBeGreaterThan(1_000_000);
   });
 
   it('stops on SIGTERM with exit code 0', async () => {

@@ -1,16 +1,12 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { packageAsset, sendHtml } from '../openapi/package-asset.js';
+import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
 
-/** GraphiQL 3 and its React 18 UMD builds, served from the installed packages (works offline). */
-const ASSETS: Record<string, ReturnType<typeof packageAsset>> = {
-  '/explorer/react.js': packageAsset('react/package.json', 'umd/react.production.min.js', 'text/javascript'),
-  '/explorer/react-dom.js': packageAsset(
-    'react-dom/package.json',
-    'umd/react-dom.production.min.js',
-    'text/javascript',
-  ),
-  '/explorer/graphiql.js': packageAsset('graphiql/package.json', 'graphiql.min.js', 'text/javascript'),
-  '/explorer/graphiql.css': packageAsset('graphiql/package.json', 'graphiql.min.css', 'text/css'),
+/** GraphiQL 3 and its React 18 UMD builds, vendored at build time (works offline, no CDN). */
+const ASSETS: Record<string, ReturnType<typeof vendoredAsset>> = {
+  '/explorer/react.js': vendoredAsset('react.js', 'text/javascript'),
+  '/explorer/react-dom.js': vendoredAsset('react-dom.js', 'text/javascript'),
+  '/explorer/graphiql.js': vendoredAsset('graphiql.js', 'text/javascript'),
+  '/explorer/graphiql.css': vendoredAsset('graphiql.css', 'text/css'),
 };
 
 const DEFAULT_QUERY = `# Paste your token into Headers below: {"Authorization": "Bearer <jwt>"} (pnpm token --tenant demo)

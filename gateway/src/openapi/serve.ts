@@ -1,14 +1,10 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { sendJsonText } from '@coperto/server-kit';
-import { packageAsset, sendHtml } from './package-asset.js';
+import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
 
-const scalar = packageAsset(
-  '@scalar/api-reference',
-  'browser/standalone.js',
-  'text/javascript; charset=utf-8',
-);
+const scalar = vendoredAsset('scalar.js', 'text/javascript; charset=utf-8');
 
-/** The reference page: Scalar from the installed package, no fonts, telemetry or proxy from outside. */
+/** The reference page: Scalar's browser build (vendored at build time), no fonts, telemetry or proxy from outside. */
 const DOCS_PAGE = `<!doctype html>
 <html lang="en">
   <head>
