@@ -52,7 +52,7 @@ export function readConfig(): BenchConfig {
     roundSeconds: int('BENCH_ROUND_S', 10),
     warmupSeconds: int('BENCH_WARMUP_S', 3),
     connections: int('BENCH_CONNECTIONS', 20),
-    soakSeconds: int('BENCH_SOAK_S', 120),
+    soakSeconds: int('BENCH_SOAK_S', 600),
     sockets: int('BENCH_SOCKETS', 100),
     pushRate: int('BENCH_PUSH_RATE', 200),
     only: new Set(only),

@@ -8,6 +8,10 @@ export interface EmbeddedStack {
   proc: Proc;
   baseUrl: string;
   wsUrl: string;
+  /** Its Prometheus endpoint (heap and external memory figures for scenario 5). */
+  metricsUrl: string;
+  /** Its DATA_DIR: the store's files (scenario 5 reports how much data the soak left behind). */
+  dataDir: string;
 }
 
 /** The all-in-one process (`bash scripts/start.sh` runs the same entry): gateway + five subgraphs + store. */
@@ -24,5 +28,11 @@ export async function startEmbedded(config: BenchConfig, jwtSecret: string): Pro
     JWT_SECRET: jwtSecret,
   });
   await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));
-  return { proc, baseUrl: `http://127.0.0.1:${port}`, wsUrl: `ws://127.0.0.1:${port}/graphql` };
+  return {
+    proc,
+    baseUrl: `http://127.0.0.1:${port}`,
+    wsUrl: `ws://127.0.0.1:${port}/graphql`,
+    metricsUrl: `http://127.0.0.1:${metrics}/metrics`,
+    dataDir,
+  };
 }
