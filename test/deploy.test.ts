@@ -265,7 +265,9 @@ describe('Dockerfile', () => {
       const env = Object.fromEntries(
         chain
           .filter((i) => i.keyword === 'ENV')
-          .flatMap((i) => [...i.args.matchAll(/(\w+)=(\S+)/g)].map((m) => [m[1], m[2]])),
+          .flatMap((i) =>
+            [...i.args.matchAll(/(\w+)=("[^"]*"|\S+)/g)].map((m) => [m[1], m[2]!.replace(/^"|"$/g, '')]),
+          ),
       ) as Env;
       expect(env.PORT).toBe(String(APP_PORTS[name]));
       for (const [key, value] of Object.entries(env)) {

@@ -119,7 +119,7 @@ export function spawnService(
     env: {
       NODE_ENV: 'production',
       // The images' runtime flags (Dockerfile, runtime stage; scripts/start.sh).
-      NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-semi-space-size=4',
+      NODE_OPTIONS: process.env.NODE_OPTIONS ?? '--max-semi-space-size=4 --max-old-space-size=1024',
       HOST: '127.0.0.1',
       LOG_LEVEL: 'warn',
       APOLLO_TELEMETRY_DISABLED: '1',
