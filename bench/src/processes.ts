@@ -124,6 +124,8 @@ export function spawnService(
       LOG_LEVEL: 'warn',
       APOLLO_TELEMETRY_DISABLED: '1',
       RESTAURANT_TIMEZONE: 'Europe/Rome',
+      // Scenarios 1–6 measure what one tenant gets at full speed: no per-tenant limit (scenario 7 sets its own).
+      RATE_LIMIT_TENANT_RPS: '0',
       ...env,
     },
   });

@@ -32,12 +32,12 @@ const gatewayConfigSpec = {
     description: 'identical subgraph fetches of one token in flight at once share one execution',
   }),
   RATE_LIMIT_TENANT_RPS: int({
-    default: 100_000,
+    default: 500,
     min: 0,
     description: 'requests per second one tenant may make on /api and /graphql (more: 429); 0 = no limit',
   }),
   RATE_LIMIT_TENANT_BURST: int({
-    default: 100_000,
+    default: 1000,
     min: 0,
     description: 'extra requests a tenant may make above RATE_LIMIT_TENANT_RPS in a burst',
   }),

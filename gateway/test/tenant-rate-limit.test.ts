@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '@coperto/errors';
-import type { RateDecision, RateLimiter } from '@coperto/rate-limit';
+import { createMemoryRateLimiter, type RateDecision, type RateLimiter } from '@coperto/rate-limit';
+import { readGatewayConfig } from '../src/config.js';
 import { tenantKey, tenantRateLimit } from '../src/tenant-rate-limit.js';
 import { viewerOf } from './support/events.js';
 
@@ -41,5 +42,23 @@ describe('tenant rate limit', () => {
     });
     await expect(limit.check(viewerOf('alpha'))).resolves.toBeUndefined();
     expect(counts).toEqual({ limited: 0, failedOpen: 1 });
+  });
+});
+
+describe('the default per-tenant budget', () => {
+  it('holds a flooding tenant (a restaurant) while leaving another tenant its budget', async () => {
+    const config = readGatewayConfig({});
+    expect(config.RATE_LIMIT_TENANT_RPS).toBeGreaterThan(0);
+    const limiter = createMemoryRateLimiter({
+      ratePerSecond: config.RATE_LIMIT_TENANT_RPS,
+      burst: config.RATE_LIMIT_TENANT_BURST,
+    });
+    // 5,000 requests in well under a second: what a runaway script sends, a tenth of what one gateway serves.
+    const decisions = [];
+    for (let i = 0; i < 5000; i += 1) decisions.push(await limiter.consume(tenantKey('flood')));
+    const allowed = decisions.filter((d) => d.allowed).length;
+    expect(allowed).toBe(config.RATE_LIMIT_TENANT_RPS + config.RATE_LIMIT_TENANT_BURST);
+    expect(await limiter.consume(tenantKey('quiet'))).toEqual({ allowed: true });
+    await limiter.close();
   });
 });
