@@ -95,6 +95,15 @@ describe('boundaries between subgraphs, the gateway and packages', () => {
     ).toEqual(['import-x/no-restricted-paths']);
   });
 
+  it('keeps @coperto/domain pure: errors only', async () => {
+    expect(
+      await rulesReporting('packages/domain/src/x.ts', "export * from '../../config/src/index.js';"),
+    ).toEqual(['import-x/no-restricted-paths']);
+    expect(
+      await rulesReporting('packages/domain/src/x.ts', "export { ValidationError } from '@coperto/errors';"),
+    ).toEqual([]);
+  });
+
   it('lets the gateway host subgraphs, and a subgraph test host several', async () => {
     expect(
       await rulesReporting('gateway/src/x.ts', "export * from '../../subgraphs/sala/src/sala-record.js';"),
