@@ -87,6 +87,13 @@ export default defineConfig([
           message: "Read the environment only in the process's config.ts (via @coperto/config).",
         },
       ],
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector: "MemberExpression[object.property.name='process'][property.name='env']",
+          message: "Read the environment only in the process's config.ts (via @coperto/config).",
+        },
+      ],
       'no-restricted-imports': [
         'error',
         {

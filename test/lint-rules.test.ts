@@ -36,6 +36,9 @@ describe('configuration is read only in config.ts', () => {
     expect(
       await rulesReporting('subgraphs/sala/src/x.ts', "import { env } from 'node:process';\nexport { env };"),
     ).toEqual(['no-restricted-imports']);
+    expect(
+      await rulesReporting('packages/store/src/x.ts', 'export const d = globalThis.process.env.DATA_DIR;'),
+    ).toEqual(['no-restricted-syntax']);
   });
 
   it("allows it in each process's config.ts, packages/config, tests and scripts", async () => {
