@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a brand-new machine: pnpm and the workspace, the real test servers
 # (mongo-java-server, nats-server, redis-server), supergraph composition check, typecheck, format check,
-# then every vitest project (unit, integration, e2e). `.ci/run` runs exactly this.
+# lint (architecture rules and declared dependencies: eslint.config.js, knip.jsonc), then every vitest project
+# (unit, integration, e2e). `.ci/run` runs exactly this.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 started=$(date +%s)
@@ -15,6 +16,8 @@ echo "== typecheck"
 pnpm --silent typecheck
 echo "== format"
 pnpm --silent check:format
+echo "== lint"
+pnpm --silent lint
 echo "== tests"
 pnpm --silent test
 echo "test.sh: done in $(( $(date +%s) - started )) s"

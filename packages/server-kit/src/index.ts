@@ -6,8 +6,6 @@ export * from './execute-subgraph.js';
 export * from './subgraph-client.js';
 export * from './serve-subgraph.js';
 export * from './shutdown.js';
-export * from './validation.js';
-export * from './local-time.js';
 export * from './service-config.js';
 export * from './auth-from-config.js';
 export * from './dependencies.js';

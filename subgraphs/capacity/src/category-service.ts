@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Viewer } from '@coperto/auth';
 import { DuplicateError, NotFoundError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
-import { InputChecks } from '@coperto/server-kit';
+import { InputChecks } from '@coperto/domain';
 import { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH, nameKeyOf, type CategoryRecord } from './category-record.js';
 import type { CategoryStore } from './category-store.js';
 import { requireAdmin } from './require-admin.js';

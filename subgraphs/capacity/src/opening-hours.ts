@@ -1,4 +1,4 @@
-import type { InputChecks } from '@coperto/server-kit';
+import type { InputChecks } from '@coperto/domain';
 
 /** Local wall-clock times 'HH:MM'; `close` is after `open` on the same day ('24:00' = midnight). */
 export interface OpeningInterval {

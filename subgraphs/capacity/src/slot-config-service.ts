@@ -1,6 +1,6 @@
 import type { Viewer } from '@coperto/auth';
 import { DuplicateKeyError } from '@coperto/store';
-import { InputChecks } from '@coperto/server-kit';
+import { InputChecks } from '@coperto/domain';
 import { checkOpeningDays, replaceDays, type OpeningDayInput } from './opening-hours.js';
 import { requireAdmin } from './require-admin.js';
 import {

@@ -1,6 +1,7 @@
 import type { Viewer } from '@coperto/auth';
 import { ValidationError } from '@coperto/errors';
-import { localDateOf, localDatesBetween, parseLocalDate, type SubgraphClient } from '@coperto/server-kit';
+import { localDateOf, localDatesBetween, parseLocalDate } from '@coperto/domain';
+import type { SubgraphClient } from '@coperto/server-kit';
 import type { SlotConfigService } from './slot-config-service.js';
 import { countCovers, slotsOfDay, weekdayOf, type ArrivingBooking, type CapacitySlot } from './slots.js';
 

@@ -1,4 +1,4 @@
-import { instantOfWallClock, zoneOffsetMinutes } from '@coperto/server-kit';
+import { instantOfWallClock, zoneOffsetMinutes } from '@coperto/domain';
 import { minutesOfClock, type OpeningInterval } from './opening-hours.js';
 
 /** A slot of a local day: local wall-clock labels and the instants they stand for. */

@@ -1,4 +1,4 @@
-import { isValidTimeZone } from '@coperto/server-kit';
+import { isValidTimeZone } from '@coperto/domain';
 
 const ZONE_NAME = /^[A-Za-z][A-Za-z0-9_+-]*(\/[A-Za-z0-9_+-]+)*$/;
 

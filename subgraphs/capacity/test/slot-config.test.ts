@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@coperto/errors';
-import { InputChecks } from '@coperto/server-kit';
+import { InputChecks } from '@coperto/domain';
 import { checkOpeningDays, minutesOfClock, replaceDays, type OpeningDayInput } from '../src/opening-hours.js';
 import { defaultSlotConfig } from '../src/slot-config-record.js';
 import { checkSlotConfigInput, type SlotConfigInput } from '../src/slot-config-service.js';

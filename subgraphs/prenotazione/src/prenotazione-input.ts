@@ -4,7 +4,7 @@ import {
   parseRestaurantDateTime,
   preferEnglish,
   zoneOffsetMinutes,
-} from '@coperto/server-kit';
+} from '@coperto/domain';
 import type { BookingState } from './prenotazione-record.js';
 
 export interface PrenotazioneInput {

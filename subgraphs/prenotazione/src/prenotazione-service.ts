@@ -7,14 +7,8 @@ import {
   TableUnavailableError,
   ValidationError,
 } from '@coperto/errors';
-import {
-  InputChecks,
-  localDateOf,
-  localDayBounds,
-  parseLocalDate,
-  type Logger,
-  type SubgraphClient,
-} from '@coperto/server-kit';
+import { InputChecks, localDateOf, localDayBounds, parseLocalDate } from '@coperto/domain';
+import type { Logger, SubgraphClient } from '@coperto/server-kit';
 import { DuplicateKeyError, type OutboxMessage } from '@coperto/store';
 import {
   checkPrenotazione,

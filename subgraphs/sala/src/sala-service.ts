@@ -1,7 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { DuplicateError, InUseError, NotFoundError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
-import { InputChecks, type SubgraphClient } from '@coperto/server-kit';
+import { InputChecks } from '@coperto/domain';
+import type { SubgraphClient } from '@coperto/server-kit';
 import type { Viewer } from '@coperto/auth';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, normalizeCodice, type SalaRecord } from './sala-record.js';
 import type { SalaStore } from './sala-store.js';

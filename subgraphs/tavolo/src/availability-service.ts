@@ -1,5 +1,6 @@
 import type { Viewer } from '@coperto/auth';
-import { InputChecks, parseRestaurantDateTime, type SubgraphClient } from '@coperto/server-kit';
+import { InputChecks, parseRestaurantDateTime } from '@coperto/domain';
+import type { SubgraphClient } from '@coperto/server-kit';
 import { availableTables, type BookedSlot } from './availability.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';

@@ -1,6 +1,7 @@
 import type { Viewer } from '@coperto/auth';
 import { ValidationError } from '@coperto/errors';
-import { InputChecks, type SubgraphClient } from '@coperto/server-kit';
+import { InputChecks } from '@coperto/domain';
+import type { SubgraphClient } from '@coperto/server-kit';
 
 /** Table shapes on the floor plan. */
 export const TABLE_SHAPES = ['round', 'rect'] as const;

@@ -8,7 +8,8 @@ import {
   LockNotOwnedError,
   NotFoundError,
 } from '@coperto/errors';
-import { InputChecks, preferEnglish, type SubgraphClient } from '@coperto/server-kit';
+import { InputChecks, preferEnglish } from '@coperto/domain';
+import type { SubgraphClient } from '@coperto/server-kit';
 import {
   geometryOf,
   placeTable,

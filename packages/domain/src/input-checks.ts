@@ -58,13 +58,3 @@ export class InputChecks {
     if (this.issues.length > 0) throw new ValidationError(this.issues);
   }
 }
-
-/** English wins over Italian when both are sent (the API's rule for bilingual inputs). */
-export function preferEnglish<T>(
-  english: T | null | undefined,
-  italian: T | null | undefined,
-): T | undefined {
-  if (english !== undefined && english !== null) return english;
-  if (italian !== undefined && italian !== null) return italian;
-  return undefined;
-}

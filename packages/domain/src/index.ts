@@ -1,0 +1,3 @@
+export * from './local-time.js';
+export * from './input-checks.js';
+export * from './prefer-english.js';
