@@ -13,6 +13,8 @@ import { startDistributed, type Mode } from './support/stack.js';
 interface Observed {
   baseUrl: string;
   metricsUrl: string;
+  /** Metrics of a process that relays an outbox (embedded: the one process; distributed: tavolo's). */
+  relayMetricsUrl: string;
   /**
    * Log lines so far: of one process (distributed: `gateway`, `tavolo#0`, …), or of all of them. Embedded mode
    * is one process: every name reads its one log.
@@ -48,6 +50,7 @@ async function startObserved(mode: Mode): Promise<Observed> {
     return {
       baseUrl: stack.baseUrl,
       metricsUrl: stack.metricsUrl,
+      relayMetricsUrl: `http://127.0.0.1:${stack.subgraphs.tavolo![0]!.metricsPort}/metrics`,
       lines: (process) =>
         stack.processes.filter((p) => !process || p.name === process).flatMap((p) => parseLines(p.output())),
       close: () => stack.close(),
@@ -72,6 +75,7 @@ async function startObserved(mode: Mode): Promise<Observed> {
   return {
     baseUrl: `http://127.0.0.1:${app.ports.app}`,
     metricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
+    relayMetricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
     lines: () => parseLines(text),
     close: async () => {
       await app.close();
@@ -158,5 +162,11 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(/^graphql_ws_open_sockets\{[^}]*\} 0$/m);
     expect(text).toMatch(/^cache_misses_total\{[^}]*\} [1-9]/m);
     if (mode === 'embedded') expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+  });
+
+  it('exposes the outbox backlog and the age of its oldest pending event where the outbox is relayed', async () => {
+    const text = await (await fetch(stack.relayMetricsUrl)).text();
+    expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+    expect(text).toMatch(/^outbox_oldest_event_age_seconds\{[^}]*\} [\d.]+(e[-+]\d+)?$/m);
   });
 });
