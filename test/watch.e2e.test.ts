@@ -2,7 +2,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { killOnExit, mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
+import { freePorts, killOnExit, mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
 import { MODES, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
@@ -105,5 +105,22 @@ describe.each(MODES)('pnpm watch (%s mode)', (mode) => {
     expect(await watch.exited).toBe(1);
     expect(watch.stderr()).toMatch(/4403 Forbidden/);
     expect(watch.stdout()).toBe('');
+  });
+});
+
+describe('pnpm watch without a service', () => {
+  it('keeps trying to connect, and stops at once on Ctrl-C', async () => {
+    const [port] = await freePorts(1);
+    const watch = startWatch(['--tenant', 'demo', '--url', `http://127.0.0.1:${port}`], {
+      JWT_SECRET: TEST_JWT_SECRET,
+    });
+    try {
+      await until(() => /disconnected[\s\S]*disconnected/.test(watch.stderr()), 'two failed attempts');
+      watch.child.kill('SIGINT');
+      expect(await watch.exited).toBe(0);
+      expect(watch.stdout()).toBe('');
+    } finally {
+      if (watch.child.exitCode === null) watch.child.kill('SIGKILL');
+    }
   });
 });
