@@ -1,6 +1,7 @@
 // The developer pages in a real browser (Debian's chromium driven by playwright-core), embedded mode: the API
-// reference at /docs loads nothing from outside the machine, GraphiQL at /graphql runs a query with the token
-// typed into its headers, and a page of another origin calls the REST API as CORS_ORIGINS allows or refuses.
+// reference at /docs and GraphiQL at /graphql load nothing from outside the machine, GraphiQL runs a query
+// with the token typed into its headers, and a page of another origin calls the REST API as CORS_ORIGINS
+// allows or refuses.
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -54,6 +55,27 @@ function callFromPage(
   ) as Promise<Outcome>;
 }
 
+/**
+ * Records every request the context's pages make; one to another origin than `origin` is recorded, then refused
+ * (so nothing leaves the machine even when the test fails). Returns the URLs requested so far.
+ */
+async function recordRequests(context: BrowserContext, origin: string): Promise<() => string[]> {
+  const requested: string[] = [];
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    requested.push(url);
+    return new URL(url).origin === origin ? route.continue() : route.abort('blockedbyclient');
+  });
+  context.on('request', (request) => {
+    if (!requested.includes(request.url())) requested.push(request.url());
+  });
+  return () => [...requested];
+}
+
+/** The requested URLs (http, https, ws, wss) that are not to `origin`. */
+const elsewhere = (urls: string[], origin: string) =>
+  urls.filter((url) => /^(https?|wss?):/.test(url) && new URL(url).origin !== origin);
+
 /** Preflights the gateway answered on `/api/…` so far (its Prometheus counter). */
 async function preflightsAnswered(stack: Stack): Promise<number> {
   const text = await (await fetch(stack.metricsUrl)).text();
@@ -103,17 +125,8 @@ describe('developer surfaces in a browser (embedded mode, chromium)', () => {
 
   it('renders the API reference at /docs with every request to the gateway itself', async () => {
     await withContext(async (context, page) => {
-      const requested: string[] = [];
       const gateway = new URL(stack.baseUrl).origin;
-      // Every request of the page passes through here: one to another host would be recorded, then refused.
-      await context.route('**/*', (route) => {
-        const url = route.request().url();
-        requested.push(url);
-        return new URL(url).origin === gateway ? route.continue() : route.abort('blockedbyclient');
-      });
-      context.on('request', (request) => {
-        if (!requested.includes(request.url())) requested.push(request.url());
-      });
+      const requested = await recordRequests(context, gateway);
       const errors: string[] = [];
       page.on('pageerror', (error) => errors.push(error.message));
 
@@ -122,11 +135,8 @@ describe('developer surfaces in a browser (embedded mode, chromium)', () => {
       await page.getByText('List the tables').first().waitFor(WAIT);
       await page.waitForLoadState('networkidle');
 
-      const leaving = requested.filter(
-        (url) => /^(https?|wss?):/.test(url) && new URL(url).origin !== gateway,
-      );
-      expect(leaving).toEqual([]);
-      expect(requested).toEqual(
+      expect(elsewhere(requested(), gateway)).toEqual([]);
+      expect(requested()).toEqual(
         expect.arrayContaining([`${gateway}/docs`, `${gateway}/docs/scalar.js`, `${gateway}/openapi.json`]),
       );
       expect(errors).toEqual([]);
@@ -134,7 +144,9 @@ describe('developer surfaces in a browser (embedded mode, chromium)', () => {
   });
 
   it('opens GraphiQL on /graphql and runs a query with the token typed into its headers', async () => {
-    await withContext(async (_context, page) => {
+    await withContext(async (context, page) => {
+      const gateway = new URL(stack.baseUrl).origin;
+      const requested = await recordRequests(context, gateway);
       await page.goto(`${stack.baseUrl}/graphql`);
       await page.locator('.graphiql-container').waitFor(WAIT);
 
@@ -155,6 +167,9 @@ describe('developer surfaces in a browser (embedded mode, chromium)', () => {
       const result = JSON.parse(shown);
       expect(result.errors).toBeUndefined();
       expect(result.data.tavoli).toEqual([{ id: table.id, name: table.name, seats: 4 }]);
+      // Offline too: the page, React, GraphiQL and the queries all from the gateway.
+      expect(elsewhere(requested(), gateway)).toEqual([]);
+      expect(requested()).toEqual(expect.arrayContaining([`${gateway}/explorer/graphiql.js`]));
     });
   });
 
