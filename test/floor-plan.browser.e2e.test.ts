@@ -4,21 +4,11 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { chromium, type Browser, type Page, type WebSocketRoute } from 'playwright-core';
+import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
+import { launchChromium, WAIT } from './support/browser.js';
 import { startEmbedded, type Stack } from './support/stack.js';
 
-const CHROMIUM = '/usr/bin/chromium';
-const CHROMIUM_ARGS = [
-  '--headless',
-  '--no-sandbox',
-  '--disable-gpu',
-  '--disable-background-networking',
-  '--disable-component-update',
-  '--disable-sync',
-  '--no-first-run',
-];
-const WAIT = { timeout: 20_000 };
 const screenshotDir = process.env.FLOOR_PLAN_SCREENSHOTS;
 
 interface BrowserDocument {
@@ -111,7 +101,7 @@ describe('floor plan page (embedded mode, chromium)', () => {
       expect(res.status).toBe(201);
       tables[name] = res.body;
     }
-    browser = await chromium.launch({ executablePath: CHROMIUM, args: CHROMIUM_ARGS });
+    browser = await launchChromium();
     page = await browser.newPage({ viewport: { width: 1024, height: 768 } });
     page.on('console', (message) => {
       if (message.type() === 'error') consoleErrors.push(message.text());

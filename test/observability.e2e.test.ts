@@ -13,8 +13,13 @@ import { startDistributed, type Mode } from './support/stack.js';
 interface Observed {
   baseUrl: string;
   metricsUrl: string;
-  /** Every log line so far: the gateway's and the subgraphs'. */
-  lines(): Record<string, unknown>[];
+  /** Metrics of a process that relays an outbox (embedded: the one process; distributed: tavolo's). */
+  relayMetricsUrl: string;
+  /**
+   * Log lines so far: of one process (distributed: `gateway`, `tavolo#0`, …), or of all of them. Embedded mode
+   * is one process: every name reads its one log.
+   */
+  lines(process?: string): Record<string, unknown>[];
   close(): Promise<void>;
 }
 
@@ -45,7 +50,9 @@ async function startObserved(mode: Mode): Promise<Observed> {
     return {
       baseUrl: stack.baseUrl,
       metricsUrl: stack.metricsUrl,
-      lines: () => stack.processes.flatMap((p) => parseLines(p.output())),
+      relayMetricsUrl: `http://127.0.0.1:${stack.subgraphs.tavolo![0]!.metricsPort}/metrics`,
+      lines: (process) =>
+        stack.processes.filter((p) => !process || p.name === process).flatMap((p) => parseLines(p.output())),
       close: () => stack.close(),
     };
   }
@@ -68,6 +75,7 @@ async function startObserved(mode: Mode): Promise<Observed> {
   return {
     baseUrl: `http://127.0.0.1:${app.ports.app}`,
     metricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
+    relayMetricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
     lines: () => parseLines(text),
     close: async () => {
       await app.close();
@@ -97,15 +105,15 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
   });
   afterAll(async () => stack?.close());
 
-  it("returns the caller's id and logs it at the gateway and at the subgraph", async () => {
+  it("returns the caller's id and logs it at the gateway and at the subgraph, each in its own log", async () => {
     const api = createApi(stack.baseUrl);
     const id = `obs-${mode}-${Date.now()}`;
     const res = await api('GET', '/api/tavoli', { token, headers: { 'x-request-id': id } });
     expect(res.status).toBe(200);
     expect(res.headers.get('x-request-id')).toBe(id);
     const access = await eventually(
-      () => stack.lines().find((l) => l.msg === 'request' && l.requestId === id),
-      'the access line',
+      () => stack.lines('gateway').find((l) => l.msg === 'request' && l.requestId === id),
+      'the access line in the gateway’s log',
     );
     expect(access).toMatchObject({
       route: '/api/tavoli',
@@ -116,10 +124,19 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     });
     expect(access.durationMs).toEqual(expect.any(Number));
     const sub = await eventually(
-      () => stack.lines().find((l) => l.msg === 'subgraph request' && l.requestId === id),
-      'the subgraph line',
+      () => stack.lines('tavolo#0').find((l) => l.msg === 'subgraph request' && l.requestId === id),
+      'the subgraph line in the tavolo subgraph’s log',
     );
     expect(sub.subgraph).toBe('tavolo');
+    if (mode === 'distributed') {
+      // Separate processes, separate logs: the access line is the gateway's only, the subgraph line tavolo's.
+      expect(stack.lines('tavolo#0').some((l) => l.msg === 'request' && l.requestId === id)).toBe(false);
+      expect(stack.lines('gateway').some((l) => l.msg === 'subgraph request' && l.requestId === id)).toBe(
+        false,
+      );
+      expect(sub.name).toBe('tavolo');
+      expect(access.name).toBe('gateway');
+    }
   });
 
   it('replaces an insane id by a UUID, and puts the id in REST and GraphQL error bodies', async () => {
@@ -145,5 +162,11 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(/^graphql_ws_open_sockets\{[^}]*\} 0$/m);
     expect(text).toMatch(/^cache_misses_total\{[^}]*\} [1-9]/m);
     if (mode === 'embedded') expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+  });
+
+  it('exposes the outbox backlog and the age of its oldest pending event where the outbox is relayed', async () => {
+    const text = await (await fetch(stack.relayMetricsUrl)).text();
+    expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+    expect(text).toMatch(/^outbox_oldest_event_age_seconds\{[^}]*\} [\d.]+(e[-+]\d+)?$/m);
   });
 });

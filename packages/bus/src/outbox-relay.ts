@@ -1,5 +1,6 @@
 import type { OutboxSource, PendingOutbox } from '@coperto/store';
 import { BusUnavailableError } from './errors.js';
+import { PendingAges } from './pending-ages.js';
 import { sleep } from './timeout.js';
 import type { CloudEvent, EventBus } from './types.js';
 
@@ -41,6 +42,11 @@ export interface OutboxRelay {
   stats(): OutboxRelayStats;
   /** Records with pending events (health: queue length). */
   countPending(): Promise<number>;
+  /**
+   * Age in seconds of the oldest event this relay claimed and has not yet seen acknowledged (its CloudEvents
+   * `time`), 0 when none: how far behind the bus the outbox is (metrics: `outbox_oldest_event_age_seconds`).
+   */
+  oldestPendingAgeSeconds(): number;
 }
 
 /** A claimed record this relay still has work for, with the time its claim runs out. */
@@ -86,6 +92,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let kicked = false;
   let backingOff = false;
   let held: Held[] = [];
+  const ages = new PendingAges(leaseMs);
 
   const report = (error: unknown) => {
     stats.lastError = error instanceof Error ? error.message : String(error);
@@ -149,7 +156,10 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         // A store may release a claim on acknowledgement: a fresh claim of a held record supersedes it.
         const fresh = new Set(claimed.map(recordKey));
         work = work.filter((h) => !fresh.has(recordKey(h.pending)));
-        for (const pending of claimed) work.push({ pending, leaseUntil });
+        for (const pending of claimed) {
+          work.push({ pending, leaseUntil });
+          ages.track(recordKey(pending), pending.messages, leaseUntil, Date.now());
+        }
       } catch (error) {
         report(error);
         held = work;
@@ -171,6 +181,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         busErrorReported ||= busError;
       }
       ackFailed ||= outcome.ackFailed;
+      ages.track(recordKey(h.pending), outcome.remaining, h.leaseUntil, Date.now());
       // A message the bus refused is not retried from memory: it waits for its lease to run out.
       const retry = outcome.error === null || outcome.error instanceof BusUnavailableError;
       if (outcome.remaining.length > 0 && retry) {
@@ -223,9 +234,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       state = 'stopped';
       await loop;
       held = [];
+      ages.clear();
     },
     stats: () => ({ ...stats }),
     countPending: () => source.countPending(),
+    oldestPendingAgeSeconds: () => ages.oldestAgeSeconds(Date.now()),
   };
 }
 

@@ -138,6 +138,10 @@ describe('outbox relay: MongoDB store → NATS that dies and comes back', () => 
     await vi.waitFor(() => expect(errors.length).toBeGreaterThan(0), { timeout: 10_000 });
     expect(await relay.countPending()).toBe(RECORDS);
     expect(received.filter((e) => allIds.includes(e.id))).toEqual([]);
+    // The age of the oldest waiting event (outbox_oldest_event_age_seconds) grows while the bus is down.
+    const age = relay.oldestPendingAgeSeconds();
+    expect(age).toBeGreaterThan(0);
+    await vi.waitFor(() => expect(relay.oldestPendingAgeSeconds()).toBeGreaterThan(age), { timeout: 10_000 });
 
     await nats.restart();
 
@@ -146,6 +150,7 @@ describe('outbox relay: MongoDB store → NATS that dies and comes back', () => 
         const seen = new Set(received.map((e) => e.id));
         expect(allIds.filter((id) => !seen.has(id))).toEqual([]);
         expect(await relay.countPending()).toBe(0);
+        expect(relay.oldestPendingAgeSeconds()).toBe(0);
       },
       { timeout: 45_000, interval: 100 },
     );
@@ -203,6 +208,7 @@ describe('outbox relay: MongoDB store → NATS that dies and comes back', () => 
         const seen = new Set(received.map((e) => e.id));
         expect(allIds.filter((id) => !seen.has(id))).toEqual([]);
         expect(await relay.countPending()).toBe(0);
+        expect(relay.oldestPendingAgeSeconds()).toBe(0);
       },
       { timeout: 45_000, interval: 100 },
     );

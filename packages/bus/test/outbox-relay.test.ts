@@ -329,4 +329,37 @@ describe('outbox relay', () => {
     expect(source.pendingIds()).toEqual(bad.map((m) => m.id));
     expect(await relay.countPending()).toBe(1);
   });
+
+  it('reports the age of the oldest event the bus has not taken: it grows while the bus is down, 0 after', async () => {
+    // Only Date is faked (the relay's pauses run on real timers); a long lease keeps the claim throughout.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    try {
+      const written = Date.parse('2030-01-01T12:00:00Z');
+      vi.setSystemTime(written);
+      const { source, bus, relay, errors } = setUp({ leaseMs: 600_000 });
+      expect(relay.oldestPendingAgeSeconds()).toBe(0);
+      bus.down = true;
+      source.write('G1', events('G1', 2));
+      relay.start();
+      await vi.waitFor(() => expect(errors.length).toBeGreaterThanOrEqual(1), WAIT);
+      // (The faked clock still moves with real time between two settings: whole seconds are compared.)
+      expect(relay.oldestPendingAgeSeconds()).toBeCloseTo(0, 0);
+
+      vi.setSystemTime(written + 42_000);
+      expect(relay.oldestPendingAgeSeconds()).toBeCloseTo(42, 0);
+      source.write('G2', events('G2', 1));
+      vi.setSystemTime(written + 90_000);
+      await vi.waitFor(() => expect(source.records.get('G2')!.leasedUntil).toBeGreaterThan(0), WAIT);
+      // G2 is younger: the oldest is still G1's first event.
+      expect(relay.oldestPendingAgeSeconds()).toBeCloseTo(90, 0);
+
+      bus.down = false;
+      await vi.waitFor(async () => {
+        expect(await relay.countPending()).toBe(0);
+        expect(relay.oldestPendingAgeSeconds()).toBe(0);
+      }, WAIT);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
 });

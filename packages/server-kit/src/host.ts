@@ -85,6 +85,11 @@ export async function startHost(options: HostOptions): Promise<Host> {
     options.metrics.gauge('outbox_backlog', 'Records with events not yet published to the bus', () =>
       relay.countPending(),
     );
+    options.metrics.gauge(
+      'outbox_oldest_event_age_seconds',
+      'Age of the oldest event this process relays that the bus has not yet taken (0 when none)',
+      () => relay.oldestPendingAgeSeconds(),
+    );
     relay.start();
   }
   const metricsServer = createMetricsServer(options.metrics);
