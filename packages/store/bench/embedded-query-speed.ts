@@ -5,8 +5,9 @@
  *   nice -n 10 node --import tsx packages/store/bench/embedded-query-speed.ts
  *
  * STORE_ENTRY=<path to an index.ts> measures another copy of the adapter (e.g. the previous commit's src,
- * checked out next to this one) with the same workload. Prints ops/s per operation, the median of ROUNDS
- * rounds of ROUND_MS each, and the process's RSS at the end.
+ * checked out next to this one) with the same workload. Prints, per operation, the CPU time per operation
+ * (user + system: the figure least disturbed by other work on a shared machine) and ops/s, each the median of
+ * ROUNDS rounds of ROUND_MS after a warm-up round, and the process's RSS at the end.
  */
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
@@ -92,19 +93,28 @@ const operations: Record<string, () => Promise<unknown>> = {
     ),
 };
 
+const median = (values: number[]): number =>
+  [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+console.log(`${'operation'.padEnd(64)} ${'CPU µs/op'.padStart(10)} ${'ops/s'.padStart(8)}`);
 for (const [name, operation] of Object.entries(operations)) {
+  const cpuPerOp: number[] = [];
   const rates: number[] = [];
   for (let round = 0; round < ROUNDS + 1; round++) {
     let done = 0;
+    const cpu = process.cpuUsage();
     const start = performance.now();
     while (performance.now() - start < ROUND_MS) {
       await operation();
       done++;
     }
-    if (round > 0) rates.push((done * 1000) / (performance.now() - start)); // round 0 warms up
+    const elapsed = performance.now() - start;
+    const used = process.cpuUsage(cpu);
+    if (round === 0) continue; // warm-up
+    cpuPerOp.push((used.user + used.system) / done);
+    rates.push((done * 1000) / elapsed);
   }
-  rates.sort((a, b) => a - b);
-  console.log(`${name.padEnd(68)} ${Math.round(rates[Math.floor(rates.length / 2)]!)} ops/s`);
+  const cpuFigure = median(cpuPerOp).toFixed(1).padStart(10);
+  console.log(`${name.padEnd(64)} ${cpuFigure} ${String(Math.round(median(rates))).padStart(8)}`);
 }
 console.log(`RSS at the end: ${Math.round(process.memoryUsage().rss / 2 ** 20)} MiB`);
 await store.close();
