@@ -262,6 +262,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'p', place: { zip: '00100', city: 'Roma' } });
         await coll.insertOne({ id: 'l', lines: [{ sku: 'p1', qty: 1 }, { sku: 'p2' }] });
         await coll.insertOne({ id: 'q', lines: [{ sku: 'p3', qty: 2 }] });
+        await coll.insertOne({ id: 's', scores: [3, 8, 12] });
       });
 
       const cases: Array<[string, Filter, string[]]> = [
@@ -270,10 +271,21 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         [
           '$ne with an object is ordered too',
           { place: { $ne: { zip: '00100', city: 'Roma' } } },
-          ['l', 'o', 'q'],
+          ['l', 'o', 'q', 's'],
         ],
-        ['null matches an array element missing the field', { 'lines.qty': null }, ['l', 'o', 'p']],
+        ['null matches an array element missing the field', { 'lines.qty': null }, ['l', 'o', 'p', 's']],
         ['$nin null through an array', { 'lines.qty': { $nin: [null] } }, ['q']],
+        ['$in with null matches a missing field', { lines: { $in: [null] } }, ['o', 'p', 's']],
+        ['$ne null means present', { lines: { $ne: null } }, ['l', 'q']],
+        ['$exists through an array of objects', { 'lines.qty': { $exists: true } }, ['l', 'q']],
+        ['$elemMatch with $or', { lines: { $elemMatch: { $or: [{ sku: 'zz' }, { qty: 2 }] } } }, ['q']],
+        [
+          '$not of $elemMatch',
+          { lines: { $not: { $elemMatch: { qty: { $gt: 1 } } } } },
+          ['l', 'o', 'p', 's'],
+        ],
+        ['$elemMatch: one element within both bounds', { scores: { $elemMatch: { $gt: 10, $lt: 4 } } }, []],
+        ['inherited properties are not fields', { constructor: { $exists: true } }, []],
       ];
       it.each(cases)('%s', async (_label, filter, expected) => {
         expect(ids(await items(tenantId).find(filter))).toEqual(expected);
