@@ -27,7 +27,7 @@ export function applyUpdate(
   update: Update,
   options: { inserting?: boolean } = {},
 ): JsonObject {
-  const { $setOnInsert, ...modifier } = copyJson(update); // a private copy: mingo stores operand values as given
+  const { $setOnInsert, ...modifier } = copyJson(update); // private: mingo copies operands one level deep only
   if (options.inserting && $setOnInsert) modifier.$set = { ...modifier.$set, ...$setOnInsert };
   const steps = Object.entries(modifier) as Array<[string, JsonObject]>;
   for (const [operator, fields] of steps) {
