@@ -15,6 +15,7 @@ import type {
   OutboxMessage,
   PendingOutbox,
   TenantCollection,
+  Update,
 } from './types.js';
 
 interface Item extends Identified {
@@ -253,6 +254,45 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
       });
     });
 
+    describe('filters: MongoDB details an in-memory matcher can miss', () => {
+      const tenantId = trustedTenantId(uniqueName('details'));
+      beforeAll(async () => {
+        const coll = items(tenantId);
+        await coll.insertOne({ id: 'o', place: { city: 'Roma', zip: '00100' } });
+        await coll.insertOne({ id: 'p', place: { zip: '00100', city: 'Roma' } });
+        await coll.insertOne({ id: 'l', lines: [{ sku: 'p1', qty: 1 }, { sku: 'p2' }] });
+        await coll.insertOne({ id: 'q', lines: [{ sku: 'p3', qty: 2 }] });
+        await coll.insertOne({ id: 's', scores: [3, 8, 12] });
+      });
+
+      const cases: Array<[string, Filter, string[]]> = [
+        ['object equality is ordered', { place: { zip: '00100', city: 'Roma' } }, ['p']],
+        ['$in with an object is ordered too', { place: { $in: [{ city: 'Roma', zip: '00100' }] } }, ['o']],
+        [
+          '$ne with an object is ordered too',
+          { place: { $ne: { zip: '00100', city: 'Roma' } } },
+          ['l', 'o', 'q', 's'],
+        ],
+        ['null matches an array element missing the field', { 'lines.qty': null }, ['l', 'o', 'p', 's']],
+        ['$nin null through an array', { 'lines.qty': { $nin: [null] } }, ['q']],
+        ['$in with null matches a missing field', { lines: { $in: [null] } }, ['o', 'p', 's']],
+        ['$ne null means present', { lines: { $ne: null } }, ['l', 'q']],
+        ['$exists through an array of objects', { 'lines.qty': { $exists: true } }, ['l', 'q']],
+        ['$elemMatch with $or', { lines: { $elemMatch: { $or: [{ sku: 'zz' }, { qty: 2 }] } } }, ['q']],
+        [
+          '$not of $elemMatch',
+          { lines: { $not: { $elemMatch: { qty: { $gt: 1 } } } } },
+          ['l', 'o', 'p', 's'],
+        ],
+        ['$elemMatch: one element within both bounds', { scores: { $elemMatch: { $gt: 10, $lt: 4 } } }, []],
+        ['inherited properties are not fields', { constructor: { $exists: true } }, []],
+      ];
+      it.each(cases)('%s', async (_label, filter, expected) => {
+        expect(ids(await items(tenantId).find(filter))).toEqual(expected);
+        expect(await items(tenantId).count(filter)).toBe(expected.length);
+      });
+    });
+
     describe('updates', () => {
       it('$set (dotted paths create objects), $unset and $inc', async () => {
         const coll = items(newTenant());
@@ -343,6 +383,29 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await coll.findById(generated!.id)).toEqual({ id: generated!.id, kind: 'b', v: 1 });
       });
 
+      it('refuses an update MongoDB cannot apply to the record, and changes or stores nothing', async () => {
+        const collection = outboxCollection();
+        const coll = items(newTenant(), collection);
+        const source = store.outbox([collection]);
+        const doc = { id: 'r', name: 'x', tags: ['a'], n: 1 };
+        await coll.insertOne(doc);
+        const impossible: Update[] = [
+          { $set: { n: 2 }, $inc: { name: 1 } },
+          { $set: { n: 2 }, $push: { name: 'y' } },
+          { $set: { n: 2 }, $pull: { name: 'x' } },
+          { $set: { n: 2, 'name.first': 'y' } },
+          { $set: { n: 2, 'tags.first': 'y' } },
+          { $set: { n: 2 }, $inc: { 'tags.first': 1 } },
+        ];
+        for (const update of impossible) {
+          await expect(
+            coll.findOneAndUpdate({ id: 'r' }, update, { events: [event(uniqueName('e'))] }),
+          ).rejects.toThrow();
+        }
+        expect(await coll.findById('r')).toEqual(doc);
+        expect(await source.countPending()).toBe(0);
+      });
+
       it('an upsert whose filter misses an existing id is a DuplicateKeyError on id', async () => {
         const coll = items(newTenant());
         await coll.insertOne({ id: 'lock', owner: 'a' });
@@ -389,6 +452,22 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const descending = await items(tenantId).find({}, { sort: { rank: -1 } });
         expect(descending[0]?.id).toBe('string-rank');
         expect(descending.at(-1)?.id).toBe('missing-rank');
+      });
+
+      it('sorts a missing field as null (ties by id), an array by its smallest element ascending and largest descending', async () => {
+        const coll = items(newTenant());
+        for (const doc of [
+          { id: 'n2', v: null },
+          { id: 'n1' },
+          { id: 'n0', v: null },
+          { id: 'range', v: [1, 10] },
+          { id: 'five', v: 5 },
+        ])
+          await coll.insertOne(doc);
+        const ascending = await coll.find({}, { sort: { v: 1 } });
+        expect(ascending.map((doc) => doc.id)).toEqual(['n0', 'n1', 'n2', 'range', 'five']);
+        const descending = await coll.find({}, { sort: { v: -1 } });
+        expect(descending.map((doc) => doc.id)).toEqual(['range', 'five', 'n0', 'n1', 'n2']);
       });
 
       it('pages with skip and limit without losing or repeating records, even on ties', async () => {

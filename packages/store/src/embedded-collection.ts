@@ -3,7 +3,8 @@ import type { TenantId } from '@coperto/auth';
 import type { EmbeddedEngine } from './embedded-engine.js';
 import type { CollectionState, StoredRecord } from './embedded-state.js';
 import { DuplicateKeyError } from './errors.js';
-import { matchesFilter } from './filter-matcher.js';
+import { compileFilter } from './embedded-filter.js';
+import { applyUpdate } from './embedded-update.js';
 import { copyJson, type JsonObject } from './json-values.js';
 import { page, sortDocuments, validatePaging, validateSort } from './sort.js';
 import {
@@ -25,7 +26,7 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './types.js';
-import { applyUpdate, upsertId, upsertSeed, validateUpdate } from './update-applier.js';
+import { upsertId, upsertSeed, validateUpdate } from './update-validation.js';
 
 /**
  * One tenant's view of an embedded collection. Each method validates, then reads or changes memory
@@ -205,9 +206,10 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
       typeof filter.id === 'string'
         ? [collection.get(this.tenantId, filter.id)]
         : collection.records(this.tenantId);
+    const matches = compileFilter(filter);
     const found: StoredRecord[] = [];
     for (const record of candidates) {
-      if (record && matchesFilter(record.doc, filter)) {
+      if (record && matches(record.doc)) {
         found.push(record);
         if (found.length >= limit) break;
       }

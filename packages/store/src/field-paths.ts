@@ -1,4 +1,4 @@
-import { isPlainObject, type JsonObject } from './json-values.js';
+import { isPlainObject } from './json-values.js';
 
 /** Marks a path that reaches no value (MongoDB "missing"), distinct from a stored `null`. */
 export const MISSING: unique symbol = Symbol('missing');
@@ -15,7 +15,7 @@ export function splitPath(path: string): string[] {
   return segments;
 }
 
-function isIndex(segment: string): boolean {
+export function isIndex(segment: string): boolean {
   return /^(0|[1-9][0-9]*)$/.test(segment);
 }
 
@@ -62,75 +62,6 @@ export function getPath(doc: unknown, path: string): unknown {
     else return undefined;
   }
   return current;
-}
-
-/**
- * The container and last segment of a path, creating missing objects on the way (for `$set`, `$inc`, `$push`).
- * Throws when the path crosses a scalar, or names a field of an array (MongoDB: "Cannot create field").
- */
-export function parentForWrite(
-  doc: JsonObject,
-  path: string,
-): { parent: JsonObject | unknown[]; key: string } {
-  const segments = splitPath(path);
-  let current: JsonObject | unknown[] = doc;
-  for (let i = 0; i < segments.length - 1; i++) {
-    const segment = segments[i]!;
-    let next = readChild(current, segment, path);
-    if (next === undefined) {
-      next = {};
-      writeChild(current, segment, next, path);
-    }
-    if (!isPlainObject(next) && !Array.isArray(next)) throw cannotCreate(path, segments[i + 1]!);
-    current = next;
-  }
-  const key = segments[segments.length - 1]!;
-  if (Array.isArray(current) && !isIndex(key)) throw cannotCreate(path, key);
-  return { parent: current, key };
-}
-
-/** The container and last segment of an existing path (for `$unset`, `$pull`), or null when it is missing. */
-export function parentForRead(
-  doc: JsonObject,
-  path: string,
-): { parent: JsonObject | unknown[]; key: string } | null {
-  const segments = splitPath(path);
-  let current: unknown = doc;
-  for (let i = 0; i < segments.length - 1; i++) {
-    if (!isPlainObject(current) && !Array.isArray(current)) return null;
-    current = readChild(current, segments[i]!, path);
-  }
-  if (!isPlainObject(current) && !Array.isArray(current)) return null;
-  return { parent: current, key: segments[segments.length - 1]! };
-}
-
-export function readChild(container: JsonObject | unknown[], key: string, path: string): unknown {
-  if (Array.isArray(container)) {
-    if (!isIndex(key)) throw cannotCreate(path, key);
-    return container[Number(key)];
-  }
-  return Object.hasOwn(container, key) ? container[key] : undefined;
-}
-
-/** Sets a child; on an array, pads with null up to the index (as MongoDB does). */
-export function writeChild(
-  container: JsonObject | unknown[],
-  key: string,
-  value: unknown,
-  path: string,
-): void {
-  if (Array.isArray(container)) {
-    if (!isIndex(key)) throw cannotCreate(path, key);
-    const index = Number(key);
-    while (container.length < index) container.push(null);
-    container[index] = value;
-    return;
-  }
-  container[key] = value;
-}
-
-function cannotCreate(path: string, segment: string): TypeError {
-  return new TypeError(`Cannot create field ${JSON.stringify(segment)} along ${JSON.stringify(path)}`);
 }
 
 /** True when one path equals the other or is a prefix of it (`a` and `a.b`): MongoDB's update conflict. */

@@ -33,7 +33,7 @@ import type {
   UpdateOptions,
   WriteOptions,
 } from './types.js';
-import { upsertId, upsertSeed, validateUpdate } from './update-applier.js';
+import { upsertId, upsertSeed, validateUpdate } from './update-validation.js';
 
 /** What a MongoDB collection view needs from its store. */
 export interface MongoContext {

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { validateFilter } from './filter-matcher.js';
+import { validateFilter } from './filter-validation.js';
 import { cloneJson, isPlainObject, type JsonObject } from './json-values.js';
 import type { Filter, Identified, OutboxMessage } from './types.js';
 

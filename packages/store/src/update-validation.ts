@@ -1,22 +1,15 @@
-import {
-  parentForRead,
-  parentForWrite,
-  pathsConflict,
-  readChild,
-  splitPath,
-  writeChild,
-} from './field-paths.js';
-import { isOperatorObject, matchesFilter, validateFilter } from './filter-matcher.js';
-import { cloneJson, copyJson, isPlainObject, jsonEqual, type JsonObject } from './json-values.js';
+import { pathsConflict, splitPath } from './field-paths.js';
+import { isOperatorObject, validateFilter } from './filter-validation.js';
+import { cloneJson, isPlainObject, type JsonObject } from './json-values.js';
 import type { Filter, Update } from './types.js';
 
 /**
- * The Update subset of types.ts with MongoDB semantics, as pure functions: the embedded adapter applies
- * updates with them; both adapters validate with `validateUpdate` (TypeError outside the subset) and derive an
- * upsert's seed and id with `upsertSeed` / `upsertId`.
+ * The store's whitelist of the Update subset of types.ts (pure functions): both adapters validate with
+ * `validateUpdate` (TypeError outside the subset) and derive an upsert's seed and id with `upsertSeed` /
+ * `upsertId`. The embedded adapter then applies updates with mingo (embedded-update.ts).
  */
 
-const UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert'] as const;
+export const UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert'] as const;
 type UpdateOperator = (typeof UPDATE_OPERATORS)[number];
 
 /**
@@ -68,84 +61,6 @@ function validateOperand(operator: UpdateOperator, path: string, operand: unknow
 }
 
 /**
- * Applies a (valid) update to a copy of `doc` and returns the copy. `$setOnInsert` applies only when
- * `inserting`. Throws a TypeError where MongoDB would refuse the write (e.g. `$inc` on a string, `$push` on a
- * non-array, a path through a scalar).
- */
-export function applyUpdate(
-  doc: JsonObject,
-  update: Update,
-  options: { inserting?: boolean } = {},
-): JsonObject {
-  const result = copyJson(doc);
-  for (const [operator, fields] of Object.entries(update) as Array<[UpdateOperator, JsonObject]>) {
-    if (operator === '$setOnInsert' && !options.inserting) continue;
-    for (const [path, operand] of Object.entries(fields)) applyOperator(result, operator, path, operand);
-  }
-  return result;
-}
-
-function applyOperator(doc: JsonObject, operator: UpdateOperator, path: string, operand: unknown): void {
-  switch (operator) {
-    case '$set':
-    case '$setOnInsert': {
-      const { parent, key } = parentForWrite(doc, path);
-      writeChild(parent, key, cloneJson(operand), path);
-      return;
-    }
-    case '$unset': {
-      const target = parentForRead(doc, path);
-      if (!target) return;
-      if (Array.isArray(target.parent)) {
-        if (readChild(target.parent, target.key, path) !== undefined)
-          writeChild(target.parent, target.key, null, path);
-      } else {
-        delete target.parent[target.key];
-      }
-      return;
-    }
-    case '$inc': {
-      const { parent, key } = parentForWrite(doc, path);
-      const current = readChild(parent, key, path);
-      if (current === undefined) writeChild(parent, key, operand, path);
-      else if (typeof current === 'number') writeChild(parent, key, current + (operand as number), path);
-      else throw new TypeError(`Cannot apply $inc to the non-numeric field ${path}`);
-      return;
-    }
-    case '$push': {
-      const { parent, key } = parentForWrite(doc, path);
-      const current = readChild(parent, key, path);
-      const items = pushedItems(operand);
-      if (current === undefined) writeChild(parent, key, cloneJson(items), path);
-      else if (Array.isArray(current)) current.push(...cloneJson(items));
-      else throw new TypeError(`Cannot apply $push to the non-array field ${path}`);
-      return;
-    }
-    case '$pull': {
-      const target = parentForRead(doc, path);
-      if (!target) return;
-      const current = readChild(target.parent, target.key, path);
-      if (current === undefined) return;
-      if (!Array.isArray(current)) throw new TypeError(`Cannot apply $pull to the non-array field ${path}`);
-      writeChild(
-        target.parent,
-        target.key,
-        current.filter((item) => !pullMatches(item, operand)),
-        path,
-      );
-      return;
-    }
-  }
-}
-
-/** `$pull: value` removes equal elements; `$pull: { $gte: 5 }` tests each element; `$pull: { a: 1 }` is a filter. */
-function pullMatches(item: unknown, condition: unknown): boolean {
-  if (isOperatorObject(condition)) return matchesFilter({ value: item }, { value: condition });
-  if (isPlainObject(condition)) return isPlainObject(item) && matchesFilter(item, condition);
-  return jsonEqual(item, condition);
-}
-
-/**
  * The document an upsert starts from: the filter's plain equality fields (`{ a: 1 }`, `{ a: { $eq: 1 } }`, also
  * inside `$and`), dotted paths expanded. Operators other than `$eq` and `$or` branches seed nothing.
  */
@@ -166,9 +81,21 @@ function collectEqualities(filter: Filter, seed: JsonObject): void {
     if (!isOperatorObject(condition)) value = condition;
     else if (Object.keys(condition).length === 1 && Object.hasOwn(condition, '$eq')) value = condition.$eq;
     else continue;
-    const { parent, key: last } = parentForWrite(seed, key);
-    writeChild(parent, last, cloneJson(value), key);
+    setSeedPath(seed, key, value);
   }
+}
+
+/** Writes a dotted path into the seed, creating objects; a path through a value already seeded is a TypeError. */
+function setSeedPath(seed: JsonObject, path: string, value: unknown): void {
+  const segments = splitPath(path);
+  let current = seed;
+  for (const segment of segments.slice(0, -1)) {
+    if (!Object.hasOwn(current, segment)) current[segment] = {};
+    const next = current[segment];
+    if (!isPlainObject(next)) throw new TypeError(`The filter's equalities on ${path} conflict`);
+    current = next;
+  }
+  current[segments.at(-1)!] = cloneJson(value);
 }
 
 /**
@@ -190,7 +117,7 @@ export function upsertId(filter: Filter, update: Update): string | undefined {
 }
 
 /** `$push: value` pushes one item, `$push: { $each: [...] }` several. */
-function pushedItems(operand: unknown): unknown[] {
+export function pushedItems(operand: unknown): unknown[] {
   return isPlainObject(operand) && Object.hasOwn(operand, '$each')
     ? [...(operand.$each as unknown[])]
     : [operand];
