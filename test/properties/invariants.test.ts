@@ -179,6 +179,15 @@ describe('checkAvailabilityAgrees', () => {
     );
     expect(checkAvailabilityAgrees(renumber([check, elsewhere, refused(0, 3)]))).toHaveLength(1);
   });
+  it('accepts a refusal while a multi-table attempt naming the table ran, even one refused itself', () => {
+    const attempt = (tableIds: string[]) =>
+      entry({ kind: 'createBooking', tableIds, start: '2031-03-14T20:00', minutes: 60 }, 1, 409, {
+        error: { code: 'TABLE_UNAVAILABLE' },
+      });
+    expect(checkAvailabilityAgrees(renumber([check, attempt(['t1', 't0']), refused(0, 3)]))).toEqual([]);
+    // A refused attempt on that table alone claimed nothing: it does not explain the refusal.
+    expect(checkAvailabilityAgrees(renumber([check, attempt(['t1']), refused(0, 3)]))).toHaveLength(1);
+  });
 });
 
 const event = (id: string, type: string, subject: string, updatedAt: string, tenantid = 'ta'): SeenEvent => ({

@@ -173,6 +173,17 @@ function tablesTouched(e: HistoryEntry): string[] | undefined {
 }
 
 /**
+ * A booking attempt on several tables claims them one by one and, refused on one (4xx), releases the others:
+ * while it runs it may hold a table although it wrote nothing in the end. (The service first refuses, claiming
+ * nothing, when a table is already held; only two attempts racing for the same tables still meet this way.)
+ */
+function claimsWhileRunning(e: HistoryEntry): boolean {
+  const i = e.intent;
+  if (i.kind === 'moveBooking' || i.kind === 'batch') return true;
+  return (i.kind === 'createBooking' || i.kind === 'bookAfterCheck') && new Set(i.tableIds).size > 1;
+}
+
+/**
  * A table the availability check called free can be booked for that window: a booking attempt right after a
  * check must not get TABLE_UNAVAILABLE unless another request that may touch that table ran in between.
  */
@@ -183,7 +194,8 @@ export function checkAvailabilityAgrees(history: readonly HistoryEntry[]): strin
     const check = history[book.intent.checkId];
     if (!check) continue;
     const interfering = history.filter((e) => {
-      if (e.id === check.id || e.id === book.id || !mayHaveWritten(e)) return false;
+      if (e.id === check.id || e.id === book.id) return false;
+      if (!mayHaveWritten(e) && !claimsWhileRunning(e)) return false;
       if (e.answeredAt <= check.sentAt || e.sentAt >= book.answeredAt) return false;
       const touched = tablesTouched(e);
       return touched === undefined || touched.some((t) => book.intent.tableIds.includes(t));

@@ -269,6 +269,25 @@ async function readUntilOk(stack: Stack, path: string, token: string) {
   }
 }
 
+/**
+ * Starts the test's own event observer (a JetStream ordered consumer in distributed mode), retried: before the
+ * program starts, nothing is injected yet, but on a loaded machine the consumer's creation can time out
+ * (nats.js `TIMEOUT`; seen once in a 40-minute torture run at load 20, not reproduced on replay). That is the
+ * observer failing, not the service, so it gets three tries.
+ */
+async function observeWithRetry(
+  observe: (subject: string) => Promise<EventCollector>,
+  subject: string,
+): Promise<EventCollector> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await observe(subject);
+    } catch (error) {
+      if (attempt >= 3 || !/TIMEOUT/i.test(String((error as Error)?.message ?? error))) throw error;
+    }
+  }
+}
+
 /** Runs one program on two fresh tenants and returns everything the invariants look at. */
 export async function runProgram(program: readonly Step[], options: RunOptions): Promise<ProgramResult> {
   const { stack } = options;
@@ -277,7 +296,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
   const collectors: Array<[string, EventCollector]> = await Promise.all(
     worlds.map(async (w) => {
       const subject = `tenant.${w.tenant}.restaurant.>`;
-      return [subject, await observe(subject)] as [string, EventCollector];
+      return [subject, await observeWithRetry(observe, subject)] as [string, EventCollector];
     }),
   );
   const rec = new HistoryRecorder();

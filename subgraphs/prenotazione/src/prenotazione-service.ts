@@ -394,9 +394,11 @@ export class PrenotazioneService {
     if (record.tableIds.length === 0) return null;
     const start = record.startsAt;
     const end = endsAt(record);
+    const tableIds = [...new Set(record.tableIds)].sort();
+    if (tableIds.length > 1) await this.refuseIfHeld(tableIds, record.id, start, end);
     const claimId = randomUUID();
     const claimed: string[] = [];
-    for (const tableId of [...new Set(record.tableIds)].sort()) {
+    for (const tableId of tableIds) {
       await this.tidy(tableId, record.id);
       const entry: AgendaEntry = {
         bookingId: record.id,
@@ -413,6 +415,35 @@ export class PrenotazioneService {
       claimed.push(tableId);
     }
     return claimId;
+  }
+
+  /**
+   * A booking on several tables first reads their agendas and is refused, claiming nothing, when another
+   * booking's live hold covers the window on any of them. Without it, claiming in id order took the free tables
+   * before reaching the held one and released them only after: for that moment a booking that the
+   * availability check had rightly offered one of them was refused (found by the torture run). Only a truly
+   * concurrent claim can still make a multi-table attempt release what it took.
+   */
+  private async refuseIfHeld(
+    tableIds: string[],
+    bookingId: string,
+    start: string,
+    end: string,
+  ): Promise<void> {
+    const blocking = (await this.deps.agenda.agendas(tableIds)).flatMap((agenda) =>
+      agenda.entries
+        .filter((e) => e.bookingId !== bookingId && e.start < end && e.end > start)
+        .map((entry) => ({ tableId: agenda.id, entry })),
+    );
+    if (blocking.length === 0) return;
+    const bookings = await this.bookingsById([...new Set(blocking.map((b) => b.entry.bookingId))]);
+    const inFlightAfter = this.inFlightAfter();
+    const held = blocking
+      .filter(
+        (b) => holdVerdict(b.entry, b.tableId, bookings.get(b.entry.bookingId), inFlightAfter) !== 'stale',
+      )
+      .map((b) => b.tableId);
+    if (held.length > 0) throw new TableUnavailableError([...new Set(held)].sort());
   }
 
   /**
