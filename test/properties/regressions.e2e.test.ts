@@ -142,7 +142,7 @@ describe.each(MODES)('regressions found by generated runs (%s mode)', (mode) => 
     const table = async (name: string) =>
       (await service.stack.api('POST', '/api/tavoli', { token, body: { name, seats: 4 } })).body.id as string;
     // Claims go in id order: the free table must come first for the attempt to take it before it is refused.
-    const [free, booked] = [await table('T0'), await table('T1')].sort();
+    const [free, booked] = [await table('T0'), await table('T1')].sort() as [string, string];
     for (let round = 0; round < 15; round++) {
       const bookingDate = `2031-04-${String(round + 1).padStart(2, '0')}T20:00`;
       const book = (tableIds: string[], customerName: string) =>
