@@ -1,8 +1,9 @@
 /**
  * Hive Gateway (`@graphql-hive/gateway`, installed only in bench/) as a peer of our gateway over the SAME
- * subgraph processes: the committed supergraph with its routing URLs patched to the running subgraphs, the
- * Authorization header (the subgraphs verify it) and the per-request x-bench-request header propagated, and
- * in-flight deduplication of identical subgraph requests turned off, so neither gateway can skip work.
+ * subgraph processes: the committed supergraph with its routing URLs patched to the running subgraphs and the
+ * Authorization header (the subgraphs verify it) propagated. Two configurations: equal work (the per-request
+ * x-bench-request header propagated too and in-flight deduplication of identical subgraph requests turned off,
+ * so it cannot skip subgraph calls) and its defaults (deduplication on).
  */
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -16,23 +17,30 @@ export interface HiveGateway {
   version: string;
 }
 
-const CONFIG = `// Written by bench/src/hive.ts for one run.
+/** The gateway.config.mjs of one start: equal work (`dedupe: false`) or Hive Gateway's defaults. */
+export function hiveGatewayConfig(options: { dedupe: boolean }): string {
+  const headers = options.dedupe ? "['authorization']" : "['authorization', 'x-bench-request']";
+  const transport = options.dedupe
+    ? ''
+    : `
+  transportEntries: {
+    '*.http': { options: { deduplicateInflightRequests: false } },
+  },`;
+  return `// Written by bench/src/hive.ts for one run.
 export const gatewayConfig = {
   propagateHeaders: {
     fromClientToSubgraphs({ request }) {
       const headers = {};
-      for (const name of ['authorization', 'x-bench-request']) {
+      for (const name of ${headers}) {
         const value = request.headers.get(name);
         if (value) headers[name] = value;
       }
       return headers;
     },
-  },
-  transportEntries: {
-    '*.http': { options: { deduplicateInflightRequests: false } },
-  },
+  },${transport}
 };
 `;
+}
 
 /** The supergraph with each `@join__graph(name: "x", url: "…")` pointing at the running subgraph x. */
 export function patchSupergraph(sdl: string, urls: Record<string, string>): string {
@@ -48,7 +56,11 @@ export function hiveBin(config: BenchConfig): string | null {
   return existsSync(bin) ? bin : null;
 }
 
-export async function startHive(config: BenchConfig, urls: Record<string, string>): Promise<HiveGateway> {
+export async function startHive(
+  config: BenchConfig,
+  urls: Record<string, string>,
+  options: { dedupe: boolean },
+): Promise<HiveGateway> {
   const bin = hiveBin(config);
   if (!bin) throw new Error('@graphql-hive/gateway is not installed in bench/node_modules');
   const supergraph = join(config.tmpDir, 'supergraph.graphql');
@@ -56,8 +68,8 @@ export async function startHive(config: BenchConfig, urls: Record<string, string
     supergraph,
     patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls),
   );
-  const configFile = join(config.tmpDir, 'gateway.config.mjs');
-  writeFileSync(configFile, CONFIG);
+  const configFile = join(config.tmpDir, `gateway.config.${options.dedupe ? 'defaults' : 'no-dedupe'}.mjs`);
+  writeFileSync(configFile, hiveGatewayConfig(options));
   const port = await freePort();
   const profile = config.cpuProf.includes('hive')
     ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, 'hive')]

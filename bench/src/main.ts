@@ -99,7 +99,7 @@ try {
       redisUrl: redis.url,
       database,
     });
-    await attempt(2, '2 our gateway vs Hive Gateway', () => scenario2(ctx, stack));
+    await attempt(2, '2 our gateway vs Hive Gateway and hive-router', () => scenario2(ctx, stack));
     await attempt(3, '3 verifica-disponibilita', () => scenario3(ctx, stack, proxy, mongo.proc));
     await attempt(4, '4 push latency (distributed)', () => scenario4(ctx, 'distributed', stack));
     await attempt(6, '6 booking creation', () =>

@@ -11,6 +11,11 @@ export interface DistributedStack {
   subgraphUrls: Record<string, string>;
   baseUrl: string;
   wsUrl: string;
+  /**
+   * Another gateway process over the same subgraphs and servers, e.g. with SUBGRAPH_FETCH_DEDUPE=false; the
+   * caller stops it (or the cleanup does).
+   */
+  startGateway(name: string, env: Record<string, string>): Promise<{ proc: Proc; baseUrl: string }>;
 }
 
 /**
@@ -21,7 +26,7 @@ export async function startDistributed(
   config: BenchConfig,
   options: { jwtSecret: string; mongoUrl: string; natsUrl: string; redisUrl: string; database: string },
 ): Promise<DistributedStack> {
-  const pool = await freePorts((SUBGRAPHS.length + 1) * 3);
+  const pool = await freePorts(SUBGRAPHS.length * 3);
   const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
   const plan = SUBGRAPHS.map((name) => ({ name, ports: take() }));
   const subgraphUrls = Object.fromEntries(
@@ -50,21 +55,24 @@ export async function startDistributed(
       return [name, proc] as const;
     }),
   );
-  const gatewayPorts = take();
-  const gateway = spawnService(config, 'gateway-distributed', 'gateway/src/index.ts', {
-    ...envFor(gatewayPorts),
-    COPERTO_MODE: 'distributed',
-  });
-  await waitUntil(
-    gateway,
-    'readiness',
-    httpOk(`http://127.0.0.1:${gatewayPorts.health}/public/health/ready`),
-  );
+  const startGateway = async (name: string, env: Record<string, string>) => {
+    const [app, health, metrics] = await freePorts(3);
+    const ports = { app: app!, health: health!, metrics: metrics! };
+    const proc = spawnService(config, name, 'gateway/src/index.ts', {
+      ...envFor(ports),
+      COPERTO_MODE: 'distributed',
+      ...env,
+    });
+    await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${ports.health}/public/health/ready`));
+    return { proc, baseUrl: `http://127.0.0.1:${ports.app}` };
+  };
+  const gateway = await startGateway('gateway-distributed', {});
   return {
-    gateway,
+    gateway: gateway.proc,
     subgraphs: Object.fromEntries(started) as DistributedStack['subgraphs'],
     subgraphUrls,
-    baseUrl: `http://127.0.0.1:${gatewayPorts.app}`,
-    wsUrl: `ws://127.0.0.1:${gatewayPorts.app}/graphql`,
+    baseUrl: gateway.baseUrl,
+    wsUrl: gateway.baseUrl.replace(/^http/, 'ws') + '/graphql',
+    startGateway,
   };
 }

@@ -1,13 +1,21 @@
 /**
- * 2. The back-office GraphQL query through our gateway and through Hive Gateway, both in front of the SAME
- * distributed subgraph processes. Every request carries a unique x-bench-request header (and Hive's in-flight
- * deduplication is off), so neither gateway can answer several requests with one subgraph call.
+ * 2. The back-office GraphQL query through our gateway and through two peers, Hive Gateway (Node) and
+ * hive-router (Rust), all in front of the SAME distributed subgraph processes. Each peer is compared twice:
+ *
+ * - equal work: in-flight deduplication of identical subgraph fetches off on both sides (our second gateway
+ *   process with SUBGRAPH_FETCH_DEDUPE=false; Hive Gateway with `deduplicateInflightRequests: false` and a unique
+ *   x-bench-request header propagated; hive-router with `traffic_shaping.all.dedupe_enabled: false`), so every
+ *   client request costs each gateway its subgraph calls;
+ * - at each gateway's defaults: deduplication on everywhere (ours keyed by token, theirs by the subgraph request),
+ *   so 20 connections asking the same thing with one token can share subgraph calls.
  */
 import { createApi, graphql } from '../api.js';
 import { row, type BenchContext } from '../context.js';
 import { loadRows } from '../load-rows.js';
-import { startHive, type HiveGateway } from '../hive.js';
+import { startHive } from '../hive.js';
+import { HIVE_ROUTER_INSTALL, hiveRouterBin, startHiveRouter } from '../hive-router.js';
 import { log } from '../log.js';
+import type { Proc } from '../processes.js';
 import { compare } from '../rounds.js';
 import { seedTables } from '../seed.js';
 import type { DistributedStack } from '../stack-distributed.js';
@@ -15,44 +23,55 @@ import { mintToken } from '../tokens.js';
 
 export const BACK_OFFICE_QUERY = '{ sale { name tavoli { name seats status } } }';
 
+interface Peer {
+  /** "Hive Gateway", "hive-router" */
+  name: string;
+  start(dedupe: boolean): Promise<{ proc: Proc; baseUrl: string; version: string }>;
+}
+
+interface Gateway {
+  proc: Proc;
+  baseUrl: string;
+}
+
+export const s2Title = (peer: string, dedupe: boolean) =>
+  `2 back-office GraphQL query, 4 rooms / 60 tables: our gateway vs ${peer}, ` +
+  (dedupe ? 'each at its defaults (in-flight deduplication on)' : 'deduplication off on both (equal work)');
+
 export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
   const { config } = ctx;
-  const scenario = '2 back-office GraphQL query, 4 rooms / 60 tables: our gateway vs Hive Gateway';
   const token = await mintToken(ctx.jwtSecret, 'bench-s2');
   await seedTables(createApi(stack.baseUrl, token), { rooms: 4, tables: 60 });
+  const expected = JSON.stringify(
+    await graphql<unknown>(`${stack.baseUrl}/graphql`, token, BACK_OFFICE_QUERY),
+  );
+  const bytes = JSON.stringify({ data: JSON.parse(expected) as unknown }).length;
 
-  let hive: HiveGateway;
-  try {
-    hive = await startHive(config, stack.subgraphUrls);
-  } catch (error) {
-    const reason = (error as Error).message.split('\n')[0]!;
-    log(`s2: Hive Gateway could not be started: ${(error as Error).message.slice(0, 2000)}`);
-    ctx.rows.push(
-      row({ scenario, what: 'Hive Gateway', ours: 'not run', baseline: 'n/a', ratio: 'n/a', notes: reason }),
-    );
-    return;
-  }
-  const ours = await graphql<unknown>(`${stack.baseUrl}/graphql`, token, BACK_OFFICE_QUERY);
-  let theirs: unknown;
-  try {
-    theirs = await graphql<unknown>(`${hive.baseUrl}/graphql`, token, BACK_OFFICE_QUERY);
-  } catch (error) {
+  const peers: Peer[] = [
+    {
+      name: 'Hive Gateway',
+      start: async (dedupe) => startHive(config, stack.subgraphUrls, { dedupe }),
+    },
+  ];
+  if (hiveRouterBin(config)) {
+    peers.push({
+      name: 'hive-router',
+      start: async (dedupe) => startHiveRouter(config, stack.subgraphUrls, { dedupe }),
+    });
+  } else {
+    const reason = `hive-router skipped: .cache/hive-router/bin/hive_router is missing (${HIVE_ROUTER_INSTALL} builds it, ≈30 min)`;
+    log(`s2: ${reason}`);
     ctx.rows.push(
       row({
-        scenario,
-        what: 'Hive Gateway',
+        scenario: s2Title('hive-router', false),
+        what: 'hive-router',
         ours: 'not run',
         baseline: 'n/a',
         ratio: 'n/a',
-        notes: (error as Error).message,
+        notes: reason,
       }),
     );
-    await hive.proc.stop();
-    return;
   }
-  const same = JSON.stringify(ours) === JSON.stringify(theirs);
-  const bytes = JSON.stringify({ data: ours }).length;
-  log(`s2: Hive Gateway ${hive.version} up; answers ${same ? 'identical' : 'DIFFERENT'} (${bytes} B)`);
 
   let counter = 0;
   const job = (url: string, seconds: number) => ({
@@ -69,33 +88,88 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
     seconds,
     maxRequests: seconds * 20_000,
   });
-  const { a, b } = await compare(
-    config,
-    's2',
-    {
-      label: 'ours',
-      processes: [stack.gateway, stack.subgraphs.sala, stack.subgraphs.tavolo],
-      run: (seconds) => ctx.load.http(job(stack.baseUrl, seconds)),
-    },
-    {
-      label: 'hive',
-      processes: [hive.proc, stack.subgraphs.sala, stack.subgraphs.tavolo],
-      run: (seconds) => ctx.load.http(job(hive.baseUrl, seconds)),
-    },
-  );
-  await hive.proc.stop();
-  ctx.rows.push(
-    ...loadRows(scenario, a, b, {
-      baselineLabel: `Hive ${hive.version}`,
-      notes: [`${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`],
-      cpu: { what: 'gateway CPU per request', ours: [stack.gateway.name], baseline: [hive.proc.name] },
-    }),
-  );
+
+  /** One comparison: `ours` against `peer` started with deduplication on or off. */
+  const versus = async (ours: Gateway, peer: Peer, dedupe: boolean) => {
+    const scenario = s2Title(peer.name, dedupe);
+    const notRun = (reason: string) =>
+      ctx.rows.push(
+        row({ scenario, what: peer.name, ours: 'not run', baseline: 'n/a', ratio: 'n/a', notes: reason }),
+      );
+    let theirs: Awaited<ReturnType<Peer['start']>>;
+    try {
+      theirs = await peer.start(dedupe);
+    } catch (error) {
+      log(`s2: ${peer.name} could not be started: ${(error as Error).message.slice(0, 2000)}`);
+      notRun((error as Error).message.split('\n')[0]!);
+      return;
+    }
+    try {
+      // Both must answer the scenario's query with the token, and the same, before anything is measured.
+      const answer = JSON.stringify(
+        await graphql<unknown>(`${theirs.baseUrl}/graphql`, token, BACK_OFFICE_QUERY),
+      );
+      const ourAnswer = JSON.stringify(
+        await graphql<unknown>(`${ours.baseUrl}/graphql`, token, BACK_OFFICE_QUERY),
+      );
+      const same = answer === expected && ourAnswer === expected;
+      log(
+        `s2: ${peer.name} ${theirs.version} up (dedupe ${dedupe ? 'on' : 'off'}); answers ${same ? 'identical' : 'DIFFERENT'}`,
+      );
+      const { a, b } = await compare(
+        config,
+        `s2 ${peer.name} dedupe ${dedupe ? 'on' : 'off'}`,
+        {
+          label: 'ours',
+          processes: [ours.proc, stack.subgraphs.sala, stack.subgraphs.tavolo],
+          run: (seconds) => ctx.load.http(job(ours.baseUrl, seconds)),
+        },
+        {
+          label: peer.name,
+          processes: [theirs.proc, stack.subgraphs.sala, stack.subgraphs.tavolo],
+          run: (seconds) => ctx.load.http(job(theirs.baseUrl, seconds)),
+        },
+      );
+      ctx.rows.push(
+        ...loadRows(scenario, a, b, {
+          baselineLabel: `${peer.name} ${theirs.version}`,
+          notes: [`${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`],
+          cpu: { what: 'gateway CPU per request', ours: [ours.proc.name], baseline: [theirs.proc.name] },
+        }),
+      );
+    } catch (error) {
+      log(
+        `s2: ${peer.name} (dedupe ${dedupe ? 'on' : 'off'}) failed: ${(error as Error).stack ?? String(error)}`,
+      );
+      notRun((error as Error).message.split('\n')[0]!);
+    } finally {
+      await theirs.proc.stop();
+    }
+  };
+
+  // Equal work first, on a second gateway process of ours without deduplication; then each at its defaults.
+  const equal = await stack.startGateway('gateway-no-dedupe', { SUBGRAPH_FETCH_DEDUPE: 'false' });
+  try {
+    for (const peer of peers) await versus(equal, peer, false);
+  } finally {
+    await equal.proc.stop();
+  }
+  for (const peer of peers) await versus({ proc: stack.gateway, baseUrl: stack.baseUrl }, peer, true);
+
   ctx.method.push(
     `**2.** \`${BACK_OFFICE_QUERY}\` (sala subgraph, then tavolo for Sala.tavoli) over ${config.connections} ` +
-      `connections to our gateway (COPERTO_MODE=distributed) and to \`hive-gateway supergraph\` ${hive.version} ` +
-      `(NODE_ENV=production, default runtime, no --jit) on the committed supergraph with routing URLs patched to ` +
-      `the same subgraph processes; Authorization and a per-request x-bench-request header propagated, ` +
-      `\`deduplicateInflightRequests: false\`.`,
+      `connections, one token, to our gateway (COPERTO_MODE=distributed, compiled) and to two peers over the same ` +
+      `subgraph processes, each started on the committed supergraph with its routing URLs patched and ` +
+      `Authorization propagated: \`hive-gateway supergraph\` (NODE_ENV=production, default runtime, no --jit) and ` +
+      `hive-router (the Rust router, from a router.config.yaml with \`supergraph: {source: file, path}\`, ` +
+      `\`http: {host, port}\`, \`headers.all.request: [{propagate: {named: authorization}}]\`, log level warn). ` +
+      `Each peer twice. **Equal work** ("deduplication off"): our gateway started with ` +
+      `SUBGRAPH_FETCH_DEDUPE=false, Hive Gateway with \`deduplicateInflightRequests: false\` and a per-request ` +
+      `x-bench-request header propagated, hive-router with \`traffic_shaping.all.dedupe_enabled: false\`, so ` +
+      `every request makes its two subgraph calls. **Defaults**: each gateway's in-flight deduplication on ` +
+      `(ours keyed by token, Hive Gateway's and hive-router's by the subgraph request, headers included; ` +
+      `hive-router's inbound deduplication, off by default, stays off), so concurrent identical requests of one ` +
+      `token share subgraph calls. Gateway CPU per request counts the gateway process only; the subgraphs' share, ` +
+      `in the notes, shows how many calls were saved.`,
   );
 }

@@ -49,6 +49,9 @@ export interface OutboxRelay {
   oldestPendingAgeSeconds(): number;
 }
 
+/** The reason a kick gives when it cuts a pause short (any value but undefined, which builds an AbortError). */
+const WOKEN = 'kicked';
+
 /** A claimed record this relay still has work for, with the time its claim runs out. */
 interface Held {
   pending: PendingOutbox;
@@ -227,7 +230,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     kick() {
       if (state !== 'running' || backingOff) return;
       kicked = true;
-      wake.abort();
+      // Every write kicks: abort() without a reason would build (and capture the stack of) an AbortError
+      // each time, also when the pause was already cut short.
+      if (!wake.signal.aborted) wake.abort(WOKEN);
     },
     async stop() {
       if (state === 'running') wake.abort();

@@ -1,7 +1,7 @@
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
-import { connect, type NatsConnection } from 'nats';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { connect, ErrorCode, NatsError, type NatsConnection } from 'nats';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { describeEventBus } from '../src/contract.js';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
@@ -90,6 +90,19 @@ describe('NATS bus and JetStream', () => {
       msgID: event.id,
     });
     expect(ack.duplicate).toBe(true);
+  });
+
+  it('publishes without building a timeout error ahead of each publish (no async traces)', async () => {
+    const errorFor = vi.spyOn(NatsError, 'errorForCode');
+    try {
+      for (let n = 0; n < 5; n++) {
+        const { message, event } = sample('bookings.created', n);
+        await bus.publish(message.subject, event);
+      }
+      expect(errorFor.mock.calls.filter(([code]) => code === ErrorCode.Timeout)).toEqual([]);
+    } finally {
+      errorFor.mockRestore();
+    }
   });
 
   it('delivers JetStream-published events to core subscribers of another connection', async () => {

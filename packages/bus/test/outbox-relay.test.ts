@@ -193,6 +193,24 @@ describe('outbox relay', () => {
     await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id)), WAIT);
   });
 
+  it('kicks of a burst of writes cut the pause short once, without building an AbortError each', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
+    relay.start();
+    await vi.waitFor(() => expect(relay.stats().lastSuccess).not.toBeNull(), WAIT);
+    const abort = vi.spyOn(AbortController.prototype, 'abort');
+    try {
+      const messages = events('K2', 1);
+      source.write('K2', messages);
+      for (let i = 0; i < 10; i++) relay.kick();
+      // One abort for the ten kicks, with a reason (abort() without one builds a DOMException).
+      expect(abort).toHaveBeenCalledTimes(1);
+      expect(abort.mock.calls[0]![0]).toBeDefined();
+      await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id)), WAIT);
+    } finally {
+      abort.mockRestore();
+    }
+  });
+
   it('keeps events while the bus is down and delivers all of them, in order, when it recovers', async () => {
     const { source, bus, relay, errors, received } = setUp();
     bus.down = true;

@@ -39,27 +39,53 @@ export function isValidTimeZone(zone: string): boolean {
 }
 
 interface WallClock {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
+  readonly year: number;
+  readonly month: number;
+  readonly day: number;
+  readonly hour: number;
+  readonly minute: number;
+  readonly second: number;
 }
 
-function wallClockAt(utcMs: number, zone: string): WallClock {
+function computeWallClock(utcMs: number, zone: string): WallClock {
   const parts: Record<string, number> = {};
   for (const part of formatterFor(zone).formatToParts(new Date(utcMs))) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
-  return {
+  return Object.freeze({
     year: parts.year!,
     month: parts.month!,
     day: parts.day!,
     hour: parts.hour!,
     minute: parts.minute!,
     second: parts.second!,
-  };
+  });
+}
+
+/**
+ * Wall clocks already computed, by zone and UTC second. `formatToParts` is the dear part of a conversion (ICU),
+ * one booking's date needs five of them (the offsets around it, its own, its local date), and a restaurant's
+ * bookings fall on few distinct instants (its slots): converting the same instant again costs a map lookup.
+ * Bounded: a zone's entries are dropped all at once when full.
+ */
+const WALL_CLOCK_CACHE_ENTRIES = 4096;
+const wallClocks = new Map<string, Map<number, WallClock>>();
+
+function wallClockAt(utcMs: number, zone: string): WallClock {
+  // The formatter shows whole seconds: every instant of one second has the same wall clock.
+  const second = Math.floor(utcMs / 1000);
+  let known = wallClocks.get(zone);
+  if (!known) {
+    known = new Map();
+    wallClocks.set(zone, known);
+  }
+  let wall = known.get(second);
+  if (!wall) {
+    wall = computeWallClock(second * 1000, zone);
+    if (known.size >= WALL_CLOCK_CACHE_ENTRIES) known.clear();
+    known.set(second, wall);
+  }
+  return wall;
 }
 
 /** Minutes to add to UTC to get the zone's wall clock at that instant. */

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import {
   localDateOf,
   localDatesBetween,
@@ -37,6 +37,26 @@ describe('restaurant-local time', () => {
     expect(normal.end.getTime() - normal.start.getTime()).toBe(24 * 3600_000);
     expect(spring.start.toISOString()).toBe('2026-03-28T23:00:00.000Z');
     expect(autumn.end.toISOString()).toBe('2026-10-25T23:00:00.000Z');
+  });
+
+  it('converts an instant it has converted before without asking the zone data again', () => {
+    const text = '2031-03-14T20:00:00';
+    const first = parseRestaurantDateTime(text, ROME)!;
+    const firstDate = localDateOf(first, ROME);
+    const formatToParts = vi.spyOn(Intl.DateTimeFormat.prototype, 'formatToParts');
+    try {
+      const again = parseRestaurantDateTime(text, ROME)!;
+      expect(again.toISOString()).toBe('2031-03-14T19:00:00.000Z');
+      expect(localDateOf(again, ROME)).toBe(firstDate);
+      expect(formatToParts).not.toHaveBeenCalled();
+      // Another instant of the same second has the same wall clock; another second is asked for.
+      expect(localDateOf(new Date(again.getTime() + 999), ROME)).toBe('2031-03-14');
+      expect(formatToParts).not.toHaveBeenCalled();
+      expect(localDateOf(new Date(again.getTime() + 1000), ROME)).toBe('2031-03-14');
+      expect(formatToParts).toHaveBeenCalledTimes(1);
+    } finally {
+      formatToParts.mockRestore();
+    }
   });
 
   it('gives the local date of an instant', () => {
