@@ -32,7 +32,10 @@ const config: CodegenConfig = {
   overwrite: true,
   generates: {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
-    ...subgraphResolverTypes('tavolo', 'TavoloContext', { Tavolo: '../tavolo-record.js#TavoloRecord' }),
+    ...subgraphResolverTypes('tavolo', 'TavoloContext', {
+      Tavolo: '../tavolo-record.js#TavoloRecord',
+      Sala: "FederationReferenceTypes['Sala']",
+    }),
   },
 };
 export default config;
