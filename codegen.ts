@@ -7,7 +7,12 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 type Generates = CodegenConfig['generates'];
 
 /** The resolver types of one subgraph: `context` and `mappers` are `file#Export`, relative to src/generated. */
-function subgraphResolverTypes(name: string, context: string, mappers: Record<string, string>): Generates {
+function subgraphResolverTypes(
+  name: string,
+  context: string,
+  mappers: Record<string, string>,
+  scalars: Record<string, string> = {},
+): Generates {
   return {
     [`subgraphs/${name}/src/generated/resolvers-types.ts`]: {
       schema: `subgraphs/${name}/schema.graphql`,
@@ -22,7 +27,10 @@ function subgraphResolverTypes(name: string, context: string, mappers: Record<st
         enumsAsTypes: true,
         contextType: `../context.js#${context}`,
         mappers,
-        showUnusedMappers: true,
+        // Record types are imported as <Name>Model, so a record may share its GraphQL type's name.
+        mapperTypeSuffix: 'Model',
+        scalars: { _FieldSet: 'unknown', ...scalars },
+        strictScalars: true,
       },
     },
   };
@@ -35,6 +43,24 @@ const config: CodegenConfig = {
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
       Tavolo: '../tavolo-record.js#TavoloRecord',
       Sala: "FederationReferenceTypes['Sala']",
+    }),
+    ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {
+      Prenotazione: '../prenotazione-record.js#PrenotazioneRecord',
+      Tavolo: "FederationReferenceTypes['Tavolo']",
+    }),
+    ...subgraphResolverTypes(
+      'bookings',
+      'BookingsContext',
+      {
+        BatchUpload: '../batch-record.js#BatchUploadRecord',
+        BatchItemResult: '../batch-record.js#BatchItemResult',
+      },
+      { JSON: 'unknown' },
+    ),
+    ...subgraphResolverTypes('capacity', 'CapacityContext', {
+      SlotConfig: '../slot-config-record.js#SlotConfig',
+      CapacitySlot: '../slots.js#CapacitySlot',
+      ProductionCategory: '../category-record.js#CategoryRecord',
     }),
   },
 };
