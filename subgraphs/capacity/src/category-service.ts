@@ -5,12 +5,8 @@ import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/server-kit';
 import { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH, nameKeyOf, type CategoryRecord } from './category-record.js';
 import type { CategoryStore } from './category-store.js';
-import type {
-  ProductionCategoryInput,
-  ProductionCategoryPatch,
-} from './generated/resolvers-types.js';
+import type { ProductionCategoryInput, ProductionCategoryPatch } from './generated/resolvers-types.js';
 import { requireAdmin } from './require-admin.js';
-
 
 const MAX_CAS_ATTEMPTS = 5;
 

@@ -10,7 +10,6 @@ export interface OpeningInterval {
 /** Opening hours of a week: index 0 (Sunday) to 6 (Saturday), each day's intervals sorted by `open`. */
 export type WeeklyHours = OpeningInterval[][];
 
-
 export const MAX_INTERVALS_PER_DAY = 12;
 
 /** Every day 12:00–15:00 and 19:00–23:00. */
