@@ -17,28 +17,23 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
-/** The error a single booking creation would have answered (same code, message and details). */
-export type BatchItemError = {
-  __typename?: 'BatchItemError';
-  code: Scalars['String']['output'];
-  /** E.g. { fields: [{ field, message }] } for VALIDATION_FAILED. */
-  details?: Maybe<Scalars['JSON']['output']>;
-  message: Scalars['String']['output'];
-};
-
-export type BatchItemResult = {
-  __typename?: 'BatchItemResult';
-  codice?: Maybe<Scalars['String']['output']>;
-  error?: Maybe<BatchItemError>;
-  /** The terminal's own id of the item, when it sent one. */
-  externalId?: Maybe<Scalars['String']['output']>;
-  /** The booking's id (null when failed). */
-  id?: Maybe<Scalars['ID']['output']>;
-  /** Position of the item in `items` (0-based). */
-  index: Scalars['Int']['output'];
-  /** The booking, resolved by the prenotazione subgraph (null when failed). */
-  prenotazione?: Maybe<Prenotazione>;
-  status: BatchItemStatus;
+/**
+ * One legacy batch upload from a point-of-sale terminal: collection `bookings`. Every item became (or failed to
+ * become) a booking of the prenotazione subgraph; the per-item outcomes are kept here.
+ */
+export type BatchUpload = {
+  __typename?: 'BatchUpload';
+  id: Scalars['ID']['output'];
+  /** The same as id (the name the REST response uses). */
+  batchId: Scalars['ID']['output'];
+  /** Number of items sent. */
+  total: Scalars['Int']['output'];
+  created: Scalars['Int']['output'];
+  failed: Scalars['Int']['output'];
+  duplicates: Scalars['Int']['output'];
+  /** One result per item, in the order of the items. */
+  results: Array<BatchItemResult>;
+  createdAt: Scalars['String']['output'];
 };
 
 export type BatchItemStatus =
@@ -49,38 +44,28 @@ export type BatchItemStatus =
   /** Nothing was written for this item; error says why. */
   | 'failed';
 
-/**
- * One legacy batch upload from a point-of-sale terminal: collection `bookings`. Every item became (or failed to
- * become) a booking of the prenotazione subgraph; the per-item outcomes are kept here.
- */
-export type BatchUpload = {
-  __typename?: 'BatchUpload';
-  /** The same as id (the name the REST response uses). */
-  batchId: Scalars['ID']['output'];
-  created: Scalars['Int']['output'];
-  createdAt: Scalars['String']['output'];
-  duplicates: Scalars['Int']['output'];
-  failed: Scalars['Int']['output'];
-  id: Scalars['ID']['output'];
-  /** One result per item, in the order of the items. */
-  results: Array<BatchItemResult>;
-  /** Number of items sent. */
-  total: Scalars['Int']['output'];
+export type BatchItemResult = {
+  __typename?: 'BatchItemResult';
+  /** Position of the item in `items` (0-based). */
+  index: Scalars['Int']['output'];
+  status: BatchItemStatus;
+  /** The booking's id (null when failed). */
+  id?: Maybe<Scalars['ID']['output']>;
+  codice?: Maybe<Scalars['String']['output']>;
+  /** The terminal's own id of the item, when it sent one. */
+  externalId?: Maybe<Scalars['String']['output']>;
+  /** The booking, resolved by the prenotazione subgraph (null when failed). */
+  prenotazione?: Maybe<Prenotazione>;
+  error?: Maybe<BatchItemError>;
 };
 
-export type Mutation = {
-  __typename?: 'Mutation';
-  /**
-   * Creates each item as a booking, like a single creation (same validation, same bookings.created event).
-   * items: a JSON array of at most 500 booking objects (fields of PrenotazioneInput, plus an optional externalId
-   * that makes re-uploads idempotent). One bad item does not stop the others.
-   */
-  uploadBatch: BatchUpload;
-};
-
-
-export type MutationUploadBatchArgs = {
-  items: Scalars['JSON']['input'];
+/** The error a single booking creation would have answered (same code, message and details). */
+export type BatchItemError = {
+  __typename?: 'BatchItemError';
+  code: Scalars['String']['output'];
+  message: Scalars['String']['output'];
+  /** E.g. { fields: [{ field, message }] } for VALIDATION_FAILED. */
+  details?: Maybe<Scalars['JSON']['output']>;
 };
 
 /** Bookings belong to the prenotazione subgraph. */
@@ -98,6 +83,21 @@ export type Query = {
 
 export type QueryBatchUploadArgs = {
   id: Scalars['ID']['input'];
+};
+
+export type Mutation = {
+  __typename?: 'Mutation';
+  /**
+   * Creates each item as a booking, like a single creation (same validation, same bookings.created event).
+   * items: a JSON array of at most 500 booking objects (fields of PrenotazioneInput, plus an optional externalId
+   * that makes re-uploads idempotent). One bad item does not stop the others.
+   */
+  uploadBatch: BatchUpload;
+};
+
+
+export type MutationUploadBatchArgs = {
+  items: Scalars['JSON']['input'];
 };
 
 
@@ -173,68 +173,64 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  BatchItemError: ResolverTypeWrapper<BatchItemError>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
-  BatchItemResult: ResolverTypeWrapper<BatchItemResultModel>;
+  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
+  BatchUpload: ResolverTypeWrapper<BatchUploadRecordModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   BatchItemStatus: BatchItemStatus;
-  BatchUpload: ResolverTypeWrapper<BatchUploadRecordModel>;
-  JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  BatchItemResult: ResolverTypeWrapper<BatchItemResultModel>;
+  BatchItemError: ResolverTypeWrapper<BatchItemError>;
   Prenotazione: ResolverTypeWrapper<Prenotazione>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  BatchItemError: BatchItemError;
-  String: Scalars['String']['output'];
-  BatchItemResult: BatchItemResultModel;
+  JSON: Scalars['JSON']['output'];
+  BatchUpload: BatchUploadRecordModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
-  BatchUpload: BatchUploadRecordModel;
-  JSON: Scalars['JSON']['output'];
-  Mutation: Record<PropertyKey, never>;
+  String: Scalars['String']['output'];
+  BatchItemResult: BatchItemResultModel;
+  BatchItemError: BatchItemError;
   Prenotazione: Prenotazione;
   Query: Record<PropertyKey, never>;
+  Mutation: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
-};
-
-export type BatchItemErrorResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchItemError'] = ResolversParentTypes['BatchItemError']> = {
-  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  details?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
-  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-};
-
-export type BatchItemResultResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchItemResult'] = ResolversParentTypes['BatchItemResult']> = {
-  codice?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  error?: Resolver<Maybe<ResolversTypes['BatchItemError']>, ParentType, ContextType>;
-  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
-  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  prenotazione?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['BatchItemStatus'], ParentType, ContextType>;
-};
-
-export type BatchUploadResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchUpload'] = ResolversParentTypes['BatchUpload']> = {
-  batchId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  created?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  duplicates?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  results?: Resolver<Array<ResolversTypes['BatchItemResult']>, ParentType, ContextType>;
-  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
 }
 
-export type MutationResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  uploadBatch?: Resolver<ResolversTypes['BatchUpload'], ParentType, ContextType, RequireFields<MutationUploadBatchArgs, 'items'>>;
+export type BatchUploadResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchUpload'] = ResolversParentTypes['BatchUpload']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  batchId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  total?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  created?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  duplicates?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  results?: Resolver<Array<ResolversTypes['BatchItemResult']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type BatchItemResultResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchItemResult'] = ResolversParentTypes['BatchItemResult']> = {
+  index?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['BatchItemStatus'], ParentType, ContextType>;
+  id?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  codice?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prenotazione?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType>;
+  error?: Resolver<Maybe<ResolversTypes['BatchItemError']>, ParentType, ContextType>;
+};
+
+export type BatchItemErrorResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchItemError'] = ResolversParentTypes['BatchItemError']> = {
+  code?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  message?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  details?: Resolver<Maybe<ResolversTypes['JSON']>, ParentType, ContextType>;
 };
 
 export type PrenotazioneResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['Prenotazione'] = ResolversParentTypes['Prenotazione']> = {
@@ -245,13 +241,17 @@ export type QueryResolvers<ContextType = BookingsContext, ParentType extends Res
   batchUpload?: Resolver<Maybe<ResolversTypes['BatchUpload']>, ParentType, ContextType, RequireFields<QueryBatchUploadArgs, 'id'>>;
 };
 
+export type MutationResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  uploadBatch?: Resolver<ResolversTypes['BatchUpload'], ParentType, ContextType, RequireFields<MutationUploadBatchArgs, 'items'>>;
+};
+
 export type Resolvers<ContextType = BookingsContext> = {
-  BatchItemError?: BatchItemErrorResolvers<ContextType>;
-  BatchItemResult?: BatchItemResultResolvers<ContextType>;
-  BatchUpload?: BatchUploadResolvers<ContextType>;
   JSON?: GraphQLScalarType;
-  Mutation?: MutationResolvers<ContextType>;
+  BatchUpload?: BatchUploadResolvers<ContextType>;
+  BatchItemResult?: BatchItemResultResolvers<ContextType>;
+  BatchItemError?: BatchItemErrorResolvers<ContextType>;
   Prenotazione?: PrenotazioneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };
 

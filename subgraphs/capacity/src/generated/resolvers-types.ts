@@ -18,125 +18,123 @@ export type Scalars = {
 };
 
 /**
+ * The tenant's slot settings: collection `slot_config`, one record per tenant. Until an administrator saves
+ * them, the defaults apply (customized is false).
+ */
+export type SlotConfig = {
+  __typename?: 'SlotConfig';
+  /** Length of a slot in minutes (5..240, default 15). */
+  slotMinutes: Scalars['Int']['output'];
+  /** Always seven days, weekday 0 (Sunday) to 6 (Saturday); a day without intervals is closed. */
+  openingHours: Array<OpeningDay>;
+  /** Pacing: covers that may arrive in one slot (default 40). */
+  maxCoversPerSlot: Scalars['Int']['output'];
+  /** Default meal duration in minutes (1..720, default 120). */
+  defaultMealMinutes: Scalars['Int']['output'];
+  /** IANA zone of the opening hours and slots (default: the restaurant's RESTAURANT_TIMEZONE). */
+  timeZone: Scalars['String']['output'];
+  /** False while the defaults apply. */
+  customized: Scalars['Boolean']['output'];
+  /** Last change (null while the defaults apply). */
+  updatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type OpeningDay = {
+  __typename?: 'OpeningDay';
+  /** 0 = Sunday … 6 = Saturday. */
+  weekday: Scalars['Int']['output'];
+  /** Sorted by opening time, never overlapping. */
+  intervals: Array<OpeningInterval>;
+};
+
+/** Local wall-clock times 'HH:MM'; close is after open on the same day ('24:00' = midnight). */
+export type OpeningInterval = {
+  __typename?: 'OpeningInterval';
+  open: Scalars['String']['output'];
+  close: Scalars['String']['output'];
+};
+
+/** Only the fields sent change; a weekday sent in openingHours replaces that day's intervals ([] = closed). */
+export type SlotConfigInput = {
+  slotMinutes?: InputMaybe<Scalars['Int']['input']>;
+  openingHours?: InputMaybe<Array<OpeningDayInput>>;
+  maxCoversPerSlot?: InputMaybe<Scalars['Int']['input']>;
+  defaultMealMinutes?: InputMaybe<Scalars['Int']['input']>;
+  timeZone?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type OpeningDayInput = {
+  weekday: Scalars['Int']['input'];
+  intervals: Array<OpeningIntervalInput>;
+};
+
+export type OpeningIntervalInput = {
+  open: Scalars['String']['input'];
+  close: Scalars['String']['input'];
+};
+
+/** A kitchen production category (e.g. pizzeria, grill): collection `production_categories`. */
+export type ProductionCategory = {
+  __typename?: 'ProductionCategory';
+  id: Scalars['ID']['output'];
+  /** Unique per tenant (case-insensitive). */
+  name: Scalars['String']['output'];
+  /** Dishes (or covers) the category can produce in one slot. */
+  capacityPerSlot: Scalars['Int']['output'];
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
+export type ProductionCategoryInput = {
+  name: Scalars['String']['input'];
+  capacityPerSlot: Scalars['Int']['input'];
+};
+
+export type ProductionCategoryPatch = {
+  name?: InputMaybe<Scalars['String']['input']>;
+  capacityPerSlot?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type DeleteProductionCategoryResult = {
+  __typename?: 'DeleteProductionCategoryResult';
+  id: Scalars['ID']['output'];
+  deleted: Scalars['Boolean']['output'];
+};
+
+/**
  * One slot of a local day. coversBooked counts the active bookings (pending, confermata, caparra_pagata) ARRIVING
  * in the slot: pacing of arrivals against maxCovers. coversSeated counts those at their tables during the slot
  * (which tables are free is the availability check of tavolo).
  */
 export type CapacitySlot = {
   __typename?: 'CapacitySlot';
-  /** Active bookings arriving in the slot. */
-  arrivals: Scalars['Int']['output'];
+  /** Local wall-clock start in the configured zone (YYYY-MM-DDTHH:mm:ss). */
+  start: Scalars['String']['output'];
+  /** Local wall-clock end (the slot is cut at the closing time). */
+  end: Scalars['String']['output'];
+  /** The start as a UTC instant (unique even when the clock goes back and a local time repeats). */
+  startsAt: Scalars['String']['output'];
+  endsAt: Scalars['String']['output'];
+  maxCovers: Scalars['Int']['output'];
+  coversBooked: Scalars['Int']['output'];
   /** max(0, maxCovers - coversBooked). */
   coversAvailable: Scalars['Int']['output'];
-  coversBooked: Scalars['Int']['output'];
+  /** Active bookings arriving in the slot. */
+  arrivals: Scalars['Int']['output'];
   /**
    * Covers at their tables during the slot: active bookings whose stay (their effective duration, stored when created
    * or moved: durationMinutes, else the defaultMealMinutes of then) overlaps the slot; an arrival from the evening
    * before still seated counts too.
    */
   coversSeated: Scalars['Int']['output'];
-  /** Local wall-clock end (the slot is cut at the closing time). */
-  end: Scalars['String']['output'];
-  endsAt: Scalars['String']['output'];
-  maxCovers: Scalars['Int']['output'];
-  /** Local wall-clock start in the configured zone (YYYY-MM-DDTHH:mm:ss). */
-  start: Scalars['String']['output'];
-  /** The start as a UTC instant (unique even when the clock goes back and a local time repeats). */
-  startsAt: Scalars['String']['output'];
-};
-
-export type DeleteProductionCategoryResult = {
-  __typename?: 'DeleteProductionCategoryResult';
-  deleted: Scalars['Boolean']['output'];
-  id: Scalars['ID']['output'];
-};
-
-export type Mutation = {
-  __typename?: 'Mutation';
-  /** Administrator only. */
-  createProductionCategory: ProductionCategory;
-  /** Administrator only. */
-  deleteProductionCategory: DeleteProductionCategoryResult;
-  /** Administrator only. */
-  updateProductionCategory: ProductionCategory;
-  /** Administrator only. */
-  updateSlotConfig: SlotConfig;
-};
-
-
-export type MutationCreateProductionCategoryArgs = {
-  input: ProductionCategoryInput;
-};
-
-
-export type MutationDeleteProductionCategoryArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
-export type MutationUpdateProductionCategoryArgs = {
-  id: Scalars['ID']['input'];
-  input: ProductionCategoryPatch;
-};
-
-
-export type MutationUpdateSlotConfigArgs = {
-  input: SlotConfigInput;
-};
-
-export type OpeningDay = {
-  __typename?: 'OpeningDay';
-  /** Sorted by opening time, never overlapping. */
-  intervals: Array<OpeningInterval>;
-  /** 0 = Sunday … 6 = Saturday. */
-  weekday: Scalars['Int']['output'];
-};
-
-export type OpeningDayInput = {
-  intervals: Array<OpeningIntervalInput>;
-  weekday: Scalars['Int']['input'];
-};
-
-/** Local wall-clock times 'HH:MM'; close is after open on the same day ('24:00' = midnight). */
-export type OpeningInterval = {
-  __typename?: 'OpeningInterval';
-  close: Scalars['String']['output'];
-  open: Scalars['String']['output'];
-};
-
-export type OpeningIntervalInput = {
-  close: Scalars['String']['input'];
-  open: Scalars['String']['input'];
-};
-
-/** A kitchen production category (e.g. pizzeria, grill): collection `production_categories`. */
-export type ProductionCategory = {
-  __typename?: 'ProductionCategory';
-  /** Dishes (or covers) the category can produce in one slot. */
-  capacityPerSlot: Scalars['Int']['output'];
-  createdAt: Scalars['String']['output'];
-  id: Scalars['ID']['output'];
-  /** Unique per tenant (case-insensitive). */
-  name: Scalars['String']['output'];
-  updatedAt: Scalars['String']['output'];
-};
-
-export type ProductionCategoryInput = {
-  capacityPerSlot: Scalars['Int']['input'];
-  name: Scalars['String']['input'];
-};
-
-export type ProductionCategoryPatch = {
-  capacityPerSlot?: InputMaybe<Scalars['Int']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type Query = {
   __typename?: 'Query';
+  slotConfig: SlotConfig;
   /** By name. */
   productionCategories: Array<ProductionCategory>;
   productionCategory?: Maybe<ProductionCategory>;
-  slotConfig: SlotConfig;
   /** The slots of a local date (YYYY-MM-DD) within the opening hours of its weekday, in time order. */
   slots: Array<CapacitySlot>;
 };
@@ -151,35 +149,37 @@ export type QuerySlotsArgs = {
   date: Scalars['String']['input'];
 };
 
-/**
- * The tenant's slot settings: collection `slot_config`, one record per tenant. Until an administrator saves
- * them, the defaults apply (customized is false).
- */
-export type SlotConfig = {
-  __typename?: 'SlotConfig';
-  /** False while the defaults apply. */
-  customized: Scalars['Boolean']['output'];
-  /** Default meal duration in minutes (1..720, default 120). */
-  defaultMealMinutes: Scalars['Int']['output'];
-  /** Pacing: covers that may arrive in one slot (default 40). */
-  maxCoversPerSlot: Scalars['Int']['output'];
-  /** Always seven days, weekday 0 (Sunday) to 6 (Saturday); a day without intervals is closed. */
-  openingHours: Array<OpeningDay>;
-  /** Length of a slot in minutes (5..240, default 15). */
-  slotMinutes: Scalars['Int']['output'];
-  /** IANA zone of the opening hours and slots (default: the restaurant's RESTAURANT_TIMEZONE). */
-  timeZone: Scalars['String']['output'];
-  /** Last change (null while the defaults apply). */
-  updatedAt?: Maybe<Scalars['String']['output']>;
+export type Mutation = {
+  __typename?: 'Mutation';
+  /** Administrator only. */
+  updateSlotConfig: SlotConfig;
+  /** Administrator only. */
+  createProductionCategory: ProductionCategory;
+  /** Administrator only. */
+  updateProductionCategory: ProductionCategory;
+  /** Administrator only. */
+  deleteProductionCategory: DeleteProductionCategoryResult;
 };
 
-/** Only the fields sent change; a weekday sent in openingHours replaces that day's intervals ([] = closed). */
-export type SlotConfigInput = {
-  defaultMealMinutes?: InputMaybe<Scalars['Int']['input']>;
-  maxCoversPerSlot?: InputMaybe<Scalars['Int']['input']>;
-  openingHours?: InputMaybe<Array<OpeningDayInput>>;
-  slotMinutes?: InputMaybe<Scalars['Int']['input']>;
-  timeZone?: InputMaybe<Scalars['String']['input']>;
+
+export type MutationUpdateSlotConfigArgs = {
+  input: SlotConfigInput;
+};
+
+
+export type MutationCreateProductionCategoryArgs = {
+  input: ProductionCategoryInput;
+};
+
+
+export type MutationUpdateProductionCategoryArgs = {
+  id: Scalars['ID']['input'];
+  input: ProductionCategoryPatch;
+};
+
+
+export type MutationDeleteProductionCategoryArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -276,114 +276,114 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  CapacitySlot: ResolverTypeWrapper<CapacitySlotModel>;
+  SlotConfig: ResolverTypeWrapper<SlotConfigModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  DeleteProductionCategoryResult: ResolverTypeWrapper<DeleteProductionCategoryResult>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   OpeningDay: ResolverTypeWrapper<OpeningDay>;
-  OpeningDayInput: OpeningDayInput;
   OpeningInterval: ResolverTypeWrapper<OpeningInterval>;
+  SlotConfigInput: SlotConfigInput;
+  OpeningDayInput: OpeningDayInput;
   OpeningIntervalInput: OpeningIntervalInput;
   ProductionCategory: ResolverTypeWrapper<CategoryRecordModel>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   ProductionCategoryInput: ProductionCategoryInput;
   ProductionCategoryPatch: ProductionCategoryPatch;
+  DeleteProductionCategoryResult: ResolverTypeWrapper<DeleteProductionCategoryResult>;
+  CapacitySlot: ResolverTypeWrapper<CapacitySlotModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  SlotConfig: ResolverTypeWrapper<SlotConfigModel>;
-  SlotConfigInput: SlotConfigInput;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  CapacitySlot: CapacitySlotModel;
+  SlotConfig: SlotConfigModel;
   Int: Scalars['Int']['output'];
   String: Scalars['String']['output'];
-  DeleteProductionCategoryResult: DeleteProductionCategoryResult;
   Boolean: Scalars['Boolean']['output'];
-  ID: Scalars['ID']['output'];
-  Mutation: Record<PropertyKey, never>;
   OpeningDay: OpeningDay;
-  OpeningDayInput: OpeningDayInput;
   OpeningInterval: OpeningInterval;
+  SlotConfigInput: SlotConfigInput;
+  OpeningDayInput: OpeningDayInput;
   OpeningIntervalInput: OpeningIntervalInput;
   ProductionCategory: CategoryRecordModel;
+  ID: Scalars['ID']['output'];
   ProductionCategoryInput: ProductionCategoryInput;
   ProductionCategoryPatch: ProductionCategoryPatch;
+  DeleteProductionCategoryResult: DeleteProductionCategoryResult;
+  CapacitySlot: CapacitySlotModel;
   Query: Record<PropertyKey, never>;
-  SlotConfig: SlotConfigModel;
-  SlotConfigInput: SlotConfigInput;
+  Mutation: Record<PropertyKey, never>;
 };
 
-export type CapacitySlotResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['CapacitySlot'] = ResolversParentTypes['CapacitySlot']> = {
-  arrivals?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  coversAvailable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  coversBooked?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  coversSeated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-};
-
-export type DeleteProductionCategoryResultResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['DeleteProductionCategoryResult'] = ResolversParentTypes['DeleteProductionCategoryResult']> = {
-  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-};
-
-export type MutationResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  createProductionCategory?: Resolver<ResolversTypes['ProductionCategory'], ParentType, ContextType, RequireFields<MutationCreateProductionCategoryArgs, 'input'>>;
-  deleteProductionCategory?: Resolver<ResolversTypes['DeleteProductionCategoryResult'], ParentType, ContextType, RequireFields<MutationDeleteProductionCategoryArgs, 'id'>>;
-  updateProductionCategory?: Resolver<ResolversTypes['ProductionCategory'], ParentType, ContextType, RequireFields<MutationUpdateProductionCategoryArgs, 'id' | 'input'>>;
-  updateSlotConfig?: Resolver<ResolversTypes['SlotConfig'], ParentType, ContextType, RequireFields<MutationUpdateSlotConfigArgs, 'input'>>;
+export type SlotConfigResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['SlotConfig'] = ResolversParentTypes['SlotConfig']> = {
+  slotMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  openingHours?: Resolver<Array<ResolversTypes['OpeningDay']>, ParentType, ContextType>;
+  maxCoversPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  defaultMealMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
 
 export type OpeningDayResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['OpeningDay'] = ResolversParentTypes['OpeningDay']> = {
-  intervals?: Resolver<Array<ResolversTypes['OpeningInterval']>, ParentType, ContextType>;
   weekday?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  intervals?: Resolver<Array<ResolversTypes['OpeningInterval']>, ParentType, ContextType>;
 };
 
 export type OpeningIntervalResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['OpeningInterval'] = ResolversParentTypes['OpeningInterval']> = {
-  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   open?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type ProductionCategoryResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['ProductionCategory'] = ResolversParentTypes['ProductionCategory'], FederationReferenceType extends FederationReferenceTypes['ProductionCategory'] = FederationReferenceTypes['ProductionCategory']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['ProductionCategory']> | FederationReferenceType, FederationReferenceType, ContextType>;
-  capacityPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  capacityPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type DeleteProductionCategoryResultResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['DeleteProductionCategoryResult'] = ResolversParentTypes['DeleteProductionCategoryResult']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type CapacitySlotResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['CapacitySlot'] = ResolversParentTypes['CapacitySlot']> = {
+  start?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  end?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  coversBooked?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  coversAvailable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  arrivals?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  coversSeated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  slotConfig?: Resolver<ResolversTypes['SlotConfig'], ParentType, ContextType>;
   productionCategories?: Resolver<Array<ResolversTypes['ProductionCategory']>, ParentType, ContextType>;
   productionCategory?: Resolver<Maybe<ResolversTypes['ProductionCategory']>, ParentType, ContextType, RequireFields<QueryProductionCategoryArgs, 'id'>>;
-  slotConfig?: Resolver<ResolversTypes['SlotConfig'], ParentType, ContextType>;
   slots?: Resolver<Array<ResolversTypes['CapacitySlot']>, ParentType, ContextType, RequireFields<QuerySlotsArgs, 'date'>>;
 };
 
-export type SlotConfigResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['SlotConfig'] = ResolversParentTypes['SlotConfig']> = {
-  customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  defaultMealMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  maxCoversPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  openingHours?: Resolver<Array<ResolversTypes['OpeningDay']>, ParentType, ContextType>;
-  slotMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+export type MutationResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  updateSlotConfig?: Resolver<ResolversTypes['SlotConfig'], ParentType, ContextType, RequireFields<MutationUpdateSlotConfigArgs, 'input'>>;
+  createProductionCategory?: Resolver<ResolversTypes['ProductionCategory'], ParentType, ContextType, RequireFields<MutationCreateProductionCategoryArgs, 'input'>>;
+  updateProductionCategory?: Resolver<ResolversTypes['ProductionCategory'], ParentType, ContextType, RequireFields<MutationUpdateProductionCategoryArgs, 'id' | 'input'>>;
+  deleteProductionCategory?: Resolver<ResolversTypes['DeleteProductionCategoryResult'], ParentType, ContextType, RequireFields<MutationDeleteProductionCategoryArgs, 'id'>>;
 };
 
 export type Resolvers<ContextType = CapacityContext> = {
-  CapacitySlot?: CapacitySlotResolvers<ContextType>;
-  DeleteProductionCategoryResult?: DeleteProductionCategoryResultResolvers<ContextType>;
-  Mutation?: MutationResolvers<ContextType>;
+  SlotConfig?: SlotConfigResolvers<ContextType>;
   OpeningDay?: OpeningDayResolvers<ContextType>;
   OpeningInterval?: OpeningIntervalResolvers<ContextType>;
   ProductionCategory?: ProductionCategoryResolvers<ContextType>;
+  DeleteProductionCategoryResult?: DeleteProductionCategoryResultResolvers<ContextType>;
+  CapacitySlot?: CapacitySlotResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
-  SlotConfig?: SlotConfigResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };
 

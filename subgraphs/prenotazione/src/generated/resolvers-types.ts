@@ -16,55 +16,205 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+/**
+ * A booking (reservation): collection `prenotazioni`. Every attribute with an English and an Italian name is
+ * stored and returned under both (covers/numeroPersone, bookingDate/dataOra, customerName/cliente).
+ */
+export type Prenotazione = {
+  __typename?: 'Prenotazione';
+  id: Scalars['ID']['output'];
+  /** Unique per tenant: 6 characters of an unambiguous upper-case alphabet. */
+  codice: Scalars['String']['output'];
+  covers: Scalars['Int']['output'];
+  numeroPersone: Scalars['Int']['output'];
+  /** Restaurant-local wall-clock date-time, ISO 8601 without zone (YYYY-MM-DDTHH:mm:ss). */
+  bookingDate: Scalars['String']['output'];
+  dataOra: Scalars['String']['output'];
+  /** The same moment as a UTC instant (ISO 8601 with Z). */
+  startsAt: Scalars['String']['output'];
+  customerName: Scalars['String']['output'];
+  cliente: Scalars['String']['output'];
+  customerPhone?: Maybe<Scalars['String']['output']>;
+  tableIds: Array<Scalars['ID']['output']>;
+  /** The booked tables, resolved by the tavolo subgraph. */
+  tavoli: Array<Tavolo>;
+  notes?: Maybe<Scalars['String']['output']>;
+  state: BookingState;
+  /** Minutes the party keeps its tables, as asked; when absent the tenant's default meal duration applies. */
+  durationMinutes?: Maybe<Scalars['Int']['output']>;
+  /**
+   * Minutes the booking holds its tables: durationMinutes, else the tenant's default meal duration (capacity
+   * slotConfig.defaultMealMinutes), fixed when the booking is created or moved. Bookings stored before this
+   * existed: durationMinutes, else 120 (the figure their table holds were written with).
+   */
+  effectiveDurationMinutes: Scalars['Int']['output'];
+  /** startsAt + effectiveDurationMinutes, a UTC instant: the booking's tables are held during [startsAt, endsAt). */
+  endsAt: Scalars['String']['output'];
+  /** Reason given on cancellation. */
+  motivo?: Maybe<Scalars['String']['output']>;
+  cancelledAt?: Maybe<Scalars['String']['output']>;
+  /** The point-of-sale terminal's own id for a booking uploaded in a batch (idempotent re-uploads). */
+  externalId?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
 export type BookingState =
-  | 'annullata'
+  | 'pending'
+  | 'confermata'
   | 'caparra_pagata'
   | 'completata'
-  | 'confermata'
-  | 'no_show'
-  | 'pending';
+  | 'annullata'
+  | 'no_show';
 
-export type ImportResult = {
-  __typename?: 'ImportResult';
-  prenotazione: Prenotazione;
-  status: ImportStatus;
+/** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
+export type Tavolo = {
+  __typename?: 'Tavolo';
+  id: Scalars['ID']['output'];
+  /** Active bookings of the table, on a local date (YYYY-MM-DD) when given, else from today on. */
+  prenotazioni: Array<Prenotazione>;
+};
+
+
+/** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
+export type TavoloPrenotazioniArgs = {
+  data?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** Create input: English or Italian names; when both are sent the English one wins. */
+export type PrenotazioneInput = {
+  covers?: InputMaybe<Scalars['Int']['input']>;
+  numeroPersone?: InputMaybe<Scalars['Int']['input']>;
+  bookingDate?: InputMaybe<Scalars['String']['input']>;
+  dataOra?: InputMaybe<Scalars['String']['input']>;
+  customerName?: InputMaybe<Scalars['String']['input']>;
+  cliente?: InputMaybe<Scalars['String']['input']>;
+  customerPhone?: InputMaybe<Scalars['String']['input']>;
+  tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<BookingState>;
+  durationMinutes?: InputMaybe<Scalars['Int']['input']>;
+  externalId?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type PrenotazionePatch = {
+  covers?: InputMaybe<Scalars['Int']['input']>;
+  numeroPersone?: InputMaybe<Scalars['Int']['input']>;
+  bookingDate?: InputMaybe<Scalars['String']['input']>;
+  dataOra?: InputMaybe<Scalars['String']['input']>;
+  customerName?: InputMaybe<Scalars['String']['input']>;
+  cliente?: InputMaybe<Scalars['String']['input']>;
+  customerPhone?: InputMaybe<Scalars['String']['input']>;
+  tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+  durationMinutes?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type PrenotazioniFilter = {
+  /** Local dates (YYYY-MM-DD), inclusive, on the booking date. */
+  dal?: InputMaybe<Scalars['String']['input']>;
+  al?: InputMaybe<Scalars['String']['input']>;
+  state?: InputMaybe<BookingState>;
+  tableId?: InputMaybe<Scalars['ID']['input']>;
+  /** Only pending, confermata and caparra_pagata. */
+  activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
+};
+
+/** One page of a delta sync. Use serverTime as the next modifiedSince; hasMore says another page is ready. */
+export type SyncPage = {
+  __typename?: 'SyncPage';
+  items: Array<Prenotazione>;
+  serverTime: Scalars['String']['output'];
+  hasMore: Scalars['Boolean']['output'];
+  limit: Scalars['Int']['output'];
+};
+
+/** A table held by a booking: [startsAt, endsAt) with the booking's effective duration. */
+export type OccupazioneTavolo = {
+  __typename?: 'OccupazioneTavolo';
+  tableId: Scalars['ID']['output'];
+  prenotazioneId: Scalars['ID']['output'];
+  startsAt: Scalars['String']['output'];
+  endsAt: Scalars['String']['output'];
 };
 
 export type ImportStatus =
   | 'created'
   | 'duplicate';
 
+export type ImportResult = {
+  __typename?: 'ImportResult';
+  status: ImportStatus;
+  prenotazione: Prenotazione;
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** Bookings of the caller's tenant, by booking date. */
+  prenotazioni: Array<Prenotazione>;
+  prenotazione?: Maybe<Prenotazione>;
+  prenotazioneByCodice?: Maybe<Prenotazione>;
+  /** The interface's getPrenotazioniGiorno: active bookings (pending, confermata, caparra_pagata) of a local day. */
+  prenotazioniGiorno: Array<Prenotazione>;
+  /**
+   * Tables among tableIds held by an active booking during [from, to) (UTC instants, ISO 8601 with Z or an offset;
+   * touching ends do not overlap), each hold with its booking's window: what the availability check reads. Served
+   * from the tables' agendas by id, without reading the whole day. At most 5000 tables.
+   */
+  occupazioniTavoli: Array<OccupazioneTavolo>;
+  /** Delta sync: every booking changed after modifiedSince (default: now minus 7 days), oldest change first. */
+  syncPrenotazioni: SyncPage;
+};
+
+
+export type QueryPrenotazioniArgs = {
+  filter?: InputMaybe<PrenotazioniFilter>;
+};
+
+
+export type QueryPrenotazioneArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryPrenotazioneByCodiceArgs = {
+  codice: Scalars['String']['input'];
+};
+
+
+export type QueryPrenotazioniGiornoArgs = {
+  data: Scalars['String']['input'];
+};
+
+
+export type QueryOccupazioniTavoliArgs = {
+  from: Scalars['String']['input'];
+  to: Scalars['String']['input'];
+  tableIds: Array<Scalars['ID']['input']>;
+};
+
+
+export type QuerySyncPrenotazioniArgs = {
+  modifiedSince?: InputMaybe<Scalars['String']['input']>;
+  dal?: InputMaybe<Scalars['String']['input']>;
+  al?: InputMaybe<Scalars['String']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
-  /** To annullata with the reason; publishes bookings.cancelled. */
-  annullaPrenotazione: Prenotazione;
-  /** To nuovoStato (bookings.cancelled when annullata, else bookings.updated); the same state again is a no-op. */
-  cambiaStatoPrenotazione: Prenotazione;
-  /** To confermata; publishes bookings.updated. */
-  confermaPrenotazione: Prenotazione;
   /** Publishes bookings.created. Refused (TABLE_UNAVAILABLE) when a table is already booked in that window. */
   createPrenotazione: Prenotazione;
   /** Create for the legacy batch upload: requires externalId; the same externalId returns the existing booking. */
   importPrenotazione: ImportResult;
   /** Publishes bookings.updated. */
   updatePrenotazione: Prenotazione;
-};
-
-
-export type MutationAnnullaPrenotazioneArgs = {
-  id: Scalars['ID']['input'];
-  motivo?: InputMaybe<Scalars['String']['input']>;
-};
-
-
-export type MutationCambiaStatoPrenotazioneArgs = {
-  id: Scalars['ID']['input'];
-  nuovoStato: BookingState;
-};
-
-
-export type MutationConfermaPrenotazioneArgs = {
-  id: Scalars['ID']['input'];
+  /** To confermata; publishes bookings.updated. */
+  confermaPrenotazione: Prenotazione;
+  /** To annullata with the reason; publishes bookings.cancelled. */
+  annullaPrenotazione: Prenotazione;
+  /** To nuovoStato (bookings.cancelled when annullata, else bookings.updated); the same state again is a no-op. */
+  cambiaStatoPrenotazione: Prenotazione;
 };
 
 
@@ -83,171 +233,21 @@ export type MutationUpdatePrenotazioneArgs = {
   input: PrenotazionePatch;
 };
 
-/** A table held by a booking: [startsAt, endsAt) with the booking's effective duration. */
-export type OccupazioneTavolo = {
-  __typename?: 'OccupazioneTavolo';
-  endsAt: Scalars['String']['output'];
-  prenotazioneId: Scalars['ID']['output'];
-  startsAt: Scalars['String']['output'];
-  tableId: Scalars['ID']['output'];
-};
 
-/**
- * A booking (reservation): collection `prenotazioni`. Every attribute with an English and an Italian name is
- * stored and returned under both (covers/numeroPersone, bookingDate/dataOra, customerName/cliente).
- */
-export type Prenotazione = {
-  __typename?: 'Prenotazione';
-  /** Restaurant-local wall-clock date-time, ISO 8601 without zone (YYYY-MM-DDTHH:mm:ss). */
-  bookingDate: Scalars['String']['output'];
-  cancelledAt?: Maybe<Scalars['String']['output']>;
-  cliente: Scalars['String']['output'];
-  /** Unique per tenant: 6 characters of an unambiguous upper-case alphabet. */
-  codice: Scalars['String']['output'];
-  covers: Scalars['Int']['output'];
-  createdAt: Scalars['String']['output'];
-  customerName: Scalars['String']['output'];
-  customerPhone?: Maybe<Scalars['String']['output']>;
-  dataOra: Scalars['String']['output'];
-  /** Minutes the party keeps its tables, as asked; when absent the tenant's default meal duration applies. */
-  durationMinutes?: Maybe<Scalars['Int']['output']>;
-  /**
-   * Minutes the booking holds its tables: durationMinutes, else the tenant's default meal duration (capacity
-   * slotConfig.defaultMealMinutes), fixed when the booking is created or moved. Bookings stored before this
-   * existed: durationMinutes, else 120 (the figure their table holds were written with).
-   */
-  effectiveDurationMinutes: Scalars['Int']['output'];
-  /** startsAt + effectiveDurationMinutes, a UTC instant: the booking's tables are held during [startsAt, endsAt). */
-  endsAt: Scalars['String']['output'];
-  /** The point-of-sale terminal's own id for a booking uploaded in a batch (idempotent re-uploads). */
-  externalId?: Maybe<Scalars['String']['output']>;
-  id: Scalars['ID']['output'];
-  /** Reason given on cancellation. */
-  motivo?: Maybe<Scalars['String']['output']>;
-  notes?: Maybe<Scalars['String']['output']>;
-  numeroPersone: Scalars['Int']['output'];
-  /** The same moment as a UTC instant (ISO 8601 with Z). */
-  startsAt: Scalars['String']['output'];
-  state: BookingState;
-  tableIds: Array<Scalars['ID']['output']>;
-  /** The booked tables, resolved by the tavolo subgraph. */
-  tavoli: Array<Tavolo>;
-  updatedAt: Scalars['String']['output'];
-};
-
-/** Create input: English or Italian names; when both are sent the English one wins. */
-export type PrenotazioneInput = {
-  bookingDate?: InputMaybe<Scalars['String']['input']>;
-  cliente?: InputMaybe<Scalars['String']['input']>;
-  covers?: InputMaybe<Scalars['Int']['input']>;
-  customerName?: InputMaybe<Scalars['String']['input']>;
-  customerPhone?: InputMaybe<Scalars['String']['input']>;
-  dataOra?: InputMaybe<Scalars['String']['input']>;
-  durationMinutes?: InputMaybe<Scalars['Int']['input']>;
-  externalId?: InputMaybe<Scalars['String']['input']>;
-  notes?: InputMaybe<Scalars['String']['input']>;
-  numeroPersone?: InputMaybe<Scalars['Int']['input']>;
-  state?: InputMaybe<BookingState>;
-  tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
-};
-
-export type PrenotazionePatch = {
-  bookingDate?: InputMaybe<Scalars['String']['input']>;
-  cliente?: InputMaybe<Scalars['String']['input']>;
-  covers?: InputMaybe<Scalars['Int']['input']>;
-  customerName?: InputMaybe<Scalars['String']['input']>;
-  customerPhone?: InputMaybe<Scalars['String']['input']>;
-  dataOra?: InputMaybe<Scalars['String']['input']>;
-  durationMinutes?: InputMaybe<Scalars['Int']['input']>;
-  notes?: InputMaybe<Scalars['String']['input']>;
-  numeroPersone?: InputMaybe<Scalars['Int']['input']>;
-  tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
-};
-
-export type PrenotazioniFilter = {
-  /** Only pending, confermata and caparra_pagata. */
-  activeOnly?: InputMaybe<Scalars['Boolean']['input']>;
-  al?: InputMaybe<Scalars['String']['input']>;
-  /** Local dates (YYYY-MM-DD), inclusive, on the booking date. */
-  dal?: InputMaybe<Scalars['String']['input']>;
-  state?: InputMaybe<BookingState>;
-  tableId?: InputMaybe<Scalars['ID']['input']>;
-};
-
-export type Query = {
-  __typename?: 'Query';
-  /**
-   * Tables among tableIds held by an active booking during [from, to) (UTC instants, ISO 8601 with Z or an offset;
-   * touching ends do not overlap), each hold with its booking's window: what the availability check reads. Served
-   * from the tables' agendas by id, without reading the whole day. At most 5000 tables.
-   */
-  occupazioniTavoli: Array<OccupazioneTavolo>;
-  prenotazione?: Maybe<Prenotazione>;
-  prenotazioneByCodice?: Maybe<Prenotazione>;
-  /** Bookings of the caller's tenant, by booking date. */
-  prenotazioni: Array<Prenotazione>;
-  /** The interface's getPrenotazioniGiorno: active bookings (pending, confermata, caparra_pagata) of a local day. */
-  prenotazioniGiorno: Array<Prenotazione>;
-  /** Delta sync: every booking changed after modifiedSince (default: now minus 7 days), oldest change first. */
-  syncPrenotazioni: SyncPage;
-};
-
-
-export type QueryOccupazioniTavoliArgs = {
-  from: Scalars['String']['input'];
-  tableIds: Array<Scalars['ID']['input']>;
-  to: Scalars['String']['input'];
-};
-
-
-export type QueryPrenotazioneArgs = {
+export type MutationConfermaPrenotazioneArgs = {
   id: Scalars['ID']['input'];
 };
 
 
-export type QueryPrenotazioneByCodiceArgs = {
-  codice: Scalars['String']['input'];
+export type MutationAnnullaPrenotazioneArgs = {
+  id: Scalars['ID']['input'];
+  motivo?: InputMaybe<Scalars['String']['input']>;
 };
 
 
-export type QueryPrenotazioniArgs = {
-  filter?: InputMaybe<PrenotazioniFilter>;
-};
-
-
-export type QueryPrenotazioniGiornoArgs = {
-  data: Scalars['String']['input'];
-};
-
-
-export type QuerySyncPrenotazioniArgs = {
-  al?: InputMaybe<Scalars['String']['input']>;
-  dal?: InputMaybe<Scalars['String']['input']>;
-  limit?: InputMaybe<Scalars['Int']['input']>;
-  modifiedSince?: InputMaybe<Scalars['String']['input']>;
-};
-
-/** One page of a delta sync. Use serverTime as the next modifiedSince; hasMore says another page is ready. */
-export type SyncPage = {
-  __typename?: 'SyncPage';
-  hasMore: Scalars['Boolean']['output'];
-  items: Array<Prenotazione>;
-  limit: Scalars['Int']['output'];
-  serverTime: Scalars['String']['output'];
-};
-
-/** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
-export type Tavolo = {
-  __typename?: 'Tavolo';
-  id: Scalars['ID']['output'];
-  /** Active bookings of the table, on a local date (YYYY-MM-DD) when given, else from today on. */
-  prenotazioni: Array<Prenotazione>;
-};
-
-
-/** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
-export type TavoloPrenotazioniArgs = {
-  data?: InputMaybe<Scalars['String']['input']>;
+export type MutationCambiaStatoPrenotazioneArgs = {
+  id: Scalars['ID']['input'];
+  nuovoStato: BookingState;
 };
 
 
@@ -348,103 +348,66 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  BookingState: BookingState;
-  ImportResult: ResolverTypeWrapper<Omit<ImportResult, 'prenotazione'> & { prenotazione: ResolversTypes['Prenotazione'] }>;
-  ImportStatus: ImportStatus;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Prenotazione: ResolverTypeWrapper<PrenotazioneRecordModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  OccupazioneTavolo: ResolverTypeWrapper<OccupazioneTavolo>;
-  Prenotazione: ResolverTypeWrapper<PrenotazioneRecordModel>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  BookingState: BookingState;
+  Tavolo: ResolverTypeWrapper<FederationReferenceTypes['Tavolo']>;
   PrenotazioneInput: PrenotazioneInput;
   PrenotazionePatch: PrenotazionePatch;
   PrenotazioniFilter: PrenotazioniFilter;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   SyncPage: ResolverTypeWrapper<Omit<SyncPage, 'items'> & { items: Array<ResolversTypes['Prenotazione']> }>;
-  Tavolo: ResolverTypeWrapper<FederationReferenceTypes['Tavolo']>;
+  OccupazioneTavolo: ResolverTypeWrapper<OccupazioneTavolo>;
+  ImportStatus: ImportStatus;
+  ImportResult: ResolverTypeWrapper<Omit<ImportResult, 'prenotazione'> & { prenotazione: ResolversTypes['Prenotazione'] }>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  ImportResult: Omit<ImportResult, 'prenotazione'> & { prenotazione: ResolversParentTypes['Prenotazione'] };
-  Mutation: Record<PropertyKey, never>;
+  Prenotazione: PrenotazioneRecordModel;
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
-  OccupazioneTavolo: OccupazioneTavolo;
-  Prenotazione: PrenotazioneRecordModel;
   Int: Scalars['Int']['output'];
+  Tavolo: FederationReferenceTypes['Tavolo'];
   PrenotazioneInput: PrenotazioneInput;
   PrenotazionePatch: PrenotazionePatch;
   PrenotazioniFilter: PrenotazioniFilter;
   Boolean: Scalars['Boolean']['output'];
-  Query: Record<PropertyKey, never>;
   SyncPage: Omit<SyncPage, 'items'> & { items: Array<ResolversParentTypes['Prenotazione']> };
-  Tavolo: FederationReferenceTypes['Tavolo'];
-};
-
-export type ImportResultResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['ImportResult'] = ResolversParentTypes['ImportResult']> = {
-  prenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['ImportStatus'], ParentType, ContextType>;
-};
-
-export type MutationResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  annullaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationAnnullaPrenotazioneArgs, 'id'>>;
-  cambiaStatoPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCambiaStatoPrenotazioneArgs, 'id' | 'nuovoStato'>>;
-  confermaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationConfermaPrenotazioneArgs, 'id'>>;
-  createPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCreatePrenotazioneArgs, 'input'>>;
-  importPrenotazione?: Resolver<ResolversTypes['ImportResult'], ParentType, ContextType, RequireFields<MutationImportPrenotazioneArgs, 'input'>>;
-  updatePrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationUpdatePrenotazioneArgs, 'id' | 'input'>>;
-};
-
-export type OccupazioneTavoloResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['OccupazioneTavolo'] = ResolversParentTypes['OccupazioneTavolo']> = {
-  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  prenotazioneId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  tableId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  OccupazioneTavolo: OccupazioneTavolo;
+  ImportResult: Omit<ImportResult, 'prenotazione'> & { prenotazione: ResolversParentTypes['Prenotazione'] };
+  Query: Record<PropertyKey, never>;
+  Mutation: Record<PropertyKey, never>;
 };
 
 export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Prenotazione'] = ResolversParentTypes['Prenotazione'], FederationReferenceType extends FederationReferenceTypes['Prenotazione'] = FederationReferenceTypes['Prenotazione']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Prenotazione']> | FederationReferenceType, FederationReferenceType, ContextType>;
-  bookingDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  cancelledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   codice?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  numeroPersone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookingDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   dataOra?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['BookingState'], ParentType, ContextType>;
   durationMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   effectiveDurationMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   motivo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  numeroPersone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  state?: Resolver<ResolversTypes['BookingState'], ParentType, ContextType>;
-  tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
-  tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
+  cancelledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-};
-
-export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  occupazioniTavoli?: Resolver<Array<ResolversTypes['OccupazioneTavolo']>, ParentType, ContextType, RequireFields<QueryOccupazioniTavoliArgs, 'from' | 'tableIds' | 'to'>>;
-  prenotazione?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneArgs, 'id'>>;
-  prenotazioneByCodice?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneByCodiceArgs, 'codice'>>;
-  prenotazioni?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, Partial<QueryPrenotazioniArgs>>;
-  prenotazioniGiorno?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioniGiornoArgs, 'data'>>;
-  syncPrenotazioni?: Resolver<ResolversTypes['SyncPage'], ParentType, ContextType, Partial<QuerySyncPrenotazioniArgs>>;
-};
-
-export type SyncPageResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['SyncPage'] = ResolversParentTypes['SyncPage']> = {
-  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  items?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType>;
-  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  serverTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type TavoloResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Tavolo'] = ResolversParentTypes['Tavolo'], FederationReferenceType extends FederationReferenceTypes['Tavolo'] = FederationReferenceTypes['Tavolo']> = {
@@ -453,13 +416,50 @@ export type TavoloResolvers<ContextType = PrenotazioneContext, ParentType extend
   prenotazioni?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, Partial<TavoloPrenotazioniArgs>>;
 };
 
+export type SyncPageResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['SyncPage'] = ResolversParentTypes['SyncPage']> = {
+  items?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType>;
+  serverTime?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  hasMore?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  limit?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type OccupazioneTavoloResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['OccupazioneTavolo'] = ResolversParentTypes['OccupazioneTavolo']> = {
+  tableId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  prenotazioneId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type ImportResultResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['ImportResult'] = ResolversParentTypes['ImportResult']> = {
+  status?: Resolver<ResolversTypes['ImportStatus'], ParentType, ContextType>;
+  prenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  prenotazioni?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, Partial<QueryPrenotazioniArgs>>;
+  prenotazione?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneArgs, 'id'>>;
+  prenotazioneByCodice?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneByCodiceArgs, 'codice'>>;
+  prenotazioniGiorno?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioniGiornoArgs, 'data'>>;
+  occupazioniTavoli?: Resolver<Array<ResolversTypes['OccupazioneTavolo']>, ParentType, ContextType, RequireFields<QueryOccupazioniTavoliArgs, 'from' | 'to' | 'tableIds'>>;
+  syncPrenotazioni?: Resolver<ResolversTypes['SyncPage'], ParentType, ContextType, Partial<QuerySyncPrenotazioniArgs>>;
+};
+
+export type MutationResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCreatePrenotazioneArgs, 'input'>>;
+  importPrenotazione?: Resolver<ResolversTypes['ImportResult'], ParentType, ContextType, RequireFields<MutationImportPrenotazioneArgs, 'input'>>;
+  updatePrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationUpdatePrenotazioneArgs, 'id' | 'input'>>;
+  confermaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationConfermaPrenotazioneArgs, 'id'>>;
+  annullaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationAnnullaPrenotazioneArgs, 'id'>>;
+  cambiaStatoPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCambiaStatoPrenotazioneArgs, 'id' | 'nuovoStato'>>;
+};
+
 export type Resolvers<ContextType = PrenotazioneContext> = {
-  ImportResult?: ImportResultResolvers<ContextType>;
-  Mutation?: MutationResolvers<ContextType>;
-  OccupazioneTavolo?: OccupazioneTavoloResolvers<ContextType>;
   Prenotazione?: PrenotazioneResolvers<ContextType>;
-  Query?: QueryResolvers<ContextType>;
-  SyncPage?: SyncPageResolvers<ContextType>;
   Tavolo?: TavoloResolvers<ContextType>;
+  SyncPage?: SyncPageResolvers<ContextType>;
+  OccupazioneTavolo?: OccupazioneTavoloResolvers<ContextType>;
+  ImportResult?: ImportResultResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };
 

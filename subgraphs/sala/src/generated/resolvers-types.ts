@@ -15,18 +15,63 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
+/**
+ * A room (dining area) of the restaurant: collection `sale`. `name`, `width` and `height` are the English
+ * aliases the waiter app reads; `name` is `descrizione`, or `codice` when there is none.
+ */
+export type Sala = {
+  __typename?: 'Sala';
+  id: Scalars['ID']['output'];
+  /** Upper-cased on creation, unique per tenant. */
+  codice: Scalars['String']['output'];
+  descrizione?: Maybe<Scalars['String']['output']>;
+  name: Scalars['String']['output'];
+  /** Floor-plan width (default 800). */
+  width: Scalars['Float']['output'];
+  /** Floor-plan height (default 600). */
+  height: Scalars['Float']['output'];
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
+export type SalaInput = {
+  codice: Scalars['String']['input'];
+  descrizione?: InputMaybe<Scalars['String']['input']>;
+  width?: InputMaybe<Scalars['Float']['input']>;
+  height?: InputMaybe<Scalars['Float']['input']>;
+};
+
+export type SalaPatch = {
+  codice?: InputMaybe<Scalars['String']['input']>;
+  descrizione?: InputMaybe<Scalars['String']['input']>;
+  width?: InputMaybe<Scalars['Float']['input']>;
+  height?: InputMaybe<Scalars['Float']['input']>;
+};
+
 export type DeleteSalaResult = {
   __typename?: 'DeleteSalaResult';
-  deleted: Scalars['Boolean']['output'];
   id: Scalars['ID']['output'];
+  deleted: Scalars['Boolean']['output'];
+};
+
+export type Query = {
+  __typename?: 'Query';
+  /** Rooms of the caller's tenant, by codice. */
+  sale: Array<Sala>;
+  sala?: Maybe<Sala>;
+};
+
+
+export type QuerySalaArgs = {
+  id: Scalars['ID']['input'];
 };
 
 export type Mutation = {
   __typename?: 'Mutation';
   createSala: Sala;
+  updateSala: Sala;
   /** Refused (IN_USE) while tables are in the room. */
   deleteSala: DeleteSalaResult;
-  updateSala: Sala;
 };
 
 
@@ -35,59 +80,14 @@ export type MutationCreateSalaArgs = {
 };
 
 
-export type MutationDeleteSalaArgs = {
-  id: Scalars['ID']['input'];
-};
-
-
 export type MutationUpdateSalaArgs = {
   id: Scalars['ID']['input'];
   input: SalaPatch;
 };
 
-export type Query = {
-  __typename?: 'Query';
-  sala?: Maybe<Sala>;
-  /** Rooms of the caller's tenant, by codice. */
-  sale: Array<Sala>;
-};
 
-
-export type QuerySalaArgs = {
+export type MutationDeleteSalaArgs = {
   id: Scalars['ID']['input'];
-};
-
-/**
- * A room (dining area) of the restaurant: collection `sale`. `name`, `width` and `height` are the English
- * aliases the waiter app reads; `name` is `descrizione`, or `codice` when there is none.
- */
-export type Sala = {
-  __typename?: 'Sala';
-  /** Upper-cased on creation, unique per tenant. */
-  codice: Scalars['String']['output'];
-  createdAt: Scalars['String']['output'];
-  descrizione?: Maybe<Scalars['String']['output']>;
-  /** Floor-plan height (default 600). */
-  height: Scalars['Float']['output'];
-  id: Scalars['ID']['output'];
-  name: Scalars['String']['output'];
-  updatedAt: Scalars['String']['output'];
-  /** Floor-plan width (default 800). */
-  width: Scalars['Float']['output'];
-};
-
-export type SalaInput = {
-  codice: Scalars['String']['input'];
-  descrizione?: InputMaybe<Scalars['String']['input']>;
-  height?: InputMaybe<Scalars['Float']['input']>;
-  width?: InputMaybe<Scalars['Float']['input']>;
-};
-
-export type SalaPatch = {
-  codice?: InputMaybe<Scalars['String']['input']>;
-  descrizione?: InputMaybe<Scalars['String']['input']>;
-  height?: InputMaybe<Scalars['Float']['input']>;
-  width?: InputMaybe<Scalars['Float']['input']>;
 };
 
 
@@ -184,64 +184,64 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  DeleteSalaResult: ResolverTypeWrapper<DeleteSalaResult>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Sala: ResolverTypeWrapper<SalaRecordModel>;
+  ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   SalaInput: SalaInput;
   SalaPatch: SalaPatch;
+  DeleteSalaResult: ResolverTypeWrapper<DeleteSalaResult>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  DeleteSalaResult: DeleteSalaResult;
-  Boolean: Scalars['Boolean']['output'];
-  ID: Scalars['ID']['output'];
-  Mutation: Record<PropertyKey, never>;
-  Query: Record<PropertyKey, never>;
   Sala: SalaRecordModel;
+  ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
   Float: Scalars['Float']['output'];
   SalaInput: SalaInput;
   SalaPatch: SalaPatch;
-};
-
-export type DeleteSalaResultResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['DeleteSalaResult'] = ResolversParentTypes['DeleteSalaResult']> = {
-  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-};
-
-export type MutationResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  createSala?: Resolver<ResolversTypes['Sala'], ParentType, ContextType, RequireFields<MutationCreateSalaArgs, 'input'>>;
-  deleteSala?: Resolver<ResolversTypes['DeleteSalaResult'], ParentType, ContextType, RequireFields<MutationDeleteSalaArgs, 'id'>>;
-  updateSala?: Resolver<ResolversTypes['Sala'], ParentType, ContextType, RequireFields<MutationUpdateSalaArgs, 'id' | 'input'>>;
-};
-
-export type QueryResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  sala?: Resolver<Maybe<ResolversTypes['Sala']>, ParentType, ContextType, RequireFields<QuerySalaArgs, 'id'>>;
-  sale?: Resolver<Array<ResolversTypes['Sala']>, ParentType, ContextType>;
+  DeleteSalaResult: DeleteSalaResult;
+  Boolean: Scalars['Boolean']['output'];
+  Query: Record<PropertyKey, never>;
+  Mutation: Record<PropertyKey, never>;
 };
 
 export type SalaResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['Sala'] = ResolversParentTypes['Sala'], FederationReferenceType extends FederationReferenceTypes['Sala'] = FederationReferenceTypes['Sala']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Sala']> | FederationReferenceType, FederationReferenceType, ContextType>;
-  codice?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  descrizione?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  height?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  codice?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  descrizione?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   width?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  height?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type DeleteSalaResultResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['DeleteSalaResult'] = ResolversParentTypes['DeleteSalaResult']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  sale?: Resolver<Array<ResolversTypes['Sala']>, ParentType, ContextType>;
+  sala?: Resolver<Maybe<ResolversTypes['Sala']>, ParentType, ContextType, RequireFields<QuerySalaArgs, 'id'>>;
+};
+
+export type MutationResolvers<ContextType = SalaContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createSala?: Resolver<ResolversTypes['Sala'], ParentType, ContextType, RequireFields<MutationCreateSalaArgs, 'input'>>;
+  updateSala?: Resolver<ResolversTypes['Sala'], ParentType, ContextType, RequireFields<MutationUpdateSalaArgs, 'id' | 'input'>>;
+  deleteSala?: Resolver<ResolversTypes['DeleteSalaResult'], ParentType, ContextType, RequireFields<MutationDeleteSalaArgs, 'id'>>;
 };
 
 export type Resolvers<ContextType = SalaContext> = {
-  DeleteSalaResult?: DeleteSalaResultResolvers<ContextType>;
-  Mutation?: MutationResolvers<ContextType>;
-  Query?: QueryResolvers<ContextType>;
   Sala?: SalaResolvers<ContextType>;
+  DeleteSalaResult?: DeleteSalaResultResolvers<ContextType>;
+  Query?: QueryResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };
 

@@ -16,27 +16,131 @@ export type Scalars = {
   _FieldSet: { input: unknown; output: unknown; }
 };
 
-export type DeleteTavoloResult = {
-  __typename?: 'DeleteTavoloResult';
-  deleted: Scalars['Boolean']['output'];
+/**
+ * A table: collection `tavoli`. The English aliases `name`, `seats`, `status` and `roomId` stand beside the
+ * Italian fields `nome`, `capacita`, `stato` and `salaId` for the waiter app.
+ */
+export type Tavolo = {
+  __typename?: 'Tavolo';
   id: Scalars['ID']['output'];
+  nome: Scalars['String']['output'];
+  name: Scalars['String']['output'];
+  /** Number of covers. */
+  capacita: Scalars['Int']['output'];
+  seats: Scalars['Int']['output'];
+  stato: TableStatus;
+  status: TableStatus;
+  salaId?: Maybe<Scalars['ID']['output']>;
+  roomId?: Maybe<Scalars['ID']['output']>;
+  /** The room, resolved by the sala subgraph. */
+  sala?: Maybe<Sala>;
+  attivo: Scalars['Boolean']['output'];
+  posizione?: Maybe<Scalars['String']['output']>;
+  /** Floor plan: the table's centre in its room's units (0..room width); null while the table is not placed. */
+  x?: Maybe<Scalars['Float']['output']>;
+  /** Floor plan: the table's centre in its room's units (0..room height); null while the table is not placed. */
+  y?: Maybe<Scalars['Float']['output']>;
+  /** Floor plan: size in the room's units (default 80). */
+  width: Scalars['Float']['output'];
+  /** Floor plan: size in the room's units (default 80). */
+  height: Scalars['Float']['output'];
+  /** Floor plan: default rect. */
+  shape: TableShape;
+  /** Floor plan: whole degrees 0..359, clockwise (default 0). */
+  rotation: Scalars['Int']['output'];
+  /** Last order on the table (cleared when the table goes back to free). */
+  orderId?: Maybe<Scalars['String']['output']>;
+  pax?: Maybe<Scalars['Int']['output']>;
+  totalAmount?: Maybe<Scalars['Float']['output']>;
+  /** The current lock, or null when there is none or it expired. */
+  lock?: Maybe<TableLock>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
 };
 
-export type Disponibilita = {
-  __typename?: 'Disponibilita';
-  availableTables: Array<Tavolo>;
-  capacitaTotale: Scalars['Int']['output'];
-  tavoliDisponibili: Array<Tavolo>;
-  totalCapacity: Scalars['Int']['output'];
+export type TableShape =
+  | 'round'
+  | 'rect';
+
+export type TableStatus =
+  | 'free'
+  | 'occupied'
+  | 'open'
+  | 'dirty'
+  | 'reserved'
+  | 'payment_pending';
+
+/** An advisory lock held by a device (waiter app) on a table; it expires `ttl` seconds after it was taken. */
+export type TableLock = {
+  __typename?: 'TableLock';
+  tableId: Scalars['ID']['output'];
+  deviceId: Scalars['String']['output'];
+  operatorName?: Maybe<Scalars['String']['output']>;
+  acquiredAt: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+  ttl: Scalars['Int']['output'];
 };
 
-export type DisponibilitaInput = {
-  /** Restaurant-local wall-clock time (ISO 8601 without zone); an explicit offset or Z is converted. */
-  dataOra: Scalars['String']['input'];
-  /** Minutes, 1..720, default 120. */
-  durataMediaPasto?: InputMaybe<Scalars['Int']['input']>;
-  numeroPersone: Scalars['Int']['input'];
+/** Rooms are owned by the sala subgraph; tavolo contributes their tables. */
+export type Sala = {
+  __typename?: 'Sala';
+  id: Scalars['ID']['output'];
+  tavoli: Array<Tavolo>;
+};
+
+export type TavoliFilter = {
+  attivo?: InputMaybe<Scalars['Boolean']['input']>;
+  /** Minimum number of seats. */
+  capacitaMin?: InputMaybe<Scalars['Int']['input']>;
+  posizione?: InputMaybe<Scalars['String']['input']>;
   salaId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** Create input: English and Italian names are both accepted; when both are sent the English one wins. */
+export type TavoloInput = {
+  nome?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  capacita?: InputMaybe<Scalars['Int']['input']>;
+  seats?: InputMaybe<Scalars['Int']['input']>;
+  salaId?: InputMaybe<Scalars['ID']['input']>;
+  roomId?: InputMaybe<Scalars['ID']['input']>;
+  attivo?: InputMaybe<Scalars['Boolean']['input']>;
+  posizione?: InputMaybe<Scalars['String']['input']>;
+  /** Floor-plan geometry: x and y (the centre) are set together and must lie inside the table's room. */
+  x?: InputMaybe<Scalars['Float']['input']>;
+  y?: InputMaybe<Scalars['Float']['input']>;
+  width?: InputMaybe<Scalars['Float']['input']>;
+  height?: InputMaybe<Scalars['Float']['input']>;
+  shape?: InputMaybe<TableShape>;
+  rotation?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type TavoloPatch = {
+  nome?: InputMaybe<Scalars['String']['input']>;
+  name?: InputMaybe<Scalars['String']['input']>;
+  capacita?: InputMaybe<Scalars['Int']['input']>;
+  seats?: InputMaybe<Scalars['Int']['input']>;
+  salaId?: InputMaybe<Scalars['ID']['input']>;
+  roomId?: InputMaybe<Scalars['ID']['input']>;
+  attivo?: InputMaybe<Scalars['Boolean']['input']>;
+  posizione?: InputMaybe<Scalars['String']['input']>;
+  /** Floor-plan geometry: x and y (the centre) are set together and must lie inside the table's room. */
+  x?: InputMaybe<Scalars['Float']['input']>;
+  y?: InputMaybe<Scalars['Float']['input']>;
+  width?: InputMaybe<Scalars['Float']['input']>;
+  height?: InputMaybe<Scalars['Float']['input']>;
+  shape?: InputMaybe<TableShape>;
+  rotation?: InputMaybe<Scalars['Int']['input']>;
+  /** A waiter device writing while another device holds the lock gets LOCK_CONFLICT. */
+  deviceId?: InputMaybe<Scalars['String']['input']>;
+};
+
+export type TableStatusInput = {
+  status: TableStatus;
+  orderId?: InputMaybe<Scalars['String']['input']>;
+  pax?: InputMaybe<Scalars['Int']['input']>;
+  totalAmount?: InputMaybe<Scalars['Float']['input']>;
+  deviceId?: InputMaybe<Scalars['String']['input']>;
 };
 
 export type LockInput = {
@@ -46,57 +150,37 @@ export type LockInput = {
   ttl?: InputMaybe<Scalars['Int']['input']>;
 };
 
-export type Mutation = {
-  __typename?: 'Mutation';
-  createTavolo: Tavolo;
-  deleteTavolo: DeleteTavoloResult;
-  /** Administrator only: always releases. */
-  forceUnlockTavolo: UnlockResult;
-  lockTavolo: TableLock;
-  /** Any of the six statuses from any status; publishes tables.status. */
-  setTavoloStatus: Tavolo;
-  /** Only the device holding the lock releases it (released false when there was no lock). */
-  unlockTavolo: UnlockResult;
-  updateTavolo: Tavolo;
+export type UnlockInput = {
+  deviceId: Scalars['String']['input'];
 };
 
-
-export type MutationCreateTavoloArgs = {
-  input: TavoloInput;
+export type UnlockResult = {
+  __typename?: 'UnlockResult';
+  tableId: Scalars['ID']['output'];
+  released: Scalars['Boolean']['output'];
 };
 
-
-export type MutationDeleteTavoloArgs = {
-  id: Scalars['ID']['input'];
+export type DeleteTavoloResult = {
+  __typename?: 'DeleteTavoloResult';
+  id: Scalars['ID']['output'];
+  deleted: Scalars['Boolean']['output'];
 };
 
-
-export type MutationForceUnlockTavoloArgs = {
-  id: Scalars['ID']['input'];
+export type DisponibilitaInput = {
+  /** Restaurant-local wall-clock time (ISO 8601 without zone); an explicit offset or Z is converted. */
+  dataOra: Scalars['String']['input'];
+  numeroPersone: Scalars['Int']['input'];
+  /** Minutes, 1..720, default 120. */
+  durataMediaPasto?: InputMaybe<Scalars['Int']['input']>;
+  salaId?: InputMaybe<Scalars['ID']['input']>;
 };
 
-
-export type MutationLockTavoloArgs = {
-  id: Scalars['ID']['input'];
-  input: LockInput;
-};
-
-
-export type MutationSetTavoloStatusArgs = {
-  id: Scalars['ID']['input'];
-  input: TableStatusInput;
-};
-
-
-export type MutationUnlockTavoloArgs = {
-  id: Scalars['ID']['input'];
-  input: UnlockInput;
-};
-
-
-export type MutationUpdateTavoloArgs = {
-  id: Scalars['ID']['input'];
-  input: TavoloPatch;
+export type Disponibilita = {
+  __typename?: 'Disponibilita';
+  tavoliDisponibili: Array<Tavolo>;
+  availableTables: Array<Tavolo>;
+  capacitaTotale: Scalars['Int']['output'];
+  totalCapacity: Scalars['Int']['output'];
 };
 
 export type Query = {
@@ -122,141 +206,57 @@ export type QueryVerificaDisponibilitaArgs = {
   input: DisponibilitaInput;
 };
 
-/** Rooms are owned by the sala subgraph; tavolo contributes their tables. */
-export type Sala = {
-  __typename?: 'Sala';
-  id: Scalars['ID']['output'];
-  tavoli: Array<Tavolo>;
+export type Mutation = {
+  __typename?: 'Mutation';
+  createTavolo: Tavolo;
+  updateTavolo: Tavolo;
+  deleteTavolo: DeleteTavoloResult;
+  /** Any of the six statuses from any status; publishes tables.status. */
+  setTavoloStatus: Tavolo;
+  lockTavolo: TableLock;
+  /** Only the device holding the lock releases it (released false when there was no lock). */
+  unlockTavolo: UnlockResult;
+  /** Administrator only: always releases. */
+  forceUnlockTavolo: UnlockResult;
 };
 
-/** An advisory lock held by a device (waiter app) on a table; it expires `ttl` seconds after it was taken. */
-export type TableLock = {
-  __typename?: 'TableLock';
-  acquiredAt: Scalars['String']['output'];
-  deviceId: Scalars['String']['output'];
-  expiresAt: Scalars['String']['output'];
-  operatorName?: Maybe<Scalars['String']['output']>;
-  tableId: Scalars['ID']['output'];
-  ttl: Scalars['Int']['output'];
+
+export type MutationCreateTavoloArgs = {
+  input: TavoloInput;
 };
 
-export type TableShape =
-  | 'rect'
-  | 'round';
 
-export type TableStatus =
-  | 'dirty'
-  | 'free'
-  | 'occupied'
-  | 'open'
-  | 'payment_pending'
-  | 'reserved';
-
-export type TableStatusInput = {
-  deviceId?: InputMaybe<Scalars['String']['input']>;
-  orderId?: InputMaybe<Scalars['String']['input']>;
-  pax?: InputMaybe<Scalars['Int']['input']>;
-  status: TableStatus;
-  totalAmount?: InputMaybe<Scalars['Float']['input']>;
+export type MutationUpdateTavoloArgs = {
+  id: Scalars['ID']['input'];
+  input: TavoloPatch;
 };
 
-export type TavoliFilter = {
-  attivo?: InputMaybe<Scalars['Boolean']['input']>;
-  /** Minimum number of seats. */
-  capacitaMin?: InputMaybe<Scalars['Int']['input']>;
-  posizione?: InputMaybe<Scalars['String']['input']>;
-  salaId?: InputMaybe<Scalars['ID']['input']>;
+
+export type MutationDeleteTavoloArgs = {
+  id: Scalars['ID']['input'];
 };
 
-/**
- * A table: collection `tavoli`. The English aliases `name`, `seats`, `status` and `roomId` stand beside the
- * Italian fields `nome`, `capacita`, `stato` and `salaId` for the waiter app.
- */
-export type Tavolo = {
-  __typename?: 'Tavolo';
-  attivo: Scalars['Boolean']['output'];
-  /** Number of covers. */
-  capacita: Scalars['Int']['output'];
-  createdAt: Scalars['String']['output'];
-  /** Floor plan: size in the room's units (default 80). */
-  height: Scalars['Float']['output'];
-  id: Scalars['ID']['output'];
-  /** The current lock, or null when there is none or it expired. */
-  lock?: Maybe<TableLock>;
-  name: Scalars['String']['output'];
-  nome: Scalars['String']['output'];
-  /** Last order on the table (cleared when the table goes back to free). */
-  orderId?: Maybe<Scalars['String']['output']>;
-  pax?: Maybe<Scalars['Int']['output']>;
-  posizione?: Maybe<Scalars['String']['output']>;
-  roomId?: Maybe<Scalars['ID']['output']>;
-  /** Floor plan: whole degrees 0..359, clockwise (default 0). */
-  rotation: Scalars['Int']['output'];
-  /** The room, resolved by the sala subgraph. */
-  sala?: Maybe<Sala>;
-  salaId?: Maybe<Scalars['ID']['output']>;
-  seats: Scalars['Int']['output'];
-  /** Floor plan: default rect. */
-  shape: TableShape;
-  stato: TableStatus;
-  status: TableStatus;
-  totalAmount?: Maybe<Scalars['Float']['output']>;
-  updatedAt: Scalars['String']['output'];
-  /** Floor plan: size in the room's units (default 80). */
-  width: Scalars['Float']['output'];
-  /** Floor plan: the table's centre in its room's units (0..room width); null while the table is not placed. */
-  x?: Maybe<Scalars['Float']['output']>;
-  /** Floor plan: the table's centre in its room's units (0..room height); null while the table is not placed. */
-  y?: Maybe<Scalars['Float']['output']>;
+
+export type MutationSetTavoloStatusArgs = {
+  id: Scalars['ID']['input'];
+  input: TableStatusInput;
 };
 
-/** Create input: English and Italian names are both accepted; when both are sent the English one wins. */
-export type TavoloInput = {
-  attivo?: InputMaybe<Scalars['Boolean']['input']>;
-  capacita?: InputMaybe<Scalars['Int']['input']>;
-  height?: InputMaybe<Scalars['Float']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
-  nome?: InputMaybe<Scalars['String']['input']>;
-  posizione?: InputMaybe<Scalars['String']['input']>;
-  roomId?: InputMaybe<Scalars['ID']['input']>;
-  rotation?: InputMaybe<Scalars['Int']['input']>;
-  salaId?: InputMaybe<Scalars['ID']['input']>;
-  seats?: InputMaybe<Scalars['Int']['input']>;
-  shape?: InputMaybe<TableShape>;
-  width?: InputMaybe<Scalars['Float']['input']>;
-  /** Floor-plan geometry: x and y (the centre) are set together and must lie inside the table's room. */
-  x?: InputMaybe<Scalars['Float']['input']>;
-  y?: InputMaybe<Scalars['Float']['input']>;
+
+export type MutationLockTavoloArgs = {
+  id: Scalars['ID']['input'];
+  input: LockInput;
 };
 
-export type TavoloPatch = {
-  attivo?: InputMaybe<Scalars['Boolean']['input']>;
-  capacita?: InputMaybe<Scalars['Int']['input']>;
-  /** A waiter device writing while another device holds the lock gets LOCK_CONFLICT. */
-  deviceId?: InputMaybe<Scalars['String']['input']>;
-  height?: InputMaybe<Scalars['Float']['input']>;
-  name?: InputMaybe<Scalars['String']['input']>;
-  nome?: InputMaybe<Scalars['String']['input']>;
-  posizione?: InputMaybe<Scalars['String']['input']>;
-  roomId?: InputMaybe<Scalars['ID']['input']>;
-  rotation?: InputMaybe<Scalars['Int']['input']>;
-  salaId?: InputMaybe<Scalars['ID']['input']>;
-  seats?: InputMaybe<Scalars['Int']['input']>;
-  shape?: InputMaybe<TableShape>;
-  width?: InputMaybe<Scalars['Float']['input']>;
-  /** Floor-plan geometry: x and y (the centre) are set together and must lie inside the table's room. */
-  x?: InputMaybe<Scalars['Float']['input']>;
-  y?: InputMaybe<Scalars['Float']['input']>;
+
+export type MutationUnlockTavoloArgs = {
+  id: Scalars['ID']['input'];
+  input: UnlockInput;
 };
 
-export type UnlockInput = {
-  deviceId: Scalars['String']['input'];
-};
 
-export type UnlockResult = {
-  __typename?: 'UnlockResult';
-  released: Scalars['Boolean']['output'];
-  tableId: Scalars['ID']['output'];
+export type MutationForceUnlockTavoloArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -339,98 +339,107 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping of federation types */
 export type FederationTypes = {
-  Sala: Sala;
   Tavolo: Tavolo;
+  Sala: Sala;
 };
 
 /** Mapping of federation reference types */
 export type FederationReferenceTypes = {
-  Sala:
-    ( { __typename: 'Sala' }
-    & GraphQLRecursivePick<FederationTypes['Sala'], {"id":true}> );
   Tavolo:
     ( { __typename: 'Tavolo' }
     & GraphQLRecursivePick<FederationTypes['Tavolo'], {"id":true}> );
+  Sala:
+    ( { __typename: 'Sala' }
+    & GraphQLRecursivePick<FederationTypes['Sala'], {"id":true}> );
 };
 
 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
-  DeleteTavoloResult: ResolverTypeWrapper<DeleteTavoloResult>;
-  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Tavolo: ResolverTypeWrapper<TavoloRecordModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
-  Disponibilita: ResolverTypeWrapper<Omit<Disponibilita, 'availableTables' | 'tavoliDisponibili'> & { availableTables: Array<ResolversTypes['Tavolo']>, tavoliDisponibili: Array<ResolversTypes['Tavolo']> }>;
-  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  DisponibilitaInput: DisponibilitaInput;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
-  LockInput: LockInput;
-  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
-  Sala: ResolverTypeWrapper<FederationReferenceTypes['Sala']>;
-  TableLock: ResolverTypeWrapper<TableLock>;
+  Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
   TableShape: TableShape;
   TableStatus: TableStatus;
-  TableStatusInput: TableStatusInput;
-  Float: ResolverTypeWrapper<Scalars['Float']['output']>;
+  TableLock: ResolverTypeWrapper<TableLock>;
+  Sala: ResolverTypeWrapper<FederationReferenceTypes['Sala']>;
   TavoliFilter: TavoliFilter;
-  Tavolo: ResolverTypeWrapper<TavoloRecordModel>;
   TavoloInput: TavoloInput;
   TavoloPatch: TavoloPatch;
+  TableStatusInput: TableStatusInput;
+  LockInput: LockInput;
   UnlockInput: UnlockInput;
   UnlockResult: ResolverTypeWrapper<UnlockResult>;
+  DeleteTavoloResult: ResolverTypeWrapper<DeleteTavoloResult>;
+  DisponibilitaInput: DisponibilitaInput;
+  Disponibilita: ResolverTypeWrapper<Omit<Disponibilita, 'tavoliDisponibili' | 'availableTables'> & { tavoliDisponibili: Array<ResolversTypes['Tavolo']>, availableTables: Array<ResolversTypes['Tavolo']> }>;
+  Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
-  DeleteTavoloResult: DeleteTavoloResult;
-  Boolean: Scalars['Boolean']['output'];
-  ID: Scalars['ID']['output'];
-  Disponibilita: Omit<Disponibilita, 'availableTables' | 'tavoliDisponibili'> & { availableTables: Array<ResolversParentTypes['Tavolo']>, tavoliDisponibili: Array<ResolversParentTypes['Tavolo']> };
-  Int: Scalars['Int']['output'];
-  DisponibilitaInput: DisponibilitaInput;
-  String: Scalars['String']['output'];
-  LockInput: LockInput;
-  Mutation: Record<PropertyKey, never>;
-  Query: Record<PropertyKey, never>;
-  Sala: FederationReferenceTypes['Sala'];
-  TableLock: TableLock;
-  TableStatusInput: TableStatusInput;
-  Float: Scalars['Float']['output'];
-  TavoliFilter: TavoliFilter;
   Tavolo: TavoloRecordModel;
+  ID: Scalars['ID']['output'];
+  String: Scalars['String']['output'];
+  Int: Scalars['Int']['output'];
+  Boolean: Scalars['Boolean']['output'];
+  Float: Scalars['Float']['output'];
+  TableLock: TableLock;
+  Sala: FederationReferenceTypes['Sala'];
+  TavoliFilter: TavoliFilter;
   TavoloInput: TavoloInput;
   TavoloPatch: TavoloPatch;
+  TableStatusInput: TableStatusInput;
+  LockInput: LockInput;
   UnlockInput: UnlockInput;
   UnlockResult: UnlockResult;
+  DeleteTavoloResult: DeleteTavoloResult;
+  DisponibilitaInput: DisponibilitaInput;
+  Disponibilita: Omit<Disponibilita, 'tavoliDisponibili' | 'availableTables'> & { tavoliDisponibili: Array<ResolversParentTypes['Tavolo']>, availableTables: Array<ResolversParentTypes['Tavolo']> };
+  Query: Record<PropertyKey, never>;
+  Mutation: Record<PropertyKey, never>;
 };
 
-export type DeleteTavoloResultResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['DeleteTavoloResult'] = ResolversParentTypes['DeleteTavoloResult']> = {
-  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+export type TavoloResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Tavolo'] = ResolversParentTypes['Tavolo'], FederationReferenceType extends FederationReferenceTypes['Tavolo'] = FederationReferenceTypes['Tavolo']> = {
+  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tavolo']> | FederationReferenceType, FederationReferenceType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  capacita?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  seats?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  stato?: Resolver<ResolversTypes['TableStatus'], ParentType, ContextType>;
+  status?: Resolver<ResolversTypes['TableStatus'], ParentType, ContextType>;
+  salaId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  roomId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  sala?: Resolver<Maybe<ResolversTypes['Sala']>, ParentType, ContextType>;
+  attivo?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  posizione?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  x?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  y?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  width?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  height?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  shape?: Resolver<ResolversTypes['TableShape'], ParentType, ContextType>;
+  rotation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  orderId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  pax?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  totalAmount?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
+  lock?: Resolver<Maybe<ResolversTypes['TableLock']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
-export type DisponibilitaResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Disponibilita'] = ResolversParentTypes['Disponibilita']> = {
-  availableTables?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
-  capacitaTotale?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  tavoliDisponibili?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
-  totalCapacity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-};
-
-export type MutationResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
-  createTavolo?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationCreateTavoloArgs, 'input'>>;
-  deleteTavolo?: Resolver<ResolversTypes['DeleteTavoloResult'], ParentType, ContextType, RequireFields<MutationDeleteTavoloArgs, 'id'>>;
-  forceUnlockTavolo?: Resolver<ResolversTypes['UnlockResult'], ParentType, ContextType, RequireFields<MutationForceUnlockTavoloArgs, 'id'>>;
-  lockTavolo?: Resolver<ResolversTypes['TableLock'], ParentType, ContextType, RequireFields<MutationLockTavoloArgs, 'id' | 'input'>>;
-  setTavoloStatus?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationSetTavoloStatusArgs, 'id' | 'input'>>;
-  unlockTavolo?: Resolver<ResolversTypes['UnlockResult'], ParentType, ContextType, RequireFields<MutationUnlockTavoloArgs, 'id' | 'input'>>;
-  updateTavolo?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationUpdateTavoloArgs, 'id' | 'input'>>;
-};
-
-export type QueryResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
-  tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType, Partial<QueryTavoliArgs>>;
-  tavolo?: Resolver<Maybe<ResolversTypes['Tavolo']>, ParentType, ContextType, RequireFields<QueryTavoloArgs, 'id'>>;
-  verificaDisponibilita?: Resolver<ResolversTypes['Disponibilita'], ParentType, ContextType, RequireFields<QueryVerificaDisponibilitaArgs, 'input'>>;
+export type TableLockResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['TableLock'] = ResolversParentTypes['TableLock']> = {
+  tableId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  operatorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  acquiredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  ttl?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type SalaResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Sala'] = ResolversParentTypes['Sala'], FederationReferenceType extends FederationReferenceTypes['Sala'] = FederationReferenceTypes['Sala']> = {
@@ -439,56 +448,47 @@ export type SalaResolvers<ContextType = TavoloContext, ParentType extends Resolv
   tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
 };
 
-export type TableLockResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['TableLock'] = ResolversParentTypes['TableLock']> = {
-  acquiredAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  deviceId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  operatorName?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  tableId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  ttl?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-};
-
-export type TavoloResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Tavolo'] = ResolversParentTypes['Tavolo'], FederationReferenceType extends FederationReferenceTypes['Tavolo'] = FederationReferenceTypes['Tavolo']> = {
-  __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tavolo']> | FederationReferenceType, FederationReferenceType, ContextType>;
-  attivo?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  capacita?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  height?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
-  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
-  lock?: Resolver<Maybe<ResolversTypes['TableLock']>, ParentType, ContextType>;
-  name?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  nome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  orderId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  pax?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
-  posizione?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  roomId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
-  rotation?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  sala?: Resolver<Maybe<ResolversTypes['Sala']>, ParentType, ContextType>;
-  salaId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
-  seats?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  shape?: Resolver<ResolversTypes['TableShape'], ParentType, ContextType>;
-  stato?: Resolver<ResolversTypes['TableStatus'], ParentType, ContextType>;
-  status?: Resolver<ResolversTypes['TableStatus'], ParentType, ContextType>;
-  totalAmount?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
-  width?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
-  x?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-  y?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
-};
-
 export type UnlockResultResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['UnlockResult'] = ResolversParentTypes['UnlockResult']> = {
-  released?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   tableId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  released?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DeleteTavoloResultResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['DeleteTavoloResult'] = ResolversParentTypes['DeleteTavoloResult']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type DisponibilitaResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Disponibilita'] = ResolversParentTypes['Disponibilita']> = {
+  tavoliDisponibili?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
+  availableTables?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
+  capacitaTotale?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  totalCapacity?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type QueryResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
+  tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType, Partial<QueryTavoliArgs>>;
+  tavolo?: Resolver<Maybe<ResolversTypes['Tavolo']>, ParentType, ContextType, RequireFields<QueryTavoloArgs, 'id'>>;
+  verificaDisponibilita?: Resolver<ResolversTypes['Disponibilita'], ParentType, ContextType, RequireFields<QueryVerificaDisponibilitaArgs, 'input'>>;
+};
+
+export type MutationResolvers<ContextType = TavoloContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
+  createTavolo?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationCreateTavoloArgs, 'input'>>;
+  updateTavolo?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationUpdateTavoloArgs, 'id' | 'input'>>;
+  deleteTavolo?: Resolver<ResolversTypes['DeleteTavoloResult'], ParentType, ContextType, RequireFields<MutationDeleteTavoloArgs, 'id'>>;
+  setTavoloStatus?: Resolver<ResolversTypes['Tavolo'], ParentType, ContextType, RequireFields<MutationSetTavoloStatusArgs, 'id' | 'input'>>;
+  lockTavolo?: Resolver<ResolversTypes['TableLock'], ParentType, ContextType, RequireFields<MutationLockTavoloArgs, 'id' | 'input'>>;
+  unlockTavolo?: Resolver<ResolversTypes['UnlockResult'], ParentType, ContextType, RequireFields<MutationUnlockTavoloArgs, 'id' | 'input'>>;
+  forceUnlockTavolo?: Resolver<ResolversTypes['UnlockResult'], ParentType, ContextType, RequireFields<MutationForceUnlockTavoloArgs, 'id'>>;
 };
 
 export type Resolvers<ContextType = TavoloContext> = {
+  Tavolo?: TavoloResolvers<ContextType>;
+  TableLock?: TableLockResolvers<ContextType>;
+  Sala?: SalaResolvers<ContextType>;
+  UnlockResult?: UnlockResultResolvers<ContextType>;
   DeleteTavoloResult?: DeleteTavoloResultResolvers<ContextType>;
   Disponibilita?: DisponibilitaResolvers<ContextType>;
-  Mutation?: MutationResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
-  Sala?: SalaResolvers<ContextType>;
-  TableLock?: TableLockResolvers<ContextType>;
-  Tavolo?: TavoloResolvers<ContextType>;
-  UnlockResult?: UnlockResultResolvers<ContextType>;
+  Mutation?: MutationResolvers<ContextType>;
 };
 
