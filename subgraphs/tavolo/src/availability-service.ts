@@ -2,15 +2,9 @@ import type { Viewer } from '@coperto/auth';
 import { InputChecks, parseRestaurantDateTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { availableTables, type BookedSlot } from './availability.js';
+import type { DisponibilitaInput } from './generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
-
-export interface AvailabilityInput {
-  dataOra: string;
-  numeroPersone: number;
-  durataMediaPasto?: number | null;
-  salaId?: string | null;
-}
 
 export const DEFAULT_MEAL_MINUTES = 120;
 export const MAX_MEAL_MINUTES = 720;
@@ -50,7 +44,7 @@ export class AvailabilityService {
     },
   ) {}
 
-  async check(input: AvailabilityInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
+  async check(input: DisponibilitaInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
     const durationMinutes = input.durataMediaPasto ?? DEFAULT_MEAL_MINUTES;
     const checks = new InputChecks()
       .intInRange('numeroPersone', input.numeroPersone, 1, 1000)

@@ -25,39 +25,16 @@ import {
   withActiveLock,
   writableBy,
   type LockRecord,
-  type TableStatus,
   type TavoloRecord,
 } from './tavolo-record.js';
-import type { TavoliQuery, TavoloChanges, TavoloStore } from './tavolo-store.js';
-
-export interface TavoloInput extends GeometryInput {
-  nome?: string | null;
-  name?: string | null;
-  capacita?: number | null;
-  seats?: number | null;
-  salaId?: string | null;
-  roomId?: string | null;
-  attivo?: boolean | null;
-  posizione?: string | null;
-}
-
-export interface TavoloPatch extends TavoloInput {
-  deviceId?: string | null;
-}
-
-export interface StatusInput {
-  status: TableStatus;
-  orderId?: string | null;
-  pax?: number | null;
-  totalAmount?: number | null;
-  deviceId?: string | null;
-}
-
-export interface LockInput {
-  deviceId: string;
-  operatorName?: string | null;
-  ttl?: number | null;
-}
+import type { TavoloChanges, TavoloStore } from './tavolo-store.js';
+import type {
+  LockInput,
+  TableStatusInput,
+  TavoliFilter,
+  TavoloInput,
+  TavoloPatch,
+} from './generated/resolvers-types.js';
 
 export interface LockView extends LockRecord {
   tableId: string;
@@ -92,7 +69,7 @@ const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
 export class TavoloService {
   constructor(private readonly deps: TavoloServiceDeps) {}
 
-  async list(query: TavoliQuery): Promise<TavoloRecord[]> {
+  async list(query: TavoliFilter): Promise<TavoloRecord[]> {
     new InputChecks().intInRange('capacitaMin', query.capacitaMin, 0, 100_000).throwIfAny();
     const now = this.deps.now();
     return (await this.deps.store.list(query)).map((t) => withActiveLock(t, now));
@@ -175,7 +152,7 @@ export class TavoloService {
   }
 
   /** Any status from any status; moving to free clears the order fields. Publishes tables.status. */
-  async setStatus(id: string, input: StatusInput): Promise<TavoloRecord> {
+  async setStatus(id: string, input: TableStatusInput): Promise<TavoloRecord> {
     new InputChecks()
       .text('orderId', input.orderId, { max: 200 })
       .intInRange('pax', input.pax, 0, 1000)
