@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite, from a brand-new machine: pnpm and the workspace, the real test servers
-# (mongo-java-server, nats-server, redis-server), supergraph composition check, generated-types check, typecheck, format check,
-# then every vitest project (unit, integration, e2e). `.ci/run` runs exactly this.
+# (mongo-java-server, nats-server, redis-server), supergraph composition check, generated-types check,
+# typecheck, format check, then every vitest project (unit, integration, e2e). `.ci/run` runs exactly this.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 started=$(date +%s)
