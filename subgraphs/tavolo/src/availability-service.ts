@@ -6,8 +6,11 @@ import type { DisponibilitaInput } from './generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
 
-export const DEFAULT_MEAL_MINUTES = 120;
-export const MAX_MEAL_MINUTES = 720;
+/**
+ * DisponibilitaInput.durataMediaPasto in minutes, documented in schema.graphql and the REST facade from these.
+ * The same figures as capacity's default meal duration and its range (test/domain-values.test.ts).
+ */
+export const DURATA_MEDIA_PASTO_MINUTES = { min: 1, max: 720, default: 120 } as const;
 
 /**
  * prenotazione's window query: the candidate tables held during [from, to), each hold with its booking's
@@ -45,10 +48,15 @@ export class AvailabilityService {
   ) {}
 
   async check(input: DisponibilitaInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
-    const durationMinutes = input.durataMediaPasto ?? DEFAULT_MEAL_MINUTES;
+    const durationMinutes = input.durataMediaPasto ?? DURATA_MEDIA_PASTO_MINUTES.default;
     const checks = new InputChecks()
       .intInRange('numeroPersone', input.numeroPersone, 1, 1000)
-      .intInRange('durataMediaPasto', durationMinutes, 1, MAX_MEAL_MINUTES);
+      .intInRange(
+        'durataMediaPasto',
+        durationMinutes,
+        DURATA_MEDIA_PASTO_MINUTES.min,
+        DURATA_MEDIA_PASTO_MINUTES.max,
+      );
     const start = parseRestaurantDateTime(input.dataOra, this.deps.timeZone);
     if (!start) checks.add('dataOra', 'must be an ISO 8601 date-time');
     checks.throwIfAny();
