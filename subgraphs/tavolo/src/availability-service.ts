@@ -1,5 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import { InputChecks, parseRestaurantDateTime } from '@coperto/domain';
+import { DEFAULT_MEAL_DURATION_MINUTES, InputChecks, parseRestaurantDateTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { availableTables, type BookedSlot } from './availability.js';
 import type { DisponibilitaInput } from './generated/resolvers-types.js';
@@ -10,7 +10,11 @@ import type { TavoloStore } from './tavolo-store.js';
  * DisponibilitaInput.durataMediaPasto in minutes, documented in schema.graphql and the REST facade from these.
  * The same figures as capacity's default meal duration and its range (test/domain-values.test.ts).
  */
-export const DURATA_MEDIA_PASTO_MINUTES = { min: 1, max: 720, default: 120 } as const;
+export const DURATA_MEDIA_PASTO_MINUTES = {
+  min: 1,
+  max: 720,
+  default: DEFAULT_MEAL_DURATION_MINUTES,
+} as const;
 
 /**
  * prenotazione's window query: the candidate tables held during [from, to), each hold with its booking's
