@@ -13,7 +13,15 @@ const subgraphs = readdirSync(new URL('./subgraphs/', import.meta.url), { withFi
   .map((entry) => entry.name);
 
 /** Trees where reading the environment is the point: tests, their harness, scripts and benchmarks. */
-const toolTrees = ['test/**', 'scripts/**', 'bench/**', '**/bench/**', '**/test/**', '**/*.test.ts', 'packages/testkit/**'];
+const toolTrees = [
+  'test/**',
+  'scripts/**',
+  'bench/**',
+  '**/bench/**',
+  '**/test/**',
+  '**/*.test.ts',
+  'packages/testkit/**',
+];
 
 export default defineConfig([
   globalIgnores(['**/node_modules/', '**/dist/', '.cache/', '.data/', 'bench/']),

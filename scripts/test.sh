@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # The whole test suite, from a brand-new machine: pnpm and the workspace, the real test servers
-# (mongo-java-server, nats-server, redis-server), supergraph composition check, typecheck, format check,
-# lint (architecture rules and declared dependencies: eslint.config.js, knip.jsonc), then every vitest project
-# (unit, integration, e2e). `.ci/run` runs exactly this.
+# (mongo-java-server, nats-server, redis-server), supergraph composition check, generated-types check, typecheck,
+# format check, lint (architecture rules and declared dependencies: eslint.config.js, knip.jsonc), then every
+# vitest project (unit, integration, e2e). `.ci/run` runs exactly this.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 started=$(date +%s)
@@ -12,6 +12,8 @@ cd "$root"
 export APOLLO_TELEMETRY_DISABLED=1
 echo "== supergraph composition"
 pnpm --silent supergraph:check
+echo "== generated resolver types (pnpm codegen)"
+pnpm --silent codegen:check
 echo "== typecheck"
 pnpm --silent typecheck
 echo "== format"

@@ -548,6 +548,23 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect((await stack.api('DELETE', `/api/tavoli/${t.id}`, { token })).status).toBe(200);
     });
 
+    it("keeps a table whose booking is still seated by the tenant's default meal duration", async () => {
+      const tenantId = newTenantId();
+      const [staff, admin] = [await mintToken({ tenantId }), await mintToken({ tenantId, admin: true })];
+      const saved = await stack.api('PUT', '/api/capacity/config', {
+        token: admin,
+        body: { defaultMealMinutes: 240 },
+      });
+      expect(saved.status).toBe(200);
+      const t = await table(4, staff);
+      // Arrived 150 minutes ago without a duration of its own: seated until 240 minutes after the start.
+      const arrived = new Date(Date.now() - 150 * 60_000).toISOString();
+      expect((await book({ ...valid, bookingDate: arrived, tableIds: [t.id] }, staff)).status).toBe(201);
+      const refused = await stack.api('DELETE', `/api/tavoli/${t.id}`, { token: staff });
+      expect(refused.status).toBe(409);
+      expect(refused.body.error.code).toBe('IN_USE');
+    });
+
     it('joins bookings and tables both ways through GraphQL', async () => {
       const own = await mintToken({ tenantId: newTenantId() });
       const t = await table(4, own);

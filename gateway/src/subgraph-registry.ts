@@ -8,9 +8,9 @@ import type { SUBGRAPH_NAMES } from './config.js';
 
 /** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
 export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
-  tavolo: createTavoloSubgraph as SubgraphFactory,
-  sala: createSalaSubgraph as SubgraphFactory,
-  prenotazione: createPrenotazioneSubgraph as SubgraphFactory,
-  bookings: createBookingsSubgraph as SubgraphFactory,
-  capacity: createCapacitySubgraph as SubgraphFactory,
+  tavolo: createTavoloSubgraph,
+  sala: createSalaSubgraph,
+  prenotazione: createPrenotazioneSubgraph,
+  bookings: createBookingsSubgraph,
+  capacity: createCapacitySubgraph,
 };

@@ -2,6 +2,7 @@ import {
   getNamedType,
   isEnumType,
   isInputObjectType,
+  isInputType,
   isListType,
   isNonNullType,
   isObjectType,
@@ -170,8 +171,8 @@ export function variableType(
 ): GraphQLInputType {
   const definition = operation.variableDefinitions?.find((v) => v.variable.name.value === variable);
   if (!definition) throw new Error(`OpenAPI: ${operation.name?.value} has no variable $${variable}`);
-  const type = typeFromAST(schema, definition.type as never) as GraphQLInputType | undefined;
-  if (!type) throw new Error(`OpenAPI: unknown type of $${variable}`);
+  const type = typeFromAST(schema, definition.type);
+  if (!type || !isInputType(type)) throw new Error(`OpenAPI: unknown type of $${variable}`);
   return type;
 }
 

@@ -1,5 +1,6 @@
 import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from '@coperto/bus';
 import { openEventStream, type EventStream } from './event-stream.js';
+import type { Resolvers } from './generated/resolvers-types.js';
 import type { SubscriptionContext } from './subscription-context.js';
 
 export interface SubscriptionResolverDeps {
@@ -8,28 +9,12 @@ export interface SubscriptionResolverDeps {
   busMaxPending?: number;
 }
 
-interface SubscriptionField<Args> {
-  subscribe: (root: unknown, args: Args, context: SubscriptionContext) => EventStream;
-  resolve: (event: CloudEvent) => CloudEvent;
-}
-
-/** The resolvers of schema.graphql, typed against it. */
-export type SubscriptionResolvers = {
-  Query: { _subscriptionsOnly: () => null };
-  Subscription: {
-    tableStatusChanged: SubscriptionField<{ salaId?: string | null }>;
-    bookingCreated: SubscriptionField<Record<string, never>>;
-    bookingUpdated: SubscriptionField<Record<string, never>>;
-    bookingCancelled: SubscriptionField<Record<string, never>>;
-  };
-};
-
 /**
  * Each field follows `tenant.<tenantId>.restaurant.<type>` with the tenant of the connection's verified
  * token (never an argument), and yields the CloudEvent itself: its `id, type, time, subject, data` are the
  * event type's fields.
  */
-export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): SubscriptionResolvers {
+export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Resolvers {
   const follow = (
     context: SubscriptionContext,
     type: RestaurantEventType,

@@ -4,6 +4,7 @@ import {
   authOptionsFromSettings,
   createTokenVerifier,
   isValidTenantId,
+  type AuthOptions,
 } from '../src/index.js';
 import { SECRET } from './helpers.js';
 
@@ -35,8 +36,8 @@ describe('createTokenVerifier options', () => {
     ['an empty issuer', { kind: 'secret', secret: SECRET, issuer: '' }, /issuer/],
     ['an empty audience list', { kind: 'secret', secret: SECRET, audience: [] }, /audience/],
   ])('refuses %s', (_name, options, message) => {
-    expect(() => createTokenVerifier(options as never)).toThrow(AuthOptionsError);
-    expect(() => createTokenVerifier(options as never)).toThrow(message);
+    expect(() => createTokenVerifier(options as AuthOptions)).toThrow(AuthOptionsError);
+    expect(() => createTokenVerifier(options as AuthOptions)).toThrow(message);
   });
 
   it('never echoes the secret in an options error', () => {

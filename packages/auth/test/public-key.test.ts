@@ -1,7 +1,7 @@
 import { createPrivateKey, generateKeyPairSync } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { AuthOptionsError, createTokenVerifier } from '../src/index.js';
+import { AuthOptionsError, createTokenVerifier, type AuthOptions } from '../src/index.js';
 import type { KeyPair } from './helpers.js';
 import {
   SECRET,
@@ -157,7 +157,7 @@ describe('HS/RS algorithm confusion', () => {
     ],
     ['an empty algorithm list', () => ({ kind: 'secret', secret: SECRET, algorithms: [] })],
   ])('refuses to build a verifier with %s', (_name, options) => {
-    expect(() => createTokenVerifier(options() as never)).toThrow(AuthOptionsError);
+    expect(() => createTokenVerifier(options() as AuthOptions)).toThrow(AuthOptionsError);
   });
 });
 
@@ -199,7 +199,7 @@ describe('public key configuration errors (thrown at construction)', () => {
       /at least 2048 bits/,
     ],
   ])('%s', (_name, options, message) => {
-    expect(() => createTokenVerifier({ kind: 'publicKey', ...options() } as never)).toThrow(message);
+    expect(() => createTokenVerifier({ kind: 'publicKey', ...options() } as AuthOptions)).toThrow(message);
   });
 
   it('does not echo the PEM in configuration errors', () => {

@@ -24,7 +24,7 @@ const subgraph: Subgraph = {
           throw new Error('secret internal detail');
         },
       },
-    } as never,
+    },
   }),
   outboxCollections: [],
   init: async () => {},

@@ -18,6 +18,11 @@ import type {
   Update,
 } from './types.js';
 
+/** The update argument of a collection's findOneAndUpdate (the cases below pass ill-typed ones on purpose). */
+type UpdateOf<C extends { findOneAndUpdate: (...args: never[]) => unknown }> = Parameters<
+  C['findOneAndUpdate']
+>[1];
+
 interface Item extends Identified {
   [field: string]: unknown;
 }
@@ -155,7 +160,9 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
           { $inc: { n: '1' } },
         ];
         for (const update of updates) {
-          await expect(coll.findOneAndUpdate({ id: 'x' }, update as never)).rejects.toBeInstanceOf(TypeError);
+          await expect(
+            coll.findOneAndUpdate({ id: 'x' }, update as UpdateOf<typeof coll>),
+          ).rejects.toBeInstanceOf(TypeError);
         }
         expect(await coll.findById('x')).toEqual({ id: 'x', n: 1 });
       });
@@ -726,7 +733,9 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'r' });
         await expectDuplicateKey(coll.insertOne({ id: 'r' }, { events: [event('x2')] }), 'id');
         await expect(
-          coll.findOneAndUpdate({ id: 'r' }, { $inc: { v: 'bad' } } as never, { events: [event('x3')] }),
+          coll.findOneAndUpdate({ id: 'r' }, { $inc: { v: 'bad' } } as unknown as UpdateOf<typeof coll>, {
+            events: [event('x3')],
+          }),
         ).rejects.toBeInstanceOf(TypeError);
         expect(await source.countPending()).toBe(0);
         expect(await source.claimPending(10, 60_000)).toEqual([]);

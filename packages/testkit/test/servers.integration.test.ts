@@ -56,20 +56,14 @@ describe('test servers', () => {
     const mongo = await startMongoServer(undefined, { persistent: true });
     privateNats.push(() => mongo.stop());
     const write = new MongoClient(mongo.url, { serverSelectionTimeoutMS: 5000 });
-    await write
-      .db('h2')
-      .collection('docs')
-      .insertOne({ _id: 'kept' as never, n: 1 });
+    await write.db('h2').collection<{ _id: string; n: number }>('docs').insertOne({ _id: 'kept', n: 1 });
     await write.close();
     await mongo.kill();
     await mongo.restart();
     const read = new MongoClient(mongo.url, { serverSelectionTimeoutMS: 5000 });
     try {
       expect(
-        await read
-          .db('h2')
-          .collection('docs')
-          .findOne({ _id: 'kept' as never }),
+        await read.db('h2').collection<{ _id: string; n: number }>('docs').findOne({ _id: 'kept' }),
       ).toMatchObject({ n: 1 });
     } finally {
       await read.close();

@@ -1,5 +1,7 @@
-/** What became of one item of a batch. */
-export type BatchItemStatus = 'created' | 'duplicate' | 'failed';
+import type { BatchItemStatus } from './generated/resolvers-types.js';
+
+/** What became of one item of a batch (schema.graphql's enum BatchItemStatus). */
+export type { BatchItemStatus } from './generated/resolvers-types.js';
 
 export interface BatchItemError {
   code: string;

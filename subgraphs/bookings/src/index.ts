@@ -7,7 +7,7 @@ const logger = createLogger({ name: 'bookings', level: config.LOG_LEVEL });
 try {
   await startSubgraphProcess({
     name: 'bookings',
-    create: createBookingsSubgraph as never,
+    create: createBookingsSubgraph,
     config,
     subgraphUrls,
     logger,

@@ -1,6 +1,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createBookingsContext, type BookingsContext, type BookingsDeps } from './context.js';
+import type { Resolvers } from './generated/resolvers-types.js';
 import { JSONScalar } from './json-scalar.js';
 import { BatchItemResult } from './resolvers/BatchItemResult.js';
 import { BatchUpload } from './resolvers/BatchUpload.js';
@@ -9,12 +10,11 @@ import { Query } from './resolvers/Query.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
+const resolvers: Resolvers = { JSON: JSONScalar, Query, Mutation, BatchUpload, BatchItemResult };
+
 /** The bookings subgraph (legacy batch upload), ready to be served in-process or over HTTP. */
 export function createBookingsSubgraph(deps: BookingsDeps): Subgraph<BookingsContext> {
-  const schema = buildSubgraphSchema({
-    typeDefs,
-    resolvers: { JSON: JSONScalar, Query, Mutation, BatchUpload, BatchItemResult } as never,
-  });
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
   return {
     name: 'bookings',
     typeDefs,

@@ -4,13 +4,12 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { parse } from 'graphql';
 import { JSONScalar } from '../src/json-scalar.js';
 
-const schema = buildSubgraphSchema({
-  typeDefs: parse('scalar JSON type Query { echo(value: JSON): JSON }'),
-  resolvers: {
-    JSON: JSONScalar,
-    Query: { echo: (_: unknown, args: { value: unknown }) => args.value },
-  } as never,
-});
+const schema = buildSubgraphSchema([
+  {
+    typeDefs: parse('scalar JSON type Query { echo(value: JSON): JSON }'),
+    resolvers: { JSON: JSONScalar, Query: { echo: (_, args) => args.value } },
+  },
+]);
 
 const echo = async (source: string, variableValues?: Record<string, unknown>) =>
   (await graphql({ schema, source, ...(variableValues ? { variableValues } : {}) })).data?.echo;

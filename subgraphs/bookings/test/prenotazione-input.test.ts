@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { buildASTSchema, isEnumType, isInputObjectType, parse, type GraphQLNamedType } from 'graphql';
-import { PRENOTAZIONE_INPUT_SDL } from '../src/prenotazione-input.js';
+import { PRENOTAZIONE_INPUT_SDL } from '../src/generated/prenotazione-input.js';
 
 /** prenotazione's published schema, types only (federation directives need not resolve to compare shapes). */
 const published = buildASTSchema(
@@ -18,7 +18,7 @@ function shape(type: GraphQLNamedType | undefined | null): string[] {
   return [];
 }
 
-describe("the copy of prenotazione's input type", () => {
+describe("bookings' generated copy of prenotazione's input type", () => {
   it.each(['PrenotazioneInput', 'BookingState'])(
     'has the shape of %s in prenotazione/schema.graphql',
     (name) => {

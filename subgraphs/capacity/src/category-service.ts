@@ -5,14 +5,8 @@ import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH, nameKeyOf, type CategoryRecord } from './category-record.js';
 import type { CategoryStore } from './category-store.js';
+import type { ProductionCategoryInput, ProductionCategoryPatch } from './generated/resolvers-types.js';
 import { requireAdmin } from './require-admin.js';
-
-export interface CategoryInput {
-  name: string;
-  capacityPerSlot: number;
-}
-
-export type CategoryPatch = { [K in keyof CategoryInput]?: CategoryInput[K] | null };
 
 const MAX_CAS_ATTEMPTS = 5;
 
@@ -28,7 +22,7 @@ export class CategoryService {
     return this.deps.store.findById(id);
   }
 
-  async create(input: CategoryInput): Promise<CategoryRecord> {
+  async create(input: ProductionCategoryInput): Promise<CategoryRecord> {
     requireAdmin(this.deps.viewer);
     checkCategory(input);
     const now = this.deps.now().toISOString();
@@ -46,7 +40,7 @@ export class CategoryService {
     );
   }
 
-  async update(id: string, patch: CategoryPatch): Promise<CategoryRecord> {
+  async update(id: string, patch: ProductionCategoryPatch): Promise<CategoryRecord> {
     requireAdmin(this.deps.viewer);
     checkCategory(patch);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
@@ -83,7 +77,7 @@ export class CategoryService {
   }
 }
 
-function checkCategory(input: CategoryPatch): void {
+function checkCategory(input: ProductionCategoryPatch): void {
   const checks = new InputChecks()
     .text('name', input.name, { min: 1, max: NAME_MAX_LENGTH })
     .intInRange('capacityPerSlot', input.capacityPerSlot, 0, MAX_CAPACITY_PER_SLOT);

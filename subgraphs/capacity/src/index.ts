@@ -7,7 +7,7 @@ const logger = createLogger({ name: 'capacity', level: config.LOG_LEVEL });
 try {
   await startSubgraphProcess({
     name: 'capacity',
-    create: createCapacitySubgraph as never,
+    create: createCapacitySubgraph,
     config,
     subgraphUrls,
     logger,

@@ -1,4 +1,5 @@
 import type { InputChecks } from '@coperto/domain';
+import type { OpeningDayInput } from './generated/resolvers-types.js';
 
 /** Local wall-clock times 'HH:MM'; `close` is after `open` on the same day ('24:00' = midnight). */
 export interface OpeningInterval {
@@ -8,11 +9,6 @@ export interface OpeningInterval {
 
 /** Opening hours of a week: index 0 (Sunday) to 6 (Saturday), each day's intervals sorted by `open`. */
 export type WeeklyHours = OpeningInterval[][];
-
-export interface OpeningDayInput {
-  weekday: number;
-  intervals: OpeningInterval[];
-}
 
 export const MAX_INTERVALS_PER_DAY = 12;
 

@@ -1,3 +1,4 @@
+import { DEFAULT_MEAL_DURATION_MINUTES } from '@coperto/domain';
 import { defaultOpeningHours, type WeeklyHours } from './opening-hours.js';
 
 /** The tenant's slot settings as stored in `slot_config` (one record per tenant, id `default`). */
@@ -28,7 +29,7 @@ export const SLOT_CONFIG_ID = 'default';
 
 export const DEFAULT_SLOT_MINUTES = 15;
 export const DEFAULT_MAX_COVERS_PER_SLOT = 40;
-export const DEFAULT_MEAL_MINUTES = 120;
+export const DEFAULT_MEAL_MINUTES = DEFAULT_MEAL_DURATION_MINUTES;
 
 export const SLOT_MINUTES_RANGE = [5, 240] as const;
 export const MAX_COVERS_RANGE = [0, 100_000] as const;

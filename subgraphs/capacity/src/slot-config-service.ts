@@ -1,7 +1,8 @@
 import type { Viewer } from '@coperto/auth';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
-import { checkOpeningDays, replaceDays, type OpeningDayInput } from './opening-hours.js';
+import type { SlotConfigInput } from './generated/resolvers-types.js';
+import { checkOpeningDays, replaceDays } from './opening-hours.js';
 import { requireAdmin } from './require-admin.js';
 import {
   defaultSlotConfig,
@@ -15,14 +16,6 @@ import {
 } from './slot-config-record.js';
 import type { SlotConfigStore } from './slot-config-store.js';
 import { canonicalTimeZone } from './time-zone.js';
-
-export interface SlotConfigInput {
-  slotMinutes?: number | null;
-  openingHours?: OpeningDayInput[] | null;
-  maxCoversPerSlot?: number | null;
-  defaultMealMinutes?: number | null;
-  timeZone?: string | null;
-}
 
 const MAX_CAS_ATTEMPTS = 5;
 

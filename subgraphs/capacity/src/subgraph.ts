@@ -2,6 +2,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { ensureCategoriesIndexes } from './category-store.js';
 import { createCapacityContext, type CapacityContext, type CapacityDeps } from './context.js';
+import type { Resolvers } from './generated/resolvers-types.js';
 import { CapacitySlot } from './resolvers/CapacitySlot.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { ProductionCategory } from './resolvers/ProductionCategory.js';
@@ -10,12 +11,11 @@ import { SlotConfig } from './resolvers/SlotConfig.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
+const resolvers: Resolvers = { Query, Mutation, SlotConfig, CapacitySlot, ProductionCategory };
+
 /** The capacity subgraph (slot settings, production categories, slots), ready to be served in-process or over HTTP. */
 export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityContext> {
-  const schema = buildSubgraphSchema({
-    typeDefs,
-    resolvers: { Query, Mutation, SlotConfig, CapacitySlot, ProductionCategory } as never,
-  });
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
   return {
     name: 'capacity',
     typeDefs,

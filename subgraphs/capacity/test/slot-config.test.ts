@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
-import { checkOpeningDays, minutesOfClock, replaceDays, type OpeningDayInput } from '../src/opening-hours.js';
+import type { OpeningDayInput, SlotConfigInput } from '../src/generated/resolvers-types.js';
+import { checkOpeningDays, minutesOfClock, replaceDays } from '../src/opening-hours.js';
 import { defaultSlotConfig } from '../src/slot-config-record.js';
-import { checkSlotConfigInput, type SlotConfigInput } from '../src/slot-config-service.js';
+import { checkSlotConfigInput } from '../src/slot-config-service.js';
 import { canonicalTimeZone } from '../src/time-zone.js';
 
 const fieldsOf = (input: SlotConfigInput): string[] => {

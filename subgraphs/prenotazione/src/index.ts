@@ -7,7 +7,7 @@ const logger = createLogger({ name: 'prenotazione', level: config.LOG_LEVEL });
 try {
   await startSubgraphProcess({
     name: 'prenotazione',
-    create: createPrenotazioneSubgraph as never,
+    create: createPrenotazioneSubgraph,
     config,
     subgraphUrls,
     logger,

@@ -5,24 +5,7 @@ import {
   preferEnglish,
   zoneOffsetMinutes,
 } from '@coperto/domain';
-import type { BookingState } from './prenotazione-record.js';
-
-export interface PrenotazioneInput {
-  covers?: number | null;
-  numeroPersone?: number | null;
-  bookingDate?: string | null;
-  dataOra?: string | null;
-  customerName?: string | null;
-  cliente?: string | null;
-  customerPhone?: string | null;
-  tableIds?: string[] | null;
-  notes?: string | null;
-  state?: BookingState | null;
-  durationMinutes?: number | null;
-  externalId?: string | null;
-}
-
-export type PrenotazionePatch = Omit<PrenotazioneInput, 'state' | 'externalId'>;
+import type { PrenotazionePatch } from './generated/resolvers-types.js';
 
 /** A validated booking date: the local wall clock, the instant and the local date. */
 export interface BookingMoment {

@@ -1,15 +1,8 @@
 import { randomInt } from 'node:crypto';
+import type { BookingState } from './generated/resolvers-types.js';
 
-/** Booking states. */
-export const BOOKING_STATES = [
-  'pending',
-  'confermata',
-  'caparra_pagata',
-  'completata',
-  'annullata',
-  'no_show',
-] as const;
-export type BookingState = (typeof BOOKING_STATES)[number];
+/** Booking states: schema.graphql's enum BookingState, the one declaration (generated into TypeScript). */
+export type { BookingState } from './generated/resolvers-types.js';
 
 /** States in which a booking holds its tables. */
 export const ACTIVE_STATES: readonly BookingState[] = ['pending', 'confermata', 'caparra_pagata'];
@@ -18,8 +11,11 @@ export function isActive(state: BookingState): boolean {
   return ACTIVE_STATES.includes(state);
 }
 
-/** The transition table of booking states; completata, annullata and no_show are final. */
-const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
+/**
+ * The transition table of booking states; completata, annullata and no_show are final. Keyed by every state
+ * of the schema's enum (a state added to schema.graphql fails `pnpm typecheck` until it has its row here).
+ */
+export const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
   pending: ['confermata', 'caparra_pagata', 'annullata'],
   confermata: ['caparra_pagata', 'completata', 'annullata', 'no_show'],
   caparra_pagata: ['completata', 'annullata', 'no_show'],
@@ -27,6 +23,9 @@ const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
   annullata: [],
   no_show: [],
 };
+
+/** Every booking state, in the schema's order. */
+export const BOOKING_STATES = Object.keys(TRANSITIONS) as readonly BookingState[];
 
 /** 'same' (no-op, no event), 'allowed', or 'refused' (409 INVALID_TRANSITION). */
 export function transition(from: BookingState, to: BookingState): 'same' | 'allowed' | 'refused' {

@@ -10,12 +10,13 @@ import {
 import { InputChecks, localDateOf, localDayBounds, parseLocalDate } from '@coperto/domain';
 import type { Logger, SubgraphClient } from '@coperto/server-kit';
 import { DuplicateKeyError, type OutboxMessage } from '@coperto/store';
-import {
-  checkPrenotazione,
-  mergeAliases,
-  type PrenotazioneInput,
-  type PrenotazionePatch,
-} from './prenotazione-input.js';
+import type {
+  PrenotazioneInput,
+  PrenotazionePatch,
+  PrenotazioniFilter,
+  QuerySyncPrenotazioniArgs,
+} from './generated/resolvers-types.js';
+import { checkPrenotazione, mergeAliases } from './prenotazione-input.js';
 import {
   generateCodice,
   isActive,
@@ -86,13 +87,6 @@ export interface TableHold {
   endsAt: string;
 }
 
-export interface SyncArgs {
-  modifiedSince?: string | null;
-  dal?: string | null;
-  al?: string | null;
-  limit?: number | null;
-}
-
 /** Rules for bookings: validation, aliases, codice, no double booking, the state flow and its events. */
 export class PrenotazioneService {
   constructor(private readonly deps: PrenotazioneServiceDeps) {}
@@ -105,13 +99,7 @@ export class PrenotazioneService {
     return this.deps.store.findByCodice(codice.trim().toUpperCase());
   }
 
-  async list(query: {
-    dal?: string | null;
-    al?: string | null;
-    state?: BookingState | null;
-    tableId?: string | null;
-    activeOnly?: boolean | null;
-  }) {
+  async list(query: PrenotazioniFilter) {
     const dal = query.dal == null ? undefined : parseLocalDate(query.dal);
     const al = query.al == null ? undefined : parseLocalDate(query.al);
     const checks = new InputChecks();
@@ -285,7 +273,7 @@ export class PrenotazioneService {
   }
 
   /** One page of the delta sync (see sync.ts for why it never skips or repeats a change). */
-  async sync(args: SyncArgs): Promise<SyncPagePlan & { limit: number }> {
+  async sync(args: QuerySyncPrenotazioniArgs): Promise<SyncPagePlan & { limit: number }> {
     const checks = new InputChecks().intInRange('limit', args.limit, 1, SYNC_MAX_LIMIT);
     const since = args.modifiedSince == null ? undefined : new Date(args.modifiedSince);
     if (since && (Number.isNaN(since.getTime()) || !/^\d{4}-\d{2}-\d{2}T/.test(args.modifiedSince!))) {

@@ -3,6 +3,7 @@ import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
 import { DefaultMealMinutes } from './meal-minutes.js';
 import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './prenotazione-store.js';
+import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Prenotazione } from './resolvers/Prenotazione.js';
 import { Query } from './resolvers/Query.js';
@@ -10,12 +11,11 @@ import { Tavolo } from './resolvers/Tavolo.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
+const resolvers: Resolvers = { Query, Mutation, Prenotazione, Tavolo };
+
 /** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
-  const schema = buildSubgraphSchema({
-    typeDefs,
-    resolvers: { Query, Mutation, Prenotazione, Tavolo } as never,
-  });
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
   const mealMinutes = new DefaultMealMinutes(deps.subgraphs, deps.now);
   return {
     name: 'prenotazione',

@@ -7,7 +7,7 @@ const logger = createLogger({ name: 'sala', level: config.LOG_LEVEL });
 try {
   await startSubgraphProcess({
     name: 'sala',
-    create: createSalaSubgraph as never,
+    create: createSalaSubgraph,
     config,
     subgraphUrls,
     logger,

@@ -6,15 +6,7 @@ import type { SubgraphClient } from '@coperto/server-kit';
 import type { Viewer } from '@coperto/auth';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, normalizeCodice, type SalaRecord } from './sala-record.js';
 import type { SalaStore } from './sala-store.js';
-
-export interface SalaInput {
-  codice: string;
-  descrizione?: string | null;
-  width?: number | null;
-  height?: number | null;
-}
-
-export type SalaPatch = Partial<SalaInput>;
+import type { SalaInput, SalaPatch } from './generated/resolvers-types.js';
 
 const TABLES_IN_ROOM = /* GraphQL */ `
   query TablesInRoom($salaId: ID!) {

@@ -1,19 +1,20 @@
 import type { Viewer } from '@coperto/auth';
-import { InputChecks, parseRestaurantDateTime } from '@coperto/domain';
+import { DEFAULT_MEAL_DURATION_MINUTES, InputChecks, parseRestaurantDateTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { availableTables, type BookedSlot } from './availability.js';
+import type { DisponibilitaInput } from './generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
 
-export interface AvailabilityInput {
-  dataOra: string;
-  numeroPersone: number;
-  durataMediaPasto?: number | null;
-  salaId?: string | null;
-}
-
-export const DEFAULT_MEAL_MINUTES = 120;
-export const MAX_MEAL_MINUTES = 720;
+/**
+ * DisponibilitaInput.durataMediaPasto in minutes, documented in schema.graphql and the REST facade from these.
+ * The same figures as capacity's default meal duration and its range (test/domain-values.test.ts).
+ */
+export const DURATA_MEDIA_PASTO_MINUTES = {
+  min: 1,
+  max: 720,
+  default: DEFAULT_MEAL_DURATION_MINUTES,
+} as const;
 
 /**
  * prenotazione's window query: the candidate tables held during [from, to), each hold with its booking's
@@ -50,11 +51,16 @@ export class AvailabilityService {
     },
   ) {}
 
-  async check(input: AvailabilityInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
-    const durationMinutes = input.durataMediaPasto ?? DEFAULT_MEAL_MINUTES;
+  async check(input: DisponibilitaInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
+    const durationMinutes = input.durataMediaPasto ?? DURATA_MEDIA_PASTO_MINUTES.default;
     const checks = new InputChecks()
       .intInRange('numeroPersone', input.numeroPersone, 1, 1000)
-      .intInRange('durataMediaPasto', durationMinutes, 1, MAX_MEAL_MINUTES);
+      .intInRange(
+        'durataMediaPasto',
+        durationMinutes,
+        DURATA_MEDIA_PASTO_MINUTES.min,
+        DURATA_MEDIA_PASTO_MINUTES.max,
+      );
     const start = parseRestaurantDateTime(input.dataOra, this.deps.timeZone);
     if (!start) checks.add('dataOra', 'must be an ISO 8601 date-time');
     checks.throwIfAny();

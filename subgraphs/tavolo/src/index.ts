@@ -7,7 +7,7 @@ const logger = createLogger({ name: 'tavolo', level: config.LOG_LEVEL });
 try {
   await startSubgraphProcess({
     name: 'tavolo',
-    create: createTavoloSubgraph as never,
+    create: createTavoloSubgraph,
     config,
     subgraphUrls,
     logger,

@@ -1,6 +1,7 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createTavoloContext, type TavoloContext, type TavoloDeps } from './context.js';
+import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Query } from './resolvers/Query.js';
 import { Sala } from './resolvers/Sala.js';
@@ -9,9 +10,11 @@ import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tavolo-store.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
+const resolvers: Resolvers = { Query, Mutation, Tavolo, Sala };
+
 /** The tavolo subgraph (tables, locks, availability), ready to be served in-process or over HTTP. */
 export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> {
-  const schema = buildSubgraphSchema({ typeDefs, resolvers: { Query, Mutation, Tavolo, Sala } as never });
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
   return {
     name: 'tavolo',
     typeDefs,
@@ -23,3 +26,5 @@ export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> 
 }
 
 export type { TavoloDeps } from './context.js';
+export { DURATA_MEDIA_PASTO_MINUTES } from './availability-service.js';
+export { LOCK_TTL_SECONDS } from './tavolo-record.js';

@@ -1,8 +1,8 @@
+import type { TableStatus } from './generated/resolvers-types.js';
 import type { TableGeometry } from './geometry.js';
 
-/** Table statuses: any of them can follow any other. */
-export const TABLE_STATUSES = ['free', 'occupied', 'open', 'dirty', 'reserved', 'payment_pending'] as const;
-export type TableStatus = (typeof TABLE_STATUSES)[number];
+/** Table statuses (schema.graphql's enum TableStatus): any of them can follow any other. */
+export type { TableStatus } from './generated/resolvers-types.js';
 
 export interface LockRecord {
   deviceId: string;
@@ -33,8 +33,8 @@ export interface TavoloRecord extends Partial<TableGeometry> {
   updatedAt: string;
 }
 
-export const DEFAULT_LOCK_TTL_SECONDS = 300;
-export const MAX_LOCK_TTL_SECONDS = 3600;
+/** A lock's ttl in seconds: LockInput.ttl, documented in schema.graphql and the REST facade from these. */
+export const LOCK_TTL_SECONDS = { min: 1, max: 3600, default: 300 } as const;
 
 /** An expired lock counts as no lock. */
 export function activeLock(tavolo: Pick<TavoloRecord, 'lock'>, now: Date): LockRecord | null {

@@ -20,44 +20,20 @@ import {
 } from './geometry.js';
 import {
   activeLock,
-  DEFAULT_LOCK_TTL_SECONDS,
-  MAX_LOCK_TTL_SECONDS,
+  LOCK_TTL_SECONDS,
   withActiveLock,
   writableBy,
   type LockRecord,
-  type TableStatus,
   type TavoloRecord,
 } from './tavolo-record.js';
-import type { TavoliQuery, TavoloChanges, TavoloStore } from './tavolo-store.js';
-
-export interface TavoloInput extends GeometryInput {
-  nome?: string | null;
-  name?: string | null;
-  capacita?: number | null;
-  seats?: number | null;
-  salaId?: string | null;
-  roomId?: string | null;
-  attivo?: boolean | null;
-  posizione?: string | null;
-}
-
-export interface TavoloPatch extends TavoloInput {
-  deviceId?: string | null;
-}
-
-export interface StatusInput {
-  status: TableStatus;
-  orderId?: string | null;
-  pax?: number | null;
-  totalAmount?: number | null;
-  deviceId?: string | null;
-}
-
-export interface LockInput {
-  deviceId: string;
-  operatorName?: string | null;
-  ttl?: number | null;
-}
+import type { TavoloChanges, TavoloStore } from './tavolo-store.js';
+import type {
+  LockInput,
+  TableStatusInput,
+  TavoliFilter,
+  TavoloInput,
+  TavoloPatch,
+} from './generated/resolvers-types.js';
 
 export interface LockView extends LockRecord {
   tableId: string;
@@ -76,14 +52,11 @@ export interface TavoloServiceDeps {
 
 const MAX_CAS_ATTEMPTS = 8;
 const EVENT_SOURCE = 'coperto/tavolo';
-/** A booking without a duration of its own holds its table this long (prenotazione's default). */
-const DEFAULT_BOOKING_MINUTES = 120;
 const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
   query ActiveBookingsOfTable($tableId: ID!) {
     prenotazioni(filter: { tableId: $tableId, activeOnly: true }) {
       id
-      startsAt
-      durationMinutes
+      endsAt
     }
   }
 `;
@@ -92,7 +65,7 @@ const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
 export class TavoloService {
   constructor(private readonly deps: TavoloServiceDeps) {}
 
-  async list(query: TavoliQuery): Promise<TavoloRecord[]> {
+  async list(query: TavoliFilter): Promise<TavoloRecord[]> {
     new InputChecks().intInRange('capacitaMin', query.capacitaMin, 0, 100_000).throwIfAny();
     const now = this.deps.now();
     return (await this.deps.store.list(query)).map((t) => withActiveLock(t, now));
@@ -158,12 +131,11 @@ export class TavoloService {
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
     await this.require(id);
     const { prenotazioni } = await this.deps.subgraphs.request<{
-      prenotazioni: Array<{ id: string; startsAt: string; durationMinutes: number | null }>;
+      prenotazioni: Array<{ id: string; endsAt: string }>;
     }>('prenotazione', ACTIVE_BOOKINGS_OF_TABLE, { tableId: id }, `Bearer ${this.deps.viewer.token}`);
+    // endsAt: prenotazione's own end of the stay (the booking's effective duration), never recomputed here.
     const now = this.deps.now().getTime();
-    const upcoming = prenotazioni.filter(
-      (p) => Date.parse(p.startsAt) + (p.durationMinutes ?? DEFAULT_BOOKING_MINUTES) * 60_000 > now,
-    );
+    const upcoming = prenotazioni.filter((p) => Date.parse(p.endsAt) > now);
     if (upcoming.length > 0) {
       throw new InUseError(`Tavolo ${id} has ${upcoming.length} upcoming booking(s)`, {
         bookingIds: upcoming.map((p) => p.id),
@@ -175,7 +147,7 @@ export class TavoloService {
   }
 
   /** Any status from any status; moving to free clears the order fields. Publishes tables.status. */
-  async setStatus(id: string, input: StatusInput): Promise<TavoloRecord> {
+  async setStatus(id: string, input: TableStatusInput): Promise<TavoloRecord> {
     new InputChecks()
       .text('orderId', input.orderId, { max: 200 })
       .intInRange('pax', input.pax, 0, 1000)
@@ -210,11 +182,11 @@ export class TavoloService {
 
   /** Takes or refreshes the lock: exactly one device holds a table, however many race for it. */
   async lock(id: string, input: LockInput): Promise<LockView> {
-    const ttl = input.ttl ?? DEFAULT_LOCK_TTL_SECONDS;
+    const ttl = input.ttl ?? LOCK_TTL_SECONDS.default;
     new InputChecks()
       .text('deviceId', input.deviceId, { min: 1, max: 200 })
       .text('operatorName', input.operatorName, { max: 200 })
-      .intInRange('ttl', ttl, 1, MAX_LOCK_TTL_SECONDS)
+      .intInRange('ttl', ttl, LOCK_TTL_SECONDS.min, LOCK_TTL_SECONDS.max)
       .throwIfAny();
     const now = this.deps.now();
     const lock: LockRecord = {

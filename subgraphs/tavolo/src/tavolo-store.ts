@@ -7,6 +7,7 @@ import type {
   TenantStore,
   Update,
 } from '@coperto/store';
+import type { TavoliFilter } from './generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 
 /** What a non-lock write may change: any field but the identity, the lock and the version. */
@@ -23,15 +24,8 @@ export function ensureTavoliIndexes(store: DocumentStore): Promise<void> {
   return store.ensureIndexes(TAVOLI_COLLECTION, tavoliIndexes);
 }
 
-export interface TavoliQuery {
-  attivo?: boolean | null;
-  capacitaMin?: number | null;
-  posizione?: string | null;
-  salaId?: string | null;
-}
-
 /** The store filter for a list query (pure). */
-export function tavoliFilter(query: TavoliQuery): Filter {
+export function tavoliFilter(query: TavoliFilter): Filter {
   const filter: Filter = {};
   if (query.attivo != null) filter.attivo = query.attivo;
   if (query.capacitaMin != null) filter.capacita = { $gte: query.capacitaMin };
@@ -48,7 +42,7 @@ export class TavoloStore {
     this.tavoli = tenantStore.collection<TavoloRecord>(TAVOLI_COLLECTION);
   }
 
-  list(query: TavoliQuery): Promise<TavoloRecord[]> {
+  list(query: TavoliFilter): Promise<TavoloRecord[]> {
     return this.tavoli.find(tavoliFilter(query), { sort: { nome: 1, id: 1 } });
   }
 

@@ -61,7 +61,7 @@ describe('tavolo store access per request', () => {
         tavolo: createTavoloSubgraph,
         sala: createSalaSubgraph,
         prenotazione: createPrenotazioneSubgraph,
-      } as never,
+      },
       deps: {
         store,
         cache: createMemoryCache(),

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@coperto/errors';
-import { checkGeometry, geometryOf, mergeGeometry, placeTable, touchesGeometry } from '../src/geometry.js';
+import {
+  checkGeometry,
+  geometryOf,
+  mergeGeometry,
+  placeTable,
+  touchesGeometry,
+  type GeometryInput,
+} from '../src/geometry.js';
 
 const room = { id: 'r1', width: 400, height: 300 };
 const fieldsOf = (run: () => unknown): string[] => {
@@ -43,6 +50,7 @@ describe('table geometry', () => {
     expect(fieldsOf(() => placeTable({}, { x: 10 }, room))).toEqual(['y']);
     expect(fieldsOf(() => placeTable({}, { width: 0, height: 20_000 }, room))).toEqual(['width', 'height']);
     expect(fieldsOf(() => placeTable({}, { rotation: 360 }, room))).toEqual(['rotation']);
-    expect(fieldsOf(() => placeTable({}, { shape: 'oval' as never }, room))).toEqual(['shape']);
+    const unknownShape: GeometryInput = JSON.parse('{ "shape": "oval" }');
+    expect(fieldsOf(() => placeTable({}, unknownShape, room))).toEqual(['shape']);
   });
 });

@@ -1,3 +1,4 @@
+import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
 import {
   bodyObject,
   defined,
@@ -58,10 +59,13 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Tables free for a party at a time',
-      description:
-        '`dataOra` is restaurant-local wall-clock time (an explicit offset or Z is converted); `durataMediaPasto` in minutes (default 120).',
+      description: `\`dataOra\` is restaurant-local wall-clock time (an explicit offset or Z is converted); \`durataMediaPasto\` in minutes (${DURATA_MEDIA_PASTO_MINUTES.min}..${DURATA_MEDIA_PASTO_MINUTES.max}, default ${DURATA_MEDIA_PASTO_MINUTES.default}).`,
       body: { into: 'input', fields: VERIFICA_FIELDS, required: ['dataOra', 'numeroPersone'] },
-      example: { dataOra: '2026-12-24T20:00:00', numeroPersone: 4, durataMediaPasto: 120 },
+      example: {
+        dataOra: '2026-12-24T20:00:00',
+        numeroPersone: 4,
+        durataMediaPasto: DURATA_MEDIA_PASTO_MINUTES.default,
+      },
     },
     field: 'verificaDisponibilita',
     variables: (req) => ({ input: pick(bodyObject(req), VERIFICA_FIELDS) }),
@@ -144,10 +148,10 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Lock a table for a device',
-      description: '`ttl` 1..3600 s (default 300); the holder re-locking refreshes the ttl.',
+      description: `\`ttl\` ${LOCK_TTL_SECONDS.min}..${LOCK_TTL_SECONDS.max} s (default ${LOCK_TTL_SECONDS.default}); the holder re-locking refreshes the ttl.`,
       body: { into: 'input', fields: LOCK_FIELDS, required: ['deviceId'] },
       errors: ['LOCK_CONFLICT'],
-      example: { deviceId: 'tablet-1', operatorName: 'Marco', ttl: 300 },
+      example: { deviceId: 'tablet-1', operatorName: 'Marco', ttl: LOCK_TTL_SECONDS.default },
     },
     field: 'lockTavolo',
     variables: (req) => ({ ...id(req), input: pick(bodyObject(req), LOCK_FIELDS) }),

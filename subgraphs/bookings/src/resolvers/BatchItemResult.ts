@@ -1,6 +1,5 @@
-import type { BatchItemResult as BatchItemResultRecord } from '../batch-record.js';
+import type { BatchItemResultResolvers } from '../generated/resolvers-types.js';
 
-export const BatchItemResult = {
-  prenotazione: (result: BatchItemResultRecord) =>
-    result.id ? { __typename: 'Prenotazione', id: result.id } : null,
+export const BatchItemResult: BatchItemResultResolvers = {
+  prenotazione: (result) => (result.id ? { __typename: 'Prenotazione', id: result.id } : null),
 };

@@ -1,5 +1,5 @@
-import type { BatchUploadRecord } from '../batch-record.js';
+import type { BatchUploadResolvers } from '../generated/resolvers-types.js';
 
-export const BatchUpload = {
-  batchId: (batch: BatchUploadRecord) => batch.id,
+export const BatchUpload: BatchUploadResolvers = {
+  batchId: (batch) => batch.id,
 };

@@ -1,6 +1,5 @@
-import type { BookingsContext } from '../context.js';
+import type { MutationResolvers } from '../generated/resolvers-types.js';
 
-export const Mutation = {
-  uploadBatch: (_: unknown, args: { items: unknown }, context: BookingsContext) =>
-    context.batches.upload(args.items),
+export const Mutation: MutationResolvers = {
+  uploadBatch: (_, args, context) => context.batches.upload(args.items),
 };

@@ -1,5 +1,5 @@
-import type { BookingsContext } from '../context.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
 
-export const Query = {
-  batchUpload: (_: unknown, args: { id: string }, context: BookingsContext) => context.batches.get(args.id),
+export const Query: QueryResolvers = {
+  batchUpload: (_, args, context) => context.batches.get(args.id),
 };

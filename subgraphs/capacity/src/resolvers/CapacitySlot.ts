@@ -1,6 +1,6 @@
-import type { CapacitySlot as CapacitySlotView } from '../slots.js';
+import type { CapacitySlotResolvers } from '../generated/resolvers-types.js';
 
-export const CapacitySlot = {
-  startsAt: (slot: CapacitySlotView) => slot.startsAt.toISOString(),
-  endsAt: (slot: CapacitySlotView) => slot.endsAt.toISOString(),
+export const CapacitySlot: CapacitySlotResolvers = {
+  startsAt: (slot) => slot.startsAt.toISOString(),
+  endsAt: (slot) => slot.endsAt.toISOString(),
 };

@@ -1,6 +1,5 @@
-import type { CapacityContext } from '../context.js';
+import type { ProductionCategoryResolvers } from '../generated/resolvers-types.js';
 
-export const ProductionCategory = {
-  __resolveReference: (reference: { id: string }, context: CapacityContext) =>
-    context.categoryById.load(reference.id),
+export const ProductionCategory: ProductionCategoryResolvers = {
+  __resolveReference: (reference, context) => context.categoryById.load(reference.id),
 };

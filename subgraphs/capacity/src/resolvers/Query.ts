@@ -1,9 +1,8 @@
-import type { CapacityContext } from '../context.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
 
-export const Query = {
-  slotConfig: (_: unknown, __: unknown, context: CapacityContext) => context.slotConfig.get(),
-  productionCategories: (_: unknown, __: unknown, context: CapacityContext) => context.categories.list(),
-  productionCategory: (_: unknown, args: { id: string }, context: CapacityContext) =>
-    context.categories.get(args.id),
-  slots: (_: unknown, args: { date: string }, context: CapacityContext) => context.slots.slots(args.date),
+export const Query: QueryResolvers = {
+  slotConfig: (_, __, context) => context.slotConfig.get(),
+  productionCategories: (_, __, context) => context.categories.list(),
+  productionCategory: (_, args, context) => context.categories.get(args.id),
+  slots: (_, args, context) => context.slots.slots(args.date),
 };

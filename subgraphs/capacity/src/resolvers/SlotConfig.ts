@@ -1,6 +1,5 @@
-import type { SlotConfig as SlotConfigView } from '../slot-config-record.js';
+import type { SlotConfigResolvers } from '../generated/resolvers-types.js';
 
-export const SlotConfig = {
-  openingHours: (config: SlotConfigView) =>
-    config.openingHours.map((intervals, weekday) => ({ weekday, intervals })),
+export const SlotConfig: SlotConfigResolvers = {
+  openingHours: (config) => config.openingHours.map((intervals, weekday) => ({ weekday, intervals })),
 };

@@ -1,11 +1,9 @@
-import type { PrenotazioneContext } from '../context.js';
+import type { PrenotazioneResolvers } from '../generated/resolvers-types.js';
 import { effectiveMinutes, endsAt } from '../holds.js';
-import type { PrenotazioneRecord } from '../prenotazione-record.js';
 
-export const Prenotazione = {
-  __resolveReference: (reference: { id: string }, context: PrenotazioneContext) =>
-    context.prenotazioneById.load(reference.id),
-  effectiveDurationMinutes: (p: PrenotazioneRecord) => effectiveMinutes(p),
-  endsAt: (p: PrenotazioneRecord) => endsAt(p),
-  tavoli: (p: PrenotazioneRecord) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
+export const Prenotazione: PrenotazioneResolvers = {
+  __resolveReference: (reference, context) => context.prenotazioneById.load(reference.id),
+  effectiveDurationMinutes: (p) => effectiveMinutes(p),
+  endsAt: (p) => endsAt(p),
+  tavoli: (p) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
 };

@@ -1,8 +1,7 @@
-import type { PrenotazioneContext } from '../context.js';
+import type { TavoloResolvers } from '../generated/resolvers-types.js';
 
 /** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
-export const Tavolo = {
-  __resolveReference: (reference: { id: string }) => reference,
-  prenotazioni: (tavolo: { id: string }, args: { data?: string | null }, context: PrenotazioneContext) =>
-    context.prenotazioni.forTable(tavolo.id, args.data),
+export const Tavolo: TavoloResolvers = {
+  __resolveReference: (reference) => reference,
+  prenotazioni: (tavolo, args, context) => context.prenotazioni.forTable(tavolo.id, args.data),
 };

@@ -1,10 +1,7 @@
-import type { SalaContext } from '../context.js';
-import type { SalaInput, SalaPatch } from '../sala-service.js';
+import type { MutationResolvers } from '../generated/resolvers-types.js';
 
-export const Mutation = {
-  createSala: (_: unknown, args: { input: SalaInput }, context: SalaContext) =>
-    context.sale.create(args.input),
-  updateSala: (_: unknown, args: { id: string; input: SalaPatch }, context: SalaContext) =>
-    context.sale.update(args.id, args.input),
-  deleteSala: (_: unknown, args: { id: string }, context: SalaContext) => context.sale.delete(args.id),
+export const Mutation: MutationResolvers = {
+  createSala: (_, args, context) => context.sale.create(args.input),
+  updateSala: (_, args, context) => context.sale.update(args.id, args.input),
+  deleteSala: (_, args, context) => context.sale.delete(args.id),
 };

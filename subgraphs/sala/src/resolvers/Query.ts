@@ -1,6 +1,6 @@
-import type { SalaContext } from '../context.js';
+import type { QueryResolvers } from '../generated/resolvers-types.js';
 
-export const Query = {
-  sale: (_: unknown, __: unknown, context: SalaContext) => context.sale.list(),
-  sala: (_: unknown, args: { id: string }, context: SalaContext) => context.sale.get(args.id),
+export const Query: QueryResolvers = {
+  sale: (_, __, context) => context.sale.list(),
+  sala: (_, args, context) => context.sale.get(args.id),
 };

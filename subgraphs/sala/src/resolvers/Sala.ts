@@ -1,8 +1,7 @@
-import type { SalaContext } from '../context.js';
-import { salaName, type SalaRecord } from '../sala-record.js';
+import type { SalaResolvers } from '../generated/resolvers-types.js';
+import { salaName } from '../sala-record.js';
 
-export const Sala = {
-  __resolveReference: (reference: { id: string }, context: SalaContext) =>
-    context.salaById.load(reference.id),
-  name: (sala: SalaRecord) => salaName(sala),
+export const Sala: SalaResolvers = {
+  __resolveReference: (reference, context) => context.salaById.load(reference.id),
+  name: (sala) => salaName(sala),
 };

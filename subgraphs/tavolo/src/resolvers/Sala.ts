@@ -1,7 +1,7 @@
-import type { TavoloContext } from '../context.js';
+import type { SalaResolvers } from '../generated/resolvers-types.js';
 
 /** Rooms belong to the sala subgraph; tavolo adds their tables. */
-export const Sala = {
-  __resolveReference: (reference: { id: string }) => reference,
-  tavoli: (sala: { id: string }, _: unknown, context: TavoloContext) => context.tavoliBySala.load(sala.id),
+export const Sala: SalaResolvers = {
+  __resolveReference: (reference) => reference,
+  tavoli: (sala, _, context) => context.tavoliBySala.load(sala.id),
 };

@@ -1,20 +1,18 @@
-import type { TavoloContext } from '../context.js';
+import type { TavoloResolvers } from '../generated/resolvers-types.js';
 import { geometryOf } from '../geometry.js';
-import type { TavoloRecord } from '../tavolo-record.js';
 
-export const Tavolo = {
-  __resolveReference: (reference: { id: string }, context: TavoloContext) =>
-    context.tavoloById.load(reference.id),
-  name: (t: TavoloRecord) => t.nome,
-  seats: (t: TavoloRecord) => t.capacita,
-  status: (t: TavoloRecord) => t.stato,
-  roomId: (t: TavoloRecord) => t.salaId,
-  sala: (t: TavoloRecord) => (t.salaId ? { __typename: 'Sala', id: t.salaId } : null),
-  x: (t: TavoloRecord) => geometryOf(t).x,
-  y: (t: TavoloRecord) => geometryOf(t).y,
-  width: (t: TavoloRecord) => geometryOf(t).width,
-  height: (t: TavoloRecord) => geometryOf(t).height,
-  shape: (t: TavoloRecord) => geometryOf(t).shape,
-  rotation: (t: TavoloRecord) => geometryOf(t).rotation,
-  lock: (t: TavoloRecord) => (t.lock ? { tableId: t.id, ...t.lock } : null),
+export const Tavolo: TavoloResolvers = {
+  __resolveReference: (reference, context) => context.tavoloById.load(reference.id),
+  name: (t) => t.nome,
+  seats: (t) => t.capacita,
+  status: (t) => t.stato,
+  roomId: (t) => t.salaId,
+  sala: (t) => (t.salaId ? { __typename: 'Sala', id: t.salaId } : null),
+  x: (t) => geometryOf(t).x,
+  y: (t) => geometryOf(t).y,
+  width: (t) => geometryOf(t).width,
+  height: (t) => geometryOf(t).height,
+  shape: (t) => geometryOf(t).shape,
+  rotation: (t) => geometryOf(t).rotation,
+  lock: (t) => (t.lock ? { tableId: t.id, ...t.lock } : null),
 };
