@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Intent, SeenEvent } from './history.js';
 import {
   checkAgendaHolds,
+  tablesWithUnacknowledgedClaims,
+  type AgendaView,
   checkAvailabilityAgrees,
   checkEventsOfWrites,
   checkLockExclusion,
@@ -148,6 +150,45 @@ describe('checkAgendaHolds', () => {
     expect(
       checkAgendaHolds([{ tableId: 't1', entries: [hold('a', '2031-03-14T19:00:00.000Z')] }], bookings),
     ).toHaveLength(1);
+  });
+});
+
+describe('holds left behind by unacknowledged booking writes (faults)', () => {
+  const batch = (code: string, status = 200) =>
+    entry(
+      {
+        kind: 'batch',
+        items: [{ externalId: 'ext-1', tableIds: ['t1'], start: '2031-03-14T20:30', minutes: 120 }],
+      },
+      0,
+      status,
+      { results: [{ status: 'failed', error: { code } }] },
+    );
+  const orphan: AgendaView[] = [
+    {
+      tableId: 't1',
+      entries: [{ bookingId: 'ext_1', start: '2031-03-14T19:30:00.000Z', end: '2031-03-14T21:30:00.000Z' }],
+    },
+  ];
+  it('accepts a hold of an unknown booking on a table a failed write named (the 2nd torture run)', () => {
+    const left = tablesWithUnacknowledgedClaims([batch('UNAVAILABLE')], ['t1', 't2']);
+    expect([...left]).toEqual(['t1']);
+    expect(checkAgendaHolds(orphan, [], left)).toEqual([]);
+  });
+  it("still fails on it when every booking write was answered, or failed for the caller's own fault", () => {
+    expect(tablesWithUnacknowledgedClaims([batch('VALIDATION_FAILED')], ['t1']).size).toBe(0);
+    const created = entry(
+      { kind: 'createBooking', tableIds: ['t1'], start: '2031-03-14T20:30', minutes: 60 },
+      0,
+      201,
+    );
+    const left = tablesWithUnacknowledgedClaims([created], ['t1']);
+    expect(checkAgendaHolds(orphan, [], left)[0]).toContain('unknown');
+  });
+  it('counts a create answered 503 or not at all', () => {
+    const create = (status: number) =>
+      entry({ kind: 'createBooking', tableIds: ['t2'], start: '2031-03-14T20:30', minutes: 60 }, 0, status);
+    expect([...tablesWithUnacknowledgedClaims([create(503), create(0)], [])]).toEqual(['t2']);
   });
 });
 

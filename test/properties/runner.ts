@@ -8,6 +8,7 @@ import type { EventCollector, Stack } from '../support/stack.js';
 import { HistoryRecorder, now, type HistoryEntry, type Intent, type SeenEvent } from './history.js';
 import {
   checkAgendaHolds,
+  tablesWithUnacknowledgedClaims,
   checkAvailabilityAgrees,
   checkEventsOfWrites,
   checkLockExclusion,
@@ -387,7 +388,19 @@ export function violationsOf(
     return [
       ...named('events of writes', checkEventsOfWrites(history, events)),
       ...named('no double booking', checkNoDoubleBooking(bookings)),
-      ...named('agenda holds', checkAgendaHolds(agendas, bookings)),
+      ...named(
+        'agenda holds',
+        checkAgendaHolds(
+          agendas,
+          bookings,
+          options.faults
+            ? tablesWithUnacknowledgedClaims(
+                history,
+                agendas.map((a) => a.tableId),
+              )
+            : undefined,
+        ),
+      ),
       ...named('no lost writes', checkNoLostWrites(history, result.finalStatus, bookings)),
       ...(options.faults
         ? named('unacknowledged effects', checkUnacknowledgedEffects(history, events, bookings))
