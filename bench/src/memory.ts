@@ -30,10 +30,12 @@ export interface MemoryRecord {
 /** Where a process's memory sits, from its own Prometheus text (prom-client's default Node.js metrics). */
 export interface HeapFigures {
   heapUsed: number;
+  /** The heap V8 has committed (used, garbage and free space it keeps). */
+  heapTotal: number;
   external: number;
 }
 
-/** Reads `nodejs_heap_size_used_bytes` and `nodejs_external_memory_bytes` from a metrics endpoint. */
+/** Reads `nodejs_heap_size_used_bytes`, `…_total_bytes` and `nodejs_external_memory_bytes` from a metrics endpoint. */
 export async function readHeapFigures(metricsUrl: string): Promise<HeapFigures | null> {
   const text = await fetch(metricsUrl)
     .then((r) => r.text())
@@ -41,9 +43,10 @@ export async function readHeapFigures(metricsUrl: string): Promise<HeapFigures |
   const value = (name: string) => Number(new RegExp(`^${name}(?:\\{[^}]*\\})? (\\S+)$`, 'm').exec(text)?.[1]);
   const figures = {
     heapUsed: value('nodejs_heap_size_used_bytes'),
+    heapTotal: value('nodejs_heap_size_total_bytes'),
     external: value('nodejs_external_memory_bytes'),
   };
-  return Number.isFinite(figures.heapUsed) && Number.isFinite(figures.external) ? figures : null;
+  return Object.values(figures).every(Number.isFinite) ? figures : null;
 }
 
 /** Bytes of every file below `dir` (the embedded store's data). */
