@@ -12,9 +12,8 @@ cd "$root"
 export APOLLO_TELEMETRY_DISABLED=1
 echo "== supergraph composition"
 pnpm --silent supergraph:check
-echo "== generated resolver types (pnpm codegen)"
-pnpm --silent codegen:check
-echo "== typecheck"
+# typecheck first checks the generated types (pnpm codegen:check), which validates the REST operations.
+echo "== generated types and typecheck"
 pnpm --silent typecheck
 echo "== format"
 pnpm --silent check:format

@@ -1,4 +1,5 @@
 import type { ErrorCode } from '@coperto/errors';
+import type { OperationResults } from './generated/operation-types.js';
 import type { OperationName } from './operations.js';
 import type { RestRequest } from './request-input.js';
 
@@ -26,15 +27,19 @@ export interface RouteDocs {
   example?: Record<string, unknown>;
 }
 
-/** One documented REST path = one named GraphQL operation run in-process through the gateway. */
-export interface RestRoute {
+/**
+ * One documented REST path = one named GraphQL operation run in-process through the gateway. `N` types the
+ * route by its operation's generated result (`pnpm codegen`): an operation without generated types, or a
+ * `field` the operation does not select, fails `pnpm typecheck`.
+ */
+interface RestRouteOf<N extends OperationName> {
   method: HttpMethod;
   /** Path pattern; `:name` segments become `params.name`. Static segments win over parameters. */
   path: string;
-  operation: OperationName;
+  operation: N;
   variables: (req: RestRequest) => Record<string, unknown>;
-  /** The response body: the operation's root field. */
-  field: string;
+  /** The response body: a root field the operation selects. */
+  field: keyof OperationResults[N] & string;
   /** Success status (default 200). */
   status?: number;
   /** A null result means the id does not exist (in this tenant): 404 for this entity. */
@@ -47,3 +52,6 @@ export interface RestRoute {
   /** The route's entry in `GET /openapi.json`. */
   docs: RouteDocs;
 }
+
+/** A route of any operation, checked against that operation's own result type. */
+export type RestRoute = { [N in OperationName]: RestRouteOf<N> }[OperationName];
