@@ -3,7 +3,7 @@ import { HeaderMap, type ApolloServer } from '@apollo/server';
 import { GraphQLError } from 'graphql';
 import { AppError, restErrorBody, restErrorFromAppError, toGraphQLError } from '@coperto/errors';
 import { assertTokenLimit } from '@coperto/graphql-limits';
-import { readJsonBody, sendJson, type Logger } from '@coperto/server-kit';
+import { readJsonBody, requestTarget, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { withRequestId } from './request-id.js';
 import { trustedQuery, type TrustedDocuments } from './trusted-documents.js';
@@ -37,7 +37,7 @@ export function createGraphQLHttpHandler(options: {
       const request = {
         method,
         body: method === 'POST' ? await readJsonBody(req, options.bodyLimitBytes) : undefined,
-        search: new URL(req.url ?? '/', 'http://gateway').search,
+        search: requestTarget(req.url)?.search ?? '',
       };
       const refusal = options.trustedDocuments ? useTrusted(request, options.trustedDocuments) : undefined;
       if (refusal) return sendGraphQLError(res, refusal);

@@ -20,7 +20,7 @@ import {
   DEFAULT_OPERATION_LIMITS,
   type OperationLimits,
 } from '@coperto/graphql-limits';
-import { closeHttpServer, sendJson, type Logger } from '@coperto/server-kit';
+import { closeHttpServer, requestTarget, sendJson, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { createFloorPlanHandler } from './floor-plan.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
@@ -217,7 +217,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     );
     if (applyCors(req, res, path)) return;
     const route = path === '/graphql' ? '/graphql' : path.startsWith('/api/') ? '/api' : 'other';
-    if (handleExplorer(req, res, new URL(req.url ?? '/', 'http://gateway'))) return;
+    const target = requestTarget(req.url);
+    if (!target) return sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
+    if (handleExplorer(req, res, target)) return;
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
     if (handleOpenApi(req, res, path)) return;

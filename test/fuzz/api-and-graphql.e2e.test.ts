@@ -40,6 +40,16 @@ describe.each(MODES)(
       const auth = () => ({ authorization: context.authorizations[0]! });
       const long = 'a'.repeat(1100);
 
+      it('answers 404 for a request target starting with // (was: the gateway process exited, Invalid URL)', async () => {
+        const target = '//%F2%B0%86%9A%F2%98%A4%8B%F0%BB%BD%B2/graphql';
+        for (const method of ['GET', 'POST']) {
+          const res = await send(stack.baseUrl, { method, target, headers: auth() }, ANSWER_WITHIN_MS);
+          expect(res?.status).toBe(404);
+          expect(JSON.parse(res?.text ?? '{}').error.code).toBe('NOT_FOUND');
+        }
+        await assertLive(stack, ANSWER_WITHIN_MS);
+      });
+
       it('answers a table filter longer than a cache key (was 500: the cache refused keys over 1024 chars)', async () => {
         const res = await stack.api('GET', `/api/tavoli?posizione=${long}`, { headers: auth() });
         expect(res.status).toBe(200);

@@ -10,7 +10,7 @@ import {
   UnauthenticatedError,
 } from '@coperto/errors';
 import { createSingleFlight, readScopeKey, type Cache } from '@coperto/cache';
-import { readJsonBody, sendJson, sendJsonText, type Logger } from '@coperto/server-kit';
+import { readJsonBody, requestTarget, sendJson, sendJsonText, type Logger } from '@coperto/server-kit';
 import type { GatewayContext } from '../context.js';
 import { withRequestId } from '../request-id.js';
 import { createRouteMatcher } from './route-matcher.js';
@@ -41,7 +41,8 @@ export function createRestHandler(options: RestHandlerOptions) {
 
   return async function handleRest(req: IncomingMessage, res: ServerResponse): Promise<void> {
     try {
-      const url = new URL(req.url ?? '/', 'http://gateway');
+      const url = requestTarget(req.url);
+      if (!url) throw new NotFoundError('Route', `${req.method} ${req.url}`);
       const found = match(req.method ?? 'GET', url.pathname);
       if (found.kind === 'not-found') throw new NotFoundError('Route', `${req.method} ${url.pathname}`);
       if (found.kind === 'method-not-allowed') {

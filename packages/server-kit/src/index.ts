@@ -1,6 +1,7 @@
 export * from './logger.js';
 export * from './json-body.js';
 export * from './send-json.js';
+export * from './request-target.js';
 export * from './subgraph.js';
 export * from './execute-subgraph.js';
 export * from './subgraph-client.js';

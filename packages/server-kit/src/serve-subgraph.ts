@@ -1,6 +1,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
 import { DEFAULT_BODY_LIMIT_BYTES, INTERNAL_MAX_JSON_DEPTH, readJsonBody } from './json-body.js';
+import { requestTarget } from './request-target.js';
 import { sendJson } from './send-json.js';
 import type { GraphQLRequestBody, SubgraphExecutor } from './execute-subgraph.js';
 import type { Logger } from './logger.js';
@@ -21,8 +22,7 @@ export interface SubgraphHttpOptions {
 export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const url = new URL(req.url ?? '/', 'http://subgraph');
-    if (url.pathname !== '/graphql')
+    if (requestTarget(req.url)?.pathname !== '/graphql')
       return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
     if (req.method !== 'POST') {
       return sendJson(
