@@ -9,6 +9,9 @@ import * as sdlExcerpt from './scripts/codegen-sdl-excerpt.js';
 
 type Generates = CodegenConfig['generates'];
 
+/** The project's own plugins, by the names the configuration below uses; every other plugin is a package. */
+const LOCAL_PLUGINS: Record<string, unknown> = { 'sdl-excerpt': sdlExcerpt, 'operation-map': operationMap };
+
 /** The resolver types of one subgraph: `context` and `mappers` are `file#Export`, relative to src/generated. */
 function subgraphResolverTypes(
   name: string,
@@ -43,13 +46,7 @@ const config: CodegenConfig = {
   overwrite: true,
   // Types and fields in the order of the schema files.
   sort: false,
-  // The project's own plugin by its name; every other plugin is a package.
-  pluginLoader: (name) =>
-    name === 'sdl-excerpt'
-      ? Promise.resolve(sdlExcerpt)
-      : name === 'operation-map'
-        ? Promise.resolve(operationMap)
-        : import(name),
+  pluginLoader: (name) => (name in LOCAL_PLUGINS ? Promise.resolve(LOCAL_PLUGINS[name]) : import(name)),
   generates: {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {

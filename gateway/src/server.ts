@@ -217,14 +217,15 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     );
     if (applyCors(req, res, path)) return;
     const route = path === '/graphql' ? '/graphql' : path.startsWith('/api/') ? '/api' : 'other';
+    const notFound = () => sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
     const target = requestTarget(req.url);
-    if (!target) return sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
+    if (!target) return notFound();
     if (handleExplorer(req, res, target)) return;
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
     if (handleOpenApi(req, res, path)) return;
     if (serveFloorPlan(req, res, path)) return;
-    sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
+    notFound();
   });
 
   const trustedDocuments = deps.trustedDocuments;
