@@ -2,3 +2,4 @@ export * from './local-time.js';
 export * from './input-checks.js';
 export * from './prefer-english.js';
 export * from './meal-duration.js';
+export * from './seating.js';

@@ -1,4 +1,4 @@
-import { instantOfWallClock, zoneOffsetMinutes } from '@coperto/domain';
+import { instantOfWallClock, isActiveBookingState, zoneOffsetMinutes } from '@coperto/domain';
 import { minutesOfClock, type OpeningInterval } from './opening-hours.js';
 
 /** A slot of a local day: local wall-clock labels and the instants they stand for. */
@@ -27,9 +27,6 @@ export interface CapacitySlot extends SlotWindow {
   arrivals: number;
   coversSeated: number;
 }
-
-/** The booking states that take capacity (pending, confermata, caparra_pagata). */
-export const ACTIVE_STATES: ReadonlySet<string> = new Set(['pending', 'confermata', 'caparra_pagata']);
 
 /** Day of the week of a local date `YYYY-MM-DD`: 0 = Sunday … 6 = Saturday. */
 export function weekdayOf(date: string): number {
@@ -93,7 +90,7 @@ export function countCovers(
   defaultMealMinutes: number,
 ): CapacitySlot[] {
   const active = bookings
-    .filter((b) => ACTIVE_STATES.has(b.state))
+    .filter((b) => isActiveBookingState(b.state))
     .map((b) => {
       const start = b.startsAt.getTime();
       return { covers: b.covers, start, end: start + (b.durationMinutes ?? defaultMealMinutes) * 60_000 };
