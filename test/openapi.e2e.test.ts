@@ -56,7 +56,9 @@ describe.each(MODES)('OpenAPI document and reference (%s mode)', (mode) => {
   it('types bodies from the GraphQL operations, names which Italian/English twin wins, lists the errors', () => {
     const create = doc.paths['/api/tavoli'].post;
     const body = create.requestBody.content['application/json'].schema.properties;
-    expect(body.seats.type).toEqual(['integer', 'null']);
+    // The ranges the service enforces are in the document (an explicit null seats is refused too).
+    expect(body.seats).toMatchObject({ type: 'integer', minimum: 1, maximum: 1000 });
+    expect(body.posizione.type).toEqual(['string', 'null']);
     expect(body.capacita.description).toMatch(/`seats` wins/);
     const lock = doc.paths['/api/tavoli/{id}/lock'].post;
     expect(

@@ -2,7 +2,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
+import { registerRawPages } from './pages.js';
 
 /** The page's files: gateway/public/floor-plan (next to src/ and dist/ alike). */
 const PAGE_DIR = fileURLToPath(new URL('../public/floor-plan/', import.meta.url));
@@ -50,14 +51,10 @@ export function loadFloorPlanAssets(): Map<string, Asset> {
   return assets;
 }
 
-/**
- * `GET /` (the live floor plan) and its assets under /floor-plan/. Answers and returns true for those paths,
- * false for any other (the caller goes on routing).
- */
-export function createFloorPlanHandler(assets = loadFloorPlanAssets()) {
-  return (req: IncomingMessage, res: ServerResponse, path: string): boolean => {
-    const asset = assets.get(path);
-    if (!asset || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
+/** `GET /` (the live floor plan) and its assets under /floor-plan/ (`HEAD` too). */
+export function registerFloorPlan(app: FastifyInstance, assets = loadFloorPlanAssets()): void {
+  registerRawPages(app, assets.keys(), (req, res, path) => {
+    const asset = assets.get(path)!;
     res.writeHead(200, {
       'content-type': asset.type,
       'content-length': asset.body.length,
@@ -66,6 +63,5 @@ export function createFloorPlanHandler(assets = loadFloorPlanAssets()) {
       'content-security-policy': CONTENT_SECURITY_POLICY,
     });
     res.end(req.method === 'HEAD' ? undefined : asset.body);
-    return true;
-  };
+  });
 }

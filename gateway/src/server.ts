@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { Server } from 'node:http';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -15,27 +16,30 @@ import {
   restErrorBody,
   UnauthenticatedError,
 } from '@coperto/errors';
+import type { Logger } from '@coperto/server-kit';
 import {
   apolloOperationLimits,
   DEFAULT_OPERATION_LIMITS,
   type OperationLimits,
 } from '@coperto/graphql-limits';
-import { closeHttpServer, requestTarget, sendJson, type Logger } from '@coperto/server-kit';
+import { closeHttpServer } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
-import { createFloorPlanHandler } from './floor-plan.js';
-import { createGraphQLHttpHandler } from './graphql-http.js';
+import { registerFloorPlan } from './floor-plan.js';
+import { registerGraphQLRoute } from './graphql-http.js';
+import { createErrorHandler } from './http-errors.js';
+import { useJsonBodies } from './json-content.js';
+import { createValidatorCompiler } from './request-validation.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
-import { createOpenApiHandler, openApiDocument } from './openapi/index.js';
-import { createExplorerHandler } from './explorer/explorer.js';
+import { apiSchemaOf, API_VERSION, buildOpenApiDocument, registerOpenApiRoutes } from './openapi/index.js';
+import { registerExplorer } from './explorer/explorer.js';
 import { logAccess, routeLabel } from './access-log.js';
-import { createCors } from './cors.js';
+import { registerCors } from './cors.js';
 import { requestIdPlugin, startTrace, traceOf, withRequestId } from './request-id.js';
-import { createRouteMatcher } from './rest/route-matcher.js';
 import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
 import { operationResolutionPlugin } from './operation-resolution-plugin.js';
 import { startEventFeed } from './subscriptions/event-feed.js';
-import { createRestHandler } from './rest/rest-handler.js';
-import { routes } from './rest/routes.js';
+import { registerRestRoutes } from './rest/rest-routes.js';
+import { operationDocument, routes } from './rest/routes.js';
 import type { ConnectionCapLimits } from './subscriptions/connection-caps.js';
 import type { SocketLimits } from './subscriptions/socket-budget.js';
 import { createSubscriptionServer, type SubscriptionServer } from './subscriptions/ws-server.js';
@@ -79,6 +83,8 @@ const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
 
 export interface GatewayServer {
   httpServer: Server;
+  /** The fastify instance serving every HTTP route (tests call its `inject`). */
+  http: FastifyInstance;
   apollo: ApolloServer<GatewayContext>;
   /** graphql-ws on the same server and path as `/graphql`. */
   subscriptions: SubscriptionServer;
@@ -86,12 +92,21 @@ export interface GatewayServer {
   close(): Promise<void>;
 }
 
+/** Path parameters longer than this are not ids: the route does not match (404). */
+const MAX_PARAM_LENGTH = 500;
+
 /**
  * Builds (does not listen) the gateway: Apollo Gateway over the static supergraph, `/graphql` for the
- * back-office, the REST facade on `/api`, on one node:http server.
+ * back-office, the REST facade on `/api`, and graphql-ws, on one fastify server.
  */
 export async function createGatewayServer(deps: GatewayDeps): Promise<GatewayServer> {
-  const httpServer = createServer();
+  const app = Fastify({
+    bodyLimit: deps.bodyLimitBytes,
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Requests are logged once each by access-log.ts.
+    logger: false,
+  });
+  const httpServer = app.server;
   const gateway = new ApolloGateway({
     supergraphSdl: deps.supergraphSdl,
     buildService: ({ name, url }) => deps.dataSourceFor(name, url),
@@ -128,9 +143,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   });
   await apollo.start();
 
-  const createContext = async (req: IncomingMessage): Promise<GatewayContext> => {
-    const authorization = req.headers.authorization;
-    const trace = traceOf(req);
+  const createContext = async (request: FastifyRequest): Promise<GatewayContext> => {
+    const authorization = request.headers.authorization;
+    const trace = traceOf(request.raw);
     const requestId = trace?.id ?? 'none';
     try {
       const viewer = await deps.verifier.verifyAuthorizationHeader(authorization);
@@ -162,9 +177,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
       throw error;
     }
   };
-  const restContext = async (req: IncomingMessage) => {
+  const restContext = async (request: FastifyRequest) => {
     try {
-      return await createContext(req);
+      return await createContext(request);
     } catch (error) {
       if (error instanceof GraphQLError) {
         throw error.originalError instanceof AppError
@@ -175,39 +190,20 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     }
   };
 
-  const handleRest = createRestHandler({
-    server: apollo,
-    routes,
-    createContext: restContext,
-    ...(deps.cache ? { cache: deps.cache } : {}),
-    bodyLimitBytes: deps.bodyLimitBytes,
-    logger: deps.logger,
-  });
-  const handleGraphQL = createGraphQLHttpHandler({
-    server: apollo,
-    createContext,
-    bodyLimitBytes: deps.bodyLimitBytes,
-    maxTokens: operationLimits.maxTokens,
-    trustedDocuments: deps.trustedDocuments,
-    logger: deps.logger,
-  });
-
-  const serveFloorPlan = createFloorPlanHandler();
-  const handleOpenApi = createOpenApiHandler(() => openApiDocument(deps.supergraphSdl));
-  const handleExplorer = createExplorerHandler(deps.explorer ?? false);
-
-  const matchRoute = createRouteMatcher(routes);
-  const restTemplate = (method: string, path: string) => {
-    const found = matchRoute(method, path);
-    return found.kind === 'found' ? found.route.path : undefined;
-  };
-  const applyCors = createCors(deps.corsOrigins ?? []);
-
-  httpServer.on('request', (req, res) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const label = routeLabel(path, (p) => restTemplate(req.method ?? 'GET', p));
-    const trace = startTrace(req, res, label);
-    logAccess(deps.logger, req, res, trace, (entry) =>
+  const apiSchema = apiSchemaOf(deps.supergraphSdl);
+  app.setValidatorCompiler(createValidatorCompiler());
+  app.setErrorHandler(createErrorHandler({ bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger }));
+  useJsonBodies(app);
+  // First of all: the request id, the access line and the route label (the REST template, never the raw path).
+  app.addHook('onRequest', async (request, reply) => {
+    const path = request.url.split('?', 1)[0]!;
+    const template = request.routeOptions.config.restRoute ? request.routeOptions.url : undefined;
+    const trace = startTrace(
+      request.raw,
+      reply.raw,
+      routeLabel(path, () => template),
+    );
+    logAccess(deps.logger, request.raw, reply.raw, trace, (entry) =>
       deps.onRequest?.({
         method: entry.method,
         route: entry.route,
@@ -215,18 +211,32 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         durationMs: entry.durationMs,
       }),
     );
-    if (applyCors(req, res, path)) return;
-    const route = path === '/graphql' ? '/graphql' : path.startsWith('/api/') ? '/api' : 'other';
-    const notFound = () => sendJson(res, 404, withRequestId(restErrorBody('NOT_FOUND', 'Not found'), req));
-    const target = requestTarget(req.url);
-    if (!target) return notFound();
-    if (handleExplorer(req, res, target)) return;
-    if (route === '/graphql') return void handleGraphQL(req, res);
-    if (route === '/api') return void handleRest(req, res);
-    if (handleOpenApi(req, res, path)) return;
-    if (serveFloorPlan(req, res, path)) return;
-    notFound();
   });
+  await registerCors(app, deps.corsOrigins ?? []);
+  registerRestRoutes(app, {
+    server: apollo,
+    routes,
+    schema: apiSchema,
+    authenticate: restContext,
+    ...(deps.cache ? { cache: deps.cache } : {}),
+    logger: deps.logger,
+  });
+  const answerExplorerPage = registerExplorer(app, deps.explorer ?? false);
+  registerGraphQLRoute(app, {
+    server: apollo,
+    createContext,
+    maxTokens: operationLimits.maxTokens,
+    trustedDocuments: deps.trustedDocuments,
+    answeredElsewhere: answerExplorerPage,
+  });
+  registerOpenApiRoutes(app, () =>
+    buildOpenApiDocument({ routes, schema: apiSchema, documentOf: operationDocument, version: API_VERSION }),
+  );
+  registerFloorPlan(app);
+  app.setNotFoundHandler((request, reply) =>
+    reply.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw)),
+  );
+  await app.ready();
 
   const trustedDocuments = deps.trustedDocuments;
   const feed = await startEventFeed(deps.bus, deps.logger);
@@ -246,6 +256,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   let closing: Promise<void> | undefined;
   return {
     httpServer,
+    http: app,
     apollo,
     subscriptions,
     close: () =>

@@ -1,4 +1,6 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { IncomingMessage } from 'node:http';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { registerRawPages } from '../pages.js';
 import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
 
 /** GraphiQL 3 and its React 18 UMD builds, vendored at build time (works offline, no CDN). */
@@ -53,25 +55,23 @@ const PAGE = `<!doctype html>
 `;
 
 /** A browser asking for a page (not a GraphQL GET request, which carries `?query=`). */
-export function wantsExplorerPage(req: IncomingMessage, url: URL): boolean {
-  if (req.method !== 'GET' || url.searchParams.has('query')) return false;
+export function wantsExplorerPage(req: IncomingMessage): boolean {
+  if (req.method !== 'GET') return false;
+  const search = (req.url ?? '').split('?', 2)[1] ?? '';
+  if (new URLSearchParams(search).has('query')) return false;
   return (req.headers.accept ?? '').split(',').some((type) => type.trim().startsWith('text/html'));
 }
 
 /**
- * The GraphiQL explorer: the page for browsers on `GET /graphql` and its assets under `/explorer/`. Returns
- * false when the request is not for it (or the explorer is off), so that the caller goes on.
+ * The GraphiQL explorer when `enabled`: its assets under `/explorer/`, and the answer for a browser asking
+ * for the page on `GET /graphql` (true when it sent the page, so that `/graphql` goes no further).
  */
-export function createExplorerHandler(enabled: boolean) {
-  return function handleExplorer(req: IncomingMessage, res: ServerResponse, url: URL): boolean {
-    if (!enabled || (req.method !== 'GET' && req.method !== 'HEAD')) return false;
-    if (url.pathname === '/graphql' && wantsExplorerPage(req, url)) {
-      sendHtml(res, PAGE);
-      return true;
-    }
-    const asset = ASSETS[url.pathname];
-    if (!asset) return false;
-    asset.send(res);
+export function registerExplorer(app: FastifyInstance, enabled: boolean) {
+  if (enabled) registerRawPages(app, Object.keys(ASSETS), (_req, res, path) => ASSETS[path]!.send(res));
+  return function answerExplorerPage(request: FastifyRequest, reply: FastifyReply): boolean {
+    if (!enabled || !wantsExplorerPage(request.raw)) return false;
+    reply.hijack();
+    sendHtml(reply.raw, PAGE);
     return true;
   };
 }

@@ -1,15 +1,8 @@
 import { parse, type GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../rest/route.js';
 import { twinNote } from './bilingual-names.js';
-import {
-  inputFieldType,
-  inputSchema,
-  operationOf,
-  outputSchema,
-  SchemaRegistry,
-  variableType,
-  type JsonSchema,
-} from './json-schema.js';
+import { requestSchemas } from '../rest/request-schema.js';
+import { operationOf, outputSchema, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
 import { errorBodySchema, routeErrors } from './route-errors.js';
 
 export interface OpenApiOptions {
@@ -107,19 +100,8 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
       content: { 'application/json': { schema: errorBodySchema(codes) } },
     };
   }
-  const pathParams = [...route.path.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => ({
-    name,
-    in: 'path',
-    required: true,
-    schema: { type: 'string' },
-  }));
-  const query = route.docs.query;
-  const queryParams = (query?.names ?? []).map((name) => {
-    const type = query?.into
-      ? inputFieldType(variableType(options.schema, operation, query.into), name)
-      : variableType(options.schema, operation, name);
-    return { name, in: 'query', required: false, schema: withoutNull(inputSchema(type)) };
-  });
+  const request = requestSchemas(route, options.schema, options.documentOf(route));
+  const parameters = [...parametersOf(request.params, 'path'), ...parametersOf(request.querystring, 'query')];
   return {
     operationId: route.operation,
     summary: route.docs.summary,
@@ -127,35 +109,46 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
       .filter(Boolean)
       .join('\n\n'),
     tags: [route.docs.tag],
-    ...(pathParams.length + queryParams.length > 0 ? { parameters: [...pathParams, ...queryParams] } : {}),
-    ...(route.docs.body ? { requestBody: requestBody(route, options.schema, operation) } : {}),
+    ...(parameters.length > 0 ? { parameters } : {}),
+    ...(request.body ? { requestBody: requestBody(route, request.body, options.schema, operation) } : {}),
     responses,
   };
 }
 
+/** The OpenAPI parameters of a params or querystring schema. */
+function parametersOf(schema: JsonSchema | undefined, location: 'path' | 'query') {
+  if (!schema) return [];
+  const required = new Set((schema.required as string[] | undefined) ?? []);
+  return Object.entries(schema.properties as Record<string, JsonSchema>).map(([name, property]) => ({
+    name,
+    in: location,
+    required: location === 'path' || required.has(name),
+    schema: property,
+  }));
+}
+
+/** The request body: its schema (request-schema.ts) with each field's description and twin note. */
 function requestBody(
   route: RestRoute,
+  bodySchema: JsonSchema,
   schema: GraphQLSchema,
   operation: ReturnType<typeof operationOf>['operation'],
 ) {
   const body = route.docs.body!;
   const properties: Record<string, JsonSchema> = {};
-  for (const name of body.fields) {
-    const type = body.into
-      ? inputFieldType(variableType(schema, operation, body.into), name)
-      : variableType(schema, operation, name);
-    const described = body.into ? fieldDescription(type, body.into, schema, operation, name) : undefined;
+  for (const [name, property] of Object.entries(bodySchema.properties as Record<string, JsonSchema>)) {
+    const described = body.into ? fieldDescription(body.into, schema, operation, name) : undefined;
     const note = [described, twinNote(name, body.fields)].filter(Boolean).join(' ');
-    properties[name] = { ...(note ? { description: note } : {}), ...inputSchema(type) };
+    properties[name] = { ...(note ? { description: note } : {}), ...property };
   }
   return {
-    required: (body.required?.length ?? 0) > 0,
+    // An absent body is `{}`: required when `{}` would not do.
+    required: bodySchema.required !== undefined || bodySchema.allOf !== undefined,
     content: {
       'application/json': {
         schema: {
-          type: 'object',
+          ...bodySchema,
           properties,
-          ...(body.required?.length ? { required: [...body.required] } : {}),
           description:
             'Other fields (e.g. a `tenantId`) are ignored: the tenant always comes from the token.',
         },
@@ -166,7 +159,6 @@ function requestBody(
 }
 
 function fieldDescription(
-  _type: unknown,
   into: string,
   schema: GraphQLSchema,
   operation: ReturnType<typeof operationOf>['operation'],
@@ -178,14 +170,4 @@ function fieldDescription(
     named as { getFields?: () => Record<string, { description?: string | null }> }
   ).getFields?.();
   return fields?.[name]?.description ?? undefined;
-}
-
-function withoutNull(schema: JsonSchema): JsonSchema {
-  if (Array.isArray(schema.type)) {
-    const type = schema.type.filter((t) => t !== 'null');
-    const out: JsonSchema = { ...schema, type: type.length === 1 ? type[0] : type };
-    if (Array.isArray(schema.enum)) out.enum = schema.enum.filter((v) => v !== null);
-    return out;
-  }
-  return schema;
 }

@@ -2,12 +2,12 @@ import { operationDocument, routes } from '../rest/routes.js';
 import { apiSchemaOf } from './api-schema.js';
 import { buildOpenApiDocument } from './document.js';
 
-export { createOpenApiHandler } from './serve.js';
+export { registerOpenApiRoutes } from './serve.js';
 export { apiSchemaOf } from './api-schema.js';
-export { openApiPath } from './document.js';
+export { buildOpenApiDocument, openApiPath } from './document.js';
 
 /** The version of the REST contract (info.version): bump it when a route changes incompatibly. */
-const API_VERSION = '1.0.0';
+export const API_VERSION = '1.0.0';
 
 /** The OpenAPI document of the gateway's REST facade over this supergraph. */
 export function openApiDocument(supergraphSdl: string): Record<string, unknown> {

@@ -19,13 +19,15 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-/** A JSON Schema (2020-12, as OpenAPI 3.1 uses it). */
-export type JsonSchema = Record<string, unknown>;
+import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../rest/input-constraints.js';
+
+export type { JsonSchema };
 
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: 'string' },
   String: { type: 'string' },
-  Int: { type: 'integer' },
+  // GraphQL's Int is a signed 32-bit integer.
+  Int: { type: 'integer', minimum: -2147483648, maximum: 2147483647 },
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   JSON: {},
@@ -124,10 +126,47 @@ function nonNullOutput(
   });
 }
 
-/** What GraphQL variable coercion accepts for an input type (nullable types accept null). */
-export function inputSchema(type: GraphQLInputType): JsonSchema {
-  if (isNonNullType(type)) return nonNullInput(type.ofType);
-  return orNull(nonNullInput(type));
+/**
+ * What a request may carry for an input type: the GraphQL type (nullable types accept null) narrowed by the
+ * field's entry in INPUT_CONSTRAINTS (`constraintKey`: `Type.field` or `Operation.$variable`).
+ */
+export function inputSchema(type: GraphQLInputType, constraintKey?: string): JsonSchema {
+  const base = isNonNullType(type) ? nonNullInput(type.ofType) : orNull(nonNullInput(type));
+  const constraint = constraintKey ? INPUT_CONSTRAINTS[constraintKey] : undefined;
+  return constraint ? constrain(base, constraint) : base;
+}
+
+/** A schema narrowed by a constraint: `nullable: false` drops null; `items` are merged, other keys set. */
+export function constrain(schema: JsonSchema, constraint: FieldConstraint): JsonSchema {
+  const { nullable, items, ...rest } = constraint;
+  let out = nullable === false ? withoutNull(schema) : { ...schema };
+  if (Array.isArray(out.anyOf) && Object.keys(rest).some((k) => k !== 'description')) {
+    // A nullable object or array: the constraint applies to the non-null branch.
+    const [branch, ...others] = out.anyOf as JsonSchema[];
+    return { ...out, anyOf: [constrain(branch!, constraint), ...others] };
+  }
+  if (items !== undefined)
+    out.items = { ...((out.items as JsonSchema | undefined) ?? {}), ...(items as JsonSchema) };
+  out = { ...out, ...rest };
+  return out;
+}
+
+/** The schema without `null` (a query parameter, or a field whose service refuses an explicit null). */
+export function withoutNull(schema: JsonSchema): JsonSchema {
+  if (Array.isArray(schema.type)) {
+    const type = schema.type.filter((t) => t !== 'null');
+    const out: JsonSchema = { ...schema, type: type.length === 1 ? type[0] : type };
+    if (Array.isArray(schema.enum)) out.enum = schema.enum.filter((v) => v !== null);
+    return out;
+  }
+  if (Array.isArray(schema.anyOf)) {
+    const branches = (schema.anyOf as JsonSchema[]).filter((b) => b.type !== 'null');
+    if (branches.length === 1) {
+      const { anyOf: _anyOf, ...rest } = schema;
+      return { ...rest, ...branches[0] };
+    }
+  }
+  return schema;
 }
 
 function nonNullInput(type: GraphQLInputType): JsonSchema {
@@ -136,12 +175,14 @@ function nonNullInput(type: GraphQLInputType): JsonSchema {
   const simple = scalarOrEnum(type);
   if (simple) return simple;
   if (!isInputObjectType(type)) throw new Error(`OpenAPI: unsupported input type ${String(type)}`);
-  const fields = type.getFields();
+  const fields = Object.values(type.getFields());
+  const required = fields.filter((f) => isNonNullType(f.type)).map((f) => f.name);
   return {
     type: 'object',
     properties: Object.fromEntries(
-      Object.values(fields).map((f) => [f.name, describe(inputSchema(f.type), f.description)]),
+      fields.map((f) => [f.name, describe(inputSchema(f.type, `${type.name}.${f.name}`), f.description)]),
     ),
+    ...(required.length > 0 ? { required } : {}),
   };
 }
 

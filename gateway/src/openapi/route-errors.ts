@@ -7,7 +7,8 @@ import type { RestRoute } from '../rest/route.js';
  */
 export function routeErrors(route: RestRoute): Map<number, string[]> {
   const codes = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
-  if (route.docs.body) codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // Any request with a body is read (and refused) the same way, whether the route documents a body or not.
+  if (route.method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (route.path.includes('/:')) codes.push('NOT_FOUND');
   codes.push(...(route.docs.errors ?? []));
   const byStatus = new Map<number, string[]>();

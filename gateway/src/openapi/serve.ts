@@ -1,5 +1,5 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import { sendJsonText } from '@coperto/server-kit';
+import type { FastifyInstance } from 'fastify';
+import { registerRawPages } from '../pages.js';
 import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
 
 const scalar = vendoredAsset('scalar.js', 'text/javascript; charset=utf-8');
@@ -28,27 +28,13 @@ const DOCS_PAGE = `<!doctype html>
 </html>
 `;
 
-/**
- * `GET /openapi.json` (the document, no auth) and `GET /docs` (its reference page). Returns false for any other
- * path, so that the caller goes on.
- */
-export function createOpenApiHandler(document: () => Record<string, unknown>) {
+/** `GET /openapi.json` (the document, no auth) and `GET /docs` (its reference page, with its script). */
+export function registerOpenApiRoutes(app: FastifyInstance, document: () => Record<string, unknown>): void {
   let json: string | undefined;
-  return function handleOpenApi(req: IncomingMessage, res: ServerResponse, path: string): boolean {
-    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
-    if (path === '/openapi.json') {
-      json ??= JSON.stringify(document());
-      sendJsonText(res, 200, json);
-      return true;
-    }
-    if (path === '/docs' || path === '/docs/') {
-      sendHtml(res, DOCS_PAGE);
-      return true;
-    }
-    if (path === '/docs/scalar.js') {
-      scalar.send(res);
-      return true;
-    }
-    return false;
-  };
+  app.get('/openapi.json', (_request, reply) => {
+    json ??= JSON.stringify(document());
+    return reply.type('application/json; charset=utf-8').send(json);
+  });
+  registerRawPages(app, ['/docs', '/docs/'], (_req, res) => sendHtml(res, DOCS_PAGE));
+  registerRawPages(app, ['/docs/scalar.js'], (_req, res) => scalar.send(res));
 }

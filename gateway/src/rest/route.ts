@@ -1,7 +1,6 @@
 import type { ErrorCode } from '@coperto/errors';
 import type { OperationResults } from './generated/operation-types.js';
 import type { OperationName } from './operations.js';
-import type { RestRequest } from './request-input.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -15,11 +14,12 @@ export interface RouteDocs {
   /** The group in the reference (e.g. `Tavoli`). */
   tag: string;
   /**
-   * The JSON body's accepted fields (the route's `pick` list): inside the variable `into` (e.g. `input`),
-   * or each a top-level variable of the operation when `into` is absent.
+   * The JSON body's fields: inside the variable `into` (e.g. `input`), or each a top-level variable of the
+   * operation when `into` is absent. Their JSON Schema comes from the GraphQL type of each field plus its
+   * entry in rest/input-constraints.ts; other fields of a body are ignored.
    */
   body?: { fields: readonly string[]; into?: string; required?: readonly string[] };
-  /** Query parameters: inside the variable `into` (e.g. `filter`), or top-level variables. */
+  /** Query parameters: inside the variable `into` (e.g. `filter`), or top-level variables (typed likewise). */
   query?: { names: readonly string[]; into?: string };
   /** Route-specific error codes, beside the ones every route can return (see openapi/errors.ts). */
   errors?: readonly ErrorCode[];
@@ -34,10 +34,9 @@ export interface RouteDocs {
  */
 interface RestRouteOf<N extends OperationName> {
   method: HttpMethod;
-  /** Path pattern; `:name` segments become `params.name`. Static segments win over parameters. */
+  /** Path pattern; each `:name` segment is the operation's variable `$name`. Static segments win. */
   path: string;
   operation: N;
-  variables: (req: RestRequest) => Record<string, unknown>;
   /** The response body: a root field the operation selects. */
   field: keyof OperationResults[N] & string;
   /** Success status (default 200). */

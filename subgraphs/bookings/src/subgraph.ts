@@ -27,3 +27,4 @@ export function createBookingsSubgraph(deps: BookingsDeps): Subgraph<BookingsCon
 }
 
 export type { BookingsDeps } from './context.js';
+export { MAX_BATCH_ITEMS } from './batch-record.js';

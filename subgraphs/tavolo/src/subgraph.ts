@@ -28,3 +28,4 @@ export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> 
 export type { TavoloDeps } from './context.js';
 export { DURATA_MEDIA_PASTO_MINUTES } from './availability-service.js';
 export { LOCK_TTL_SECONDS } from './tavolo-record.js';
+export { MAX_TABLE_SIDE } from './geometry.js';

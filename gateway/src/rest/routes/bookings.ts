@@ -1,4 +1,3 @@
-import { bodyObject } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 /** The legacy batch upload (served by the bookings subgraph). */
@@ -21,7 +20,6 @@ export const bookingsRoutes: readonly RestRoute[] = [
     },
     field: 'uploadBatch',
     // `items` goes through as JSON: each item is checked on its own, so one bad item cannot fail the others.
-    variables: (req) => ({ items: bodyObject(req).items }),
   },
   {
     method: 'GET',
@@ -30,6 +28,5 @@ export const bookingsRoutes: readonly RestRoute[] = [
     docs: { tag: 'Prenotazioni', summary: 'Read a batch upload' },
     field: 'batchUpload',
     notFound: 'BatchUpload',
-    variables: (req) => ({ id: req.params.id }),
   },
 ];

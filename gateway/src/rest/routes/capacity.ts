@@ -1,9 +1,7 @@
-import { bodyObject, pick, queryString, type RestRequest } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 const CONFIG_FIELDS = ['slotMinutes', 'openingHours', 'maxCoversPerSlot', 'defaultMealMinutes', 'timeZone'];
 const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
-const id = (req: RestRequest) => ({ id: req.params.id });
 
 /** Slots and capacity (paths documented in subgraphs/capacity/README.md). */
 export const capacityRoutes: readonly RestRoute[] = [
@@ -13,7 +11,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     operation: 'GetSlotConfig',
     docs: { tag: 'Capacity', summary: 'Read the slot configuration' },
     field: 'slotConfig',
-    variables: () => ({}),
   },
   {
     method: 'PUT',
@@ -27,7 +24,6 @@ export const capacityRoutes: readonly RestRoute[] = [
       example: { slotMinutes: 15, maxCoversPerSlot: 40 },
     },
     field: 'updateSlotConfig',
-    variables: (req) => ({ input: pick(bodyObject(req), CONFIG_FIELDS) }),
   },
   {
     method: 'GET',
@@ -35,7 +31,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     operation: 'ListProductionCategories',
     docs: { tag: 'Capacity', summary: 'List the kitchen categories' },
     field: 'productionCategories',
-    variables: () => ({}),
   },
   {
     method: 'POST',
@@ -50,7 +45,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     },
     field: 'createProductionCategory',
     status: 201,
-    variables: (req) => ({ input: pick(bodyObject(req), CATEGORY_FIELDS) }),
   },
   {
     method: 'GET',
@@ -59,7 +53,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     docs: { tag: 'Capacity', summary: 'Read a kitchen category' },
     field: 'productionCategory',
     notFound: 'ProductionCategory',
-    variables: id,
   },
   {
     method: 'PATCH',
@@ -73,7 +66,6 @@ export const capacityRoutes: readonly RestRoute[] = [
       example: { capacityPerSlot: 25 },
     },
     field: 'updateProductionCategory',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), CATEGORY_FIELDS) }),
   },
   {
     method: 'DELETE',
@@ -81,7 +73,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     operation: 'DeleteProductionCategory',
     docs: { tag: 'Capacity', summary: 'Delete a kitchen category (administrator)', errors: ['FORBIDDEN'] },
     field: 'deleteProductionCategory',
-    variables: id,
   },
   {
     method: 'GET',
@@ -93,6 +84,5 @@ export const capacityRoutes: readonly RestRoute[] = [
       query: { names: ['date'] },
     },
     field: 'slots',
-    variables: ({ query }) => ({ date: queryString(query, 'date') }),
   },
 ];

@@ -1,12 +1,3 @@
-import {
-  bodyObject,
-  defined,
-  pick,
-  queryBoolean,
-  queryInt,
-  queryString,
-  type RestRequest,
-} from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 /** Creation and PATCH accept both name forms; the service lets English win. */
@@ -22,7 +13,6 @@ const PRENOTAZIONE_FIELDS = [
   'notes',
   'durationMinutes',
 ];
-const id = (req: RestRequest) => ({ id: req.params.id });
 
 /** Bookings: list, read one, create, update, status, delta sync. */
 export const prenotazioniRoutes: readonly RestRoute[] = [
@@ -39,7 +29,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     },
     field: 'createPrenotazione',
     status: 201,
-    variables: (req) => ({ input: pick(bodyObject(req), [...PRENOTAZIONE_FIELDS, 'state']) }),
   },
   {
     method: 'GET',
@@ -52,15 +41,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       query: { into: 'filter', names: ['dal', 'al', 'state', 'tableId', 'activeOnly'] },
     },
     field: 'prenotazioni',
-    variables: ({ query }) => ({
-      filter: defined({
-        dal: queryString(query, 'dal'),
-        al: queryString(query, 'al'),
-        state: queryString(query, 'state'),
-        tableId: queryString(query, 'tableId'),
-        activeOnly: queryBoolean(query, 'activeOnly'),
-      }),
-    }),
   },
   {
     method: 'GET',
@@ -74,13 +54,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       query: { names: ['modifiedSince', 'dal', 'al', 'limit'] },
     },
     field: 'syncPrenotazioni',
-    variables: ({ query }) =>
-      defined({
-        modifiedSince: queryString(query, 'modifiedSince'),
-        dal: queryString(query, 'dal'),
-        al: queryString(query, 'al'),
-        limit: queryInt(query, 'limit'),
-      }),
   },
   {
     method: 'GET',
@@ -89,7 +62,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: { tag: 'Prenotazioni', summary: 'Read one booking' },
     field: 'prenotazione',
     notFound: 'Prenotazione',
-    variables: id,
   },
   {
     method: 'PATCH',
@@ -103,7 +75,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       example: { covers: 5 },
     },
     field: 'updatePrenotazione',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), PRENOTAZIONE_FIELDS) }),
   },
   {
     method: 'POST',
@@ -111,7 +82,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     operation: 'ConfermaPrenotazione',
     docs: { tag: 'Prenotazioni', summary: 'Confirm a booking', errors: ['INVALID_TRANSITION'] },
     field: 'confermaPrenotazione',
-    variables: id,
   },
   {
     method: 'POST',
@@ -125,7 +95,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       example: { motivo: 'Cliente malato' },
     },
     field: 'annullaPrenotazione',
-    variables: (req) => ({ ...id(req), ...pick(bodyObject(req), ['motivo']) }),
   },
   {
     method: 'POST',
@@ -139,6 +108,5 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       example: { nuovoStato: 'completata' },
     },
     field: 'cambiaStatoPrenotazione',
-    variables: (req) => ({ ...id(req), ...pick(bodyObject(req), ['nuovoStato']) }),
   },
 ];

@@ -1,8 +1,6 @@
-import { bodyObject, pick, type RestRequest } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 const SALA_FIELDS = ['codice', 'descrizione', 'width', 'height'];
-const id = (req: RestRequest) => ({ id: req.params.id });
 
 /** Rooms: list, read one, create, update, delete. */
 export const saleRoutes: readonly RestRoute[] = [
@@ -12,7 +10,6 @@ export const saleRoutes: readonly RestRoute[] = [
     operation: 'ListSale',
     docs: { tag: 'Sale', summary: 'List the rooms' },
     field: 'sale',
-    variables: () => ({}),
   },
   {
     method: 'POST',
@@ -28,7 +25,6 @@ export const saleRoutes: readonly RestRoute[] = [
     },
     field: 'createSala',
     status: 201,
-    variables: (req) => ({ input: pick(bodyObject(req), SALA_FIELDS) }),
   },
   {
     method: 'GET',
@@ -37,7 +33,6 @@ export const saleRoutes: readonly RestRoute[] = [
     docs: { tag: 'Sale', summary: 'Read one room' },
     field: 'sala',
     notFound: 'Sala',
-    variables: id,
   },
   {
     method: 'PATCH',
@@ -51,7 +46,6 @@ export const saleRoutes: readonly RestRoute[] = [
       example: { descrizione: 'Sala grande' },
     },
     field: 'updateSala',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), SALA_FIELDS) }),
   },
   {
     method: 'DELETE',
@@ -64,6 +58,5 @@ export const saleRoutes: readonly RestRoute[] = [
       errors: ['IN_USE'],
     },
     field: 'deleteSala',
-    variables: id,
   },
 ];

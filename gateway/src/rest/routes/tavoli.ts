@@ -1,13 +1,4 @@
 import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
-import {
-  bodyObject,
-  defined,
-  pick,
-  queryBoolean,
-  queryInt,
-  queryString,
-  type RestRequest,
-} from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
 /** Floor-plan geometry (docs/floor-plan.md). */
@@ -26,7 +17,6 @@ const TAVOLO_FIELDS = [
 const VERIFICA_FIELDS = ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId'];
 const STATUS_FIELDS = ['status', 'orderId', 'pax', 'totalAmount', 'deviceId'];
 const LOCK_FIELDS = ['deviceId', 'operatorName', 'ttl'];
-const id = (req: RestRequest) => ({ id: req.params.id });
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
 
@@ -43,14 +33,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     },
     field: 'tavoli',
     cache: TAVOLI_READS,
-    variables: ({ query }) => ({
-      filter: defined({
-        attivo: queryBoolean(query, 'attivo'),
-        capacitaMin: queryInt(query, 'capacitaMin'),
-        posizione: queryString(query, 'posizione'),
-        salaId: queryString(query, 'salaId'),
-      }),
-    }),
   },
   {
     method: 'POST',
@@ -68,7 +50,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       },
     },
     field: 'verificaDisponibilita',
-    variables: (req) => ({ input: pick(bodyObject(req), VERIFICA_FIELDS) }),
   },
   {
     method: 'POST',
@@ -82,7 +63,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     },
     field: 'createTavolo',
     status: 201,
-    variables: (req) => ({ input: pick(bodyObject(req), TAVOLO_FIELDS) }),
   },
   {
     method: 'GET',
@@ -92,7 +72,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     field: 'tavolo',
     notFound: 'Tavolo',
     cache: TAVOLI_READS,
-    variables: id,
   },
   {
     method: 'PATCH',
@@ -107,7 +86,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       example: { seats: 6 },
     },
     field: 'updateTavolo',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), [...TAVOLO_FIELDS, 'deviceId']) }),
   },
   {
     method: 'DELETE',
@@ -120,7 +98,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       errors: ['IN_USE'],
     },
     field: 'deleteTavolo',
-    variables: id,
   },
   {
     method: 'PUT',
@@ -136,10 +113,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       example: { status: 'occupied', pax: 4, deviceId: 'tablet-1' },
     },
     field: 'setTavoloStatus',
-    variables: (req) => ({
-      ...id(req),
-      input: pick(bodyObject(req), STATUS_FIELDS),
-    }),
   },
   {
     method: 'POST',
@@ -154,7 +127,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       example: { deviceId: 'tablet-1', operatorName: 'Marco', ttl: LOCK_TTL_SECONDS.default },
     },
     field: 'lockTavolo',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), LOCK_FIELDS) }),
   },
   {
     method: 'POST',
@@ -168,7 +140,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
       example: { deviceId: 'tablet-1' },
     },
     field: 'unlockTavolo',
-    variables: (req) => ({ ...id(req), input: pick(bodyObject(req), ['deviceId']) }),
   },
   {
     method: 'DELETE',
@@ -176,6 +147,5 @@ export const tavoliRoutes: readonly RestRoute[] = [
     operation: 'ForceUnlockTavolo',
     docs: { tag: 'Tavoli', summary: 'Release any lock (administrator)', errors: ['FORBIDDEN'] },
     field: 'forceUnlockTavolo',
-    variables: id,
   },
 ];

@@ -1,0 +1,23 @@
+/**
+ * Regular expressions (JSON Schema `pattern`) of exactly the dates the services accept (@coperto/domain's
+ * parseLocalDate and parseRestaurantDateTime): a real calendar day of a year from 0100 (February 29 in leap
+ * years only), hours 00–23, and an offset of at most 18 hours.
+ */
+const YEAR = '(?:0[1-9]\\d{2}|[1-9]\\d{3})';
+const LEAP_YEAR =
+  '(?:(?:0[1-9]|[1-9]\\d)(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+const MONTH_DAY = [
+  '(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])',
+  '(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)',
+  '02-(?:0[1-9]|1\\d|2[0-8])',
+].join('|');
+const DATE = `(?:${YEAR}-(?:${MONTH_DAY})|${LEAP_YEAR}-02-29)`;
+const TIME = '(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,9})?)?';
+const OFFSET = '(?:[Zz]|[+-](?:(?:0\\d|1[0-7]):?[0-5]\\d|18:?00))';
+
+/** `YYYY-MM-DD`. */
+export const LOCAL_DATE_PATTERN = `^${DATE}$`;
+/** Restaurant-local wall-clock time (`2026-12-24T20:00`), or an instant with `Z` or an offset. */
+export const LOCAL_DATE_TIME_PATTERN = `^${DATE}[Tt ]${TIME}${OFFSET}?$`;
+/** An ISO 8601 instant (sync's `modifiedSince`, read by `new Date`): a date-time with `Z` or a `±HH:MM` offset. */
+export const TIMESTAMP_PATTERN = `^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,3})?)?(?:Z|[+-](?:0\\d|1[0-7]):[0-5]\\d)$`;

@@ -1,0 +1,144 @@
+import {
+  MAX_CAPACITY_PER_SLOT,
+  MAX_COVERS_RANGE,
+  MAX_INTERVALS_PER_DAY,
+  MEAL_MINUTES_RANGE,
+  NAME_MAX_LENGTH,
+  SLOT_MINUTES_RANGE,
+} from '@coperto/subgraph-capacity';
+import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
+import { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING, SYNC_MAX_LIMIT } from '@coperto/subgraph-prenotazione';
+import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS, MAX_TABLE_SIDE } from '@coperto/subgraph-tavolo';
+import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './date-patterns.js';
+
+/** A JSON Schema fragment (2020-12, as OpenAPI 3.1 uses it). */
+export type JsonSchema = Record<string, unknown>;
+
+/**
+ * What a field's GraphQL type does not say: the ranges, lengths, patterns and nullability the services enforce.
+ * Merged into the JSON Schema derived from the GraphQL type (openapi/json-schema.ts). `nullable: false` drops
+ * the `null` a nullable GraphQL type allows (the service refuses an explicit null).
+ */
+export interface FieldConstraint extends JsonSchema {
+  nullable?: false;
+}
+
+const int = (minimum: number, maximum: number): FieldConstraint => ({ minimum, maximum });
+/** A text with at least one character that is not white space. */
+export const NOT_BLANK_PATTERN = '\\S';
+/** Text the service trims before its length check: at least one non-blank character. */
+const text = (maxLength: number, options: { required?: boolean } = {}): FieldConstraint =>
+  options.required ? { minLength: 1, maxLength, pattern: NOT_BLANK_PATTERN } : { maxLength };
+const notNull: FieldConstraint = { nullable: false };
+const positive: FieldConstraint = { exclusiveMinimum: 0 };
+const localDateTime: FieldConstraint = { pattern: LOCAL_DATE_TIME_PATTERN };
+const localDate: FieldConstraint = { pattern: LOCAL_DATE_PATTERN };
+const deviceId = text(200, { required: true });
+
+const SALA = {
+  codice: text(50, { required: true }),
+  descrizione: text(500),
+  width: positive,
+  height: positive,
+};
+const TAVOLO = {
+  nome: { ...text(100, { required: true }), ...notNull },
+  name: { ...text(100, { required: true }), ...notNull },
+  capacita: { ...int(1, 1000), ...notNull },
+  seats: { ...int(1, 1000), ...notNull },
+  posizione: text(100),
+  x: { minimum: 0 },
+  y: { minimum: 0 },
+  width: { exclusiveMinimum: 0, maximum: MAX_TABLE_SIDE },
+  height: { exclusiveMinimum: 0, maximum: MAX_TABLE_SIDE },
+  rotation: int(0, 359),
+};
+const PRENOTAZIONE = {
+  covers: { ...int(1, 1000), ...notNull },
+  numeroPersone: { ...int(1, 1000), ...notNull },
+  bookingDate: { ...localDateTime, ...notNull },
+  dataOra: { ...localDateTime, ...notNull },
+  customerName: { ...text(200, { required: true }), ...notNull },
+  cliente: { ...text(200, { required: true }), ...notNull },
+  customerPhone: text(50),
+  notes: text(2000),
+  durationMinutes: int(1, MAX_DURATION_MINUTES),
+  externalId: text(200, { required: true }),
+  tableIds: {
+    maxItems: MAX_TABLES_PER_BOOKING,
+    uniqueItems: true,
+    items: { minLength: 1, pattern: NOT_BLANK_PATTERN },
+  },
+};
+const CATEGORY = {
+  name: { ...text(NAME_MAX_LENGTH, { required: true }), ...notNull },
+  capacityPerSlot: { ...int(0, MAX_CAPACITY_PER_SLOT), ...notNull },
+};
+
+/** `Type.field` of GraphQL input types, or `Operation.$variable` for a top-level variable of an operation. */
+export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
+  ...prefixed('SalaInput', SALA),
+  ...prefixed('SalaPatch', { ...SALA, codice: { ...SALA.codice, ...notNull } }),
+  ...prefixed('TavoloInput', TAVOLO),
+  ...prefixed('TavoloPatch', { ...TAVOLO, deviceId }),
+  'TavoliFilter.capacitaMin': int(0, 100_000),
+  'DisponibilitaInput.dataOra': localDateTime,
+  'DisponibilitaInput.numeroPersone': int(1, 1000),
+  'DisponibilitaInput.durataMediaPasto': int(DURATA_MEDIA_PASTO_MINUTES.min, DURATA_MEDIA_PASTO_MINUTES.max),
+  'TableStatusInput.orderId': text(200),
+  'TableStatusInput.pax': int(0, 1000),
+  'TableStatusInput.totalAmount': { minimum: 0 },
+  'TableStatusInput.deviceId': deviceId,
+  'LockInput.deviceId': deviceId,
+  'LockInput.operatorName': text(200),
+  'LockInput.ttl': int(LOCK_TTL_SECONDS.min, LOCK_TTL_SECONDS.max),
+  'UnlockInput.deviceId': deviceId,
+  ...prefixed('PrenotazioneInput', PRENOTAZIONE),
+  ...prefixed('PrenotazionePatch', PRENOTAZIONE),
+  'PrenotazioniFilter.dal': localDate,
+  'PrenotazioniFilter.al': localDate,
+  'AnnullaPrenotazione.$motivo': text(500),
+  'SyncPrenotazioni.$modifiedSince': { pattern: TIMESTAMP_PATTERN },
+  'SyncPrenotazioni.$dal': localDate,
+  'SyncPrenotazioni.$al': localDate,
+  'SyncPrenotazioni.$limit': int(1, SYNC_MAX_LIMIT),
+  'UploadBatch.$items': { type: 'array', maxItems: MAX_BATCH_ITEMS },
+  ...prefixed('ProductionCategoryInput', CATEGORY),
+  ...prefixed('ProductionCategoryPatch', CATEGORY),
+  'SlotConfigInput.slotMinutes': { ...int(...SLOT_MINUTES_RANGE), ...notNull },
+  'SlotConfigInput.maxCoversPerSlot': { ...int(...MAX_COVERS_RANGE), ...notNull },
+  'SlotConfigInput.defaultMealMinutes': { ...int(...MEAL_MINUTES_RANGE), ...notNull },
+  'SlotConfigInput.openingHours': { ...notNull },
+  'SlotConfigInput.timeZone': { enum: ianaTimeZones(), ...notNull },
+  'OpeningDayInput.weekday': int(0, 6),
+  'OpeningDayInput.intervals': { maxItems: MAX_INTERVALS_PER_DAY },
+  'OpeningIntervalInput.open': { pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' },
+  'OpeningIntervalInput.close': { pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$' },
+  'CapacitySlots.$date': localDate,
+};
+
+function prefixed(type: string, fields: Record<string, FieldConstraint>): Record<string, FieldConstraint> {
+  return Object.fromEntries(Object.entries(fields).map(([name, c]) => [`${type}.${name}`, c]));
+}
+
+/** The IANA zones this runtime knows (what capacity's `canonicalTimeZone` accepts, without the aliases). */
+function ianaTimeZones(): string[] {
+  return [...new Set(['UTC', ...Intl.supportedValuesOf('timeZone')])];
+}
+
+/** One of two names (an Italian/English twin) is required. */
+const eitherOf = (english: string, italian: string) => ({
+  anyOf: [{ required: [english] }, { required: [italian] }],
+});
+
+/** Rules over several fields of a body whose fields are those of an input type: required twins. */
+export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
+  TavoloInput: { allOf: [eitherOf('name', 'nome'), eitherOf('seats', 'capacita')] },
+  PrenotazioneInput: {
+    allOf: [
+      eitherOf('covers', 'numeroPersone'),
+      eitherOf('bookingDate', 'dataOra'),
+      eitherOf('customerName', 'cliente'),
+    ],
+  },
+};

@@ -1,0 +1,85 @@
+import { isNonNullType, parse, type GraphQLSchema } from 'graphql';
+import {
+  constrain,
+  inputFieldType,
+  inputSchema,
+  operationOf,
+  variableType,
+  withoutNull,
+  type JsonSchema,
+} from '../openapi/json-schema.js';
+import { OBJECT_CONSTRAINTS } from './input-constraints.js';
+import type { RestRoute } from './route.js';
+
+/** The JSON Schemas of a route's request, the one source of its validation (fastify) and its OpenAPI entry. */
+export interface RequestSchemas {
+  params?: JsonSchema;
+  querystring?: JsonSchema;
+  body?: JsonSchema;
+}
+
+/** `:name` segments of a route path. */
+export function pathParams(path: string): string[] {
+  return [...path.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => name!);
+}
+
+/**
+ * The request schemas of a route, typed by its GraphQL operation's variables (path parameters and the body's
+ * and query's fields, each inside the variable `into` or a top-level variable) and narrowed by
+ * INPUT_CONSTRAINTS: what the document allows is what the service accepts.
+ */
+export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document: string): RequestSchemas {
+  const { operation } = operationOf(parse(document), route.operation);
+  const typed = (name: string, into: string | undefined) => {
+    if (!into) {
+      const type = variableType(schema, operation, name);
+      return { schema: inputSchema(type, `${route.operation}.$${name}`), required: isNonNullType(type) };
+    }
+    const container = variableType(schema, operation, into);
+    const type = inputFieldType(container, name);
+    return {
+      schema: inputSchema(type, `${namedTypeName(container)}.${name}`),
+      required: false,
+    };
+  };
+  const out: RequestSchemas = {};
+  const params = pathParams(route.path);
+  if (params.length > 0) {
+    out.params = {
+      type: 'object',
+      properties: Object.fromEntries(params.map((name) => [name, { type: 'string', minLength: 1 }])),
+      required: params,
+    };
+  }
+  const query = route.docs.query;
+  if (query) {
+    const fields = query.names.map((name) => [name, typed(name, query.into)] as const);
+    const required = fields.filter(([, f]) => f.required).map(([name]) => name);
+    out.querystring = {
+      type: 'object',
+      properties: Object.fromEntries(fields.map(([name, f]) => [name, withoutNull(f.schema)])),
+      ...(required.length > 0 ? { required } : {}),
+    };
+  }
+  const body = route.docs.body;
+  if (body) {
+    const into = body.into;
+    const objectConstraint = into
+      ? OBJECT_CONSTRAINTS[namedTypeName(variableType(schema, operation, into))]
+      : undefined;
+    const properties = Object.fromEntries(body.fields.map((name) => [name, typed(name, into).schema]));
+    const shape: JsonSchema = {
+      type: 'object',
+      properties,
+      ...(body.required?.length ? { required: [...body.required] } : {}),
+    };
+    out.body = objectConstraint ? constrain(shape, objectConstraint) : shape;
+  }
+  return out;
+}
+
+function namedTypeName(type: unknown): string {
+  let named = type as { ofType?: unknown; name?: string };
+  while (named.ofType) named = named.ofType as typeof named;
+  return named.name ?? '';
+}

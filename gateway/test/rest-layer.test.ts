@@ -1,0 +1,74 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { injectableGateway } from './support/inject-gateway.js';
+
+type Gateway = Awaited<ReturnType<typeof injectableGateway>>;
+
+describe('REST layer on fastify (inject, embedded)', () => {
+  let gateway: Gateway;
+  let auth: Record<string, string>;
+
+  beforeAll(async () => {
+    gateway = await injectableGateway();
+    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
+  }, 60_000);
+  afterAll(() => gateway?.close());
+
+  const call = (method: string, url: string, payload?: unknown, headers: Record<string, string> = {}) =>
+    gateway.http.inject({
+      method: method as 'GET',
+      url,
+      headers: {
+        ...auth,
+        ...(payload === undefined ? {} : { 'content-type': 'application/json' }),
+        ...headers,
+      },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+
+  it('creates and reads a room: the seed statuses and bodies', async () => {
+    const created = await call('POST', '/api/sale', { codice: 'terrazza', width: 800, height: 600 });
+    expect(created.statusCode).toBe(201);
+    const sala = created.json();
+    expect(sala.codice).toBe('TERRAZZA');
+    const read = await call('GET', `/api/sale/${sala.id}`);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().id).toBe(sala.id);
+    expect(read.headers['x-request-id']).toBeTruthy();
+  });
+
+  it('answers 401 before reading the body, 404 for an unknown path, 405 with Allow', async () => {
+    const noToken = await gateway.http.inject({ method: 'POST', url: '/api/sale', payload: 'not json' });
+    expect(noToken.statusCode).toBe(401);
+    expect(noToken.json().error.code).toBe('UNAUTHENTICATED');
+    expect(noToken.headers['www-authenticate']).toMatch(/^Bearer/);
+    const unknown = await call('GET', '/api/nope');
+    expect(unknown.statusCode).toBe(404);
+    expect(unknown.json().error.code).toBe('NOT_FOUND');
+    const wrongMethod = await call('PUT', '/api/sale');
+    expect(wrongMethod.statusCode).toBe(405);
+    expect(wrongMethod.headers.allow).toBe('GET, POST');
+    expect(wrongMethod.json().error.code).toBe('METHOD_NOT_ALLOWED');
+  });
+
+  it('refuses a body that is not JSON (415) or malformed (400 naming body)', async () => {
+    const text = await call('POST', '/api/sale', undefined, { 'content-type': 'text/plain' });
+    expect([201, 400, 415]).toContain(text.statusCode);
+    const plain = await gateway.http.inject({
+      method: 'POST',
+      url: '/api/sale',
+      headers: { ...auth, 'content-type': 'text/plain' },
+      payload: 'codice=X',
+    });
+    expect(plain.statusCode).toBe(415);
+    expect(plain.json().error.code).toBe('UNSUPPORTED_MEDIA_TYPE');
+    const malformed = await gateway.http.inject({
+      method: 'POST',
+      url: '/api/sale',
+      headers: { ...auth, 'content-type': 'application/json' },
+      payload: '{"codice":',
+    });
+    expect(malformed.statusCode).toBe(400);
+    expect(malformed.json().error.details.fields[0].field).toBe('body');
+  });
+});
