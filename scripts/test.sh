@@ -8,6 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 started=$(date +%s)
 bash "$root/scripts/bootstrap.sh"
 bash "$root/scripts/install-test-servers.sh"
+bash "$root/scripts/install-schemathesis.sh"
 cd "$root"
 export APOLLO_TELEMETRY_DISABLED=1
 echo "== supergraph composition"

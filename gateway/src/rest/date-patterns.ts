@@ -1,11 +1,11 @@
 /**
- * Regular expressions (JSON Schema `pattern`) of exactly the dates the services accept (@coperto/domain's
- * parseLocalDate and parseRestaurantDateTime): a real calendar day of a year from 0100 (February 29 in leap
- * years only), hours 00–23, and an offset of at most 18 hours.
+ * Regular expressions (JSON Schema `pattern`) of the dates the REST facade accepts: a real calendar day
+ * (February 29 in leap years only) of a year from 1970 to 2999, hours 00–23, and an offset under 18 hours.
+ * The services' parsers (@coperto/domain's parseLocalDate and parseRestaurantDateTime) accept every one of them;
+ * the years are bounded so that a booking's end (its start plus its duration) is still a date they accept.
  */
-const YEAR = '(?:0[1-9]\\d{2}|[1-9]\\d{3})';
-const LEAP_YEAR =
-  '(?:(?:0[1-9]|[1-9]\\d)(?:0[48]|[2468][048]|[13579][26])|(?:0[48]|[2468][048]|[13579][26])00)';
+const YEAR = '(?:19[7-9]\\d|2\\d{3})';
+const LEAP_YEAR = '(?:19(?:7[26]|8[048]|9[26])|2\\d(?:0[48]|[2468][048]|[13579][26])|2[048]00)';
 const MONTH_DAY = [
   '(?:0[13578]|1[02])-(?:0[1-9]|[12]\\d|3[01])',
   '(?:0[469]|11)-(?:0[1-9]|[12]\\d|30)',

@@ -87,7 +87,7 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'DisponibilitaInput.durataMediaPasto': int(DURATA_MEDIA_PASTO_MINUTES.min, DURATA_MEDIA_PASTO_MINUTES.max),
   'TableStatusInput.orderId': text(200),
   'TableStatusInput.pax': int(0, 1000),
-  'TableStatusInput.totalAmount': { minimum: 0 },
+  'TableStatusInput.totalAmount': { minimum: 0, maximum: Number.MAX_SAFE_INTEGER },
   'TableStatusInput.deviceId': deviceId,
   'LockInput.deviceId': deviceId,
   'LockInput.operatorName': text(200),

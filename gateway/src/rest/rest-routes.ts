@@ -24,8 +24,6 @@ export interface RestRoutesOptions {
   cache?: Cache;
 }
 
-const METHODS: readonly HttpMethod[] = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
-
 declare module 'fastify' {
   interface FastifyRequest {
     /** The verified viewer's context (set by the route's onRequest hook, before the body is read). */
@@ -50,9 +48,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   const authenticate = async (request: FastifyRequest) => {
     request.gatewayContext = await options.authenticate(request);
   };
-  // An absent body is `{}` (validated as such: required fields make it a 400).
+  // An absent body is `{}` (validated as such: required fields make it a 400); a JSON `null` is refused.
   const emptyBody = async (request: FastifyRequest) => {
-    request.body ??= {};
+    if (request.body === undefined) request.body = {};
   };
 
   for (const route of options.routes) {
@@ -76,14 +74,19 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   for (const [path, methods] of methodsByPath) {
     const allow = [...methods].join(', ');
     app.route({
-      method: [...METHODS.filter((m) => !methods.has(m)), 'HEAD'],
+      // Every other method fastify knows (HEAD, TRACE, QUERY…) but OPTIONS, which CORS preflights use.
+      method: app.supportedMethods.filter((m) => m !== 'OPTIONS' && !methods.has(m as HttpMethod)),
       url: path,
       exposeHeadRoute: false,
-      handler: (request, reply) =>
+      // Answered before the body is read: a QUERY without a Content-Type is a 405 too, not a body error.
+      onRequest: async (request, reply) =>
         reply
           .code(405)
           .header('allow', allow)
           .send(withRequestId(restErrorBody('METHOD_NOT_ALLOWED', `Use ${allow}`), request.raw)),
+      handler: () => {
+        throw new Error('unreachable: onRequest answers every request of this route');
+      },
     });
   }
 

@@ -541,9 +541,8 @@ export class PrenotazioneService {
       `Bearer ${this.deps.viewer.token}`,
     );
     const missing = tableIds.filter((_, i) => !_entities[i]);
-    if (missing.length > 0) {
-      throw new ValidationError([{ field: 'tableIds', message: `unknown table(s): ${missing.join(', ')}` }]);
-    }
+    // Which tables exist is state, not shape: a booking naming a table that does not exist is a 404.
+    if (missing.length > 0) throw new NotFoundError('Tavolo', missing.join(', '));
   }
 
   private event(type: RestaurantEventType, record: PrenotazioneRecord): OutboxMessage {

@@ -1,5 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import { ValidationError } from '@coperto/errors';
+import { NotFoundError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { TableShape } from './generated/resolvers-types.js';
@@ -142,6 +142,7 @@ export async function requireRoomSize(
     { id: salaId },
     `Bearer ${viewer.token}`,
   );
-  if (!sala) throw new ValidationError([{ field: 'roomId', message: `room ${salaId} does not exist` }]);
+  // The room is state, not shape: a table pointing at a room that does not exist (any more) is a 404.
+  if (!sala) throw new NotFoundError('Sala', salaId);
   return sala;
 }

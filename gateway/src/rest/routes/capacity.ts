@@ -19,6 +19,8 @@ export const capacityRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Capacity',
       summary: 'Change the slot configuration (administrator)',
+      description:
+        'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise).',
       body: { into: 'input', fields: CONFIG_FIELDS },
       errors: ['FORBIDDEN'],
       example: { slotMinutes: 15, maxCoversPerSlot: 40 },

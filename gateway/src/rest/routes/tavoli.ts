@@ -58,7 +58,9 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Create a table',
+      description: 'A `roomId` (`salaId`) that does not exist is a 404.',
       body: { into: 'input', fields: TAVOLO_FIELDS },
+      errors: ['NOT_FOUND'],
       example: { name: 'T1', seats: 4, posizione: 'finestra' },
     },
     field: 'createTavolo',

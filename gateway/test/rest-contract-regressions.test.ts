@@ -1,0 +1,127 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { injectableGateway } from './support/inject-gateway.js';
+
+/**
+ * Each disagreement between /openapi.json and the service found from outside (issue 22, then Schemathesis
+ * `--checks all`), as a named regression: the document states the constraint, the gateway enforces exactly it
+ * with a REST-speaking 400 naming the field, and what the document allows is not refused for its shape.
+ */
+describe('REST contract regressions (inject, embedded)', () => {
+  let gateway: Awaited<ReturnType<typeof injectableGateway>>;
+  let auth: Record<string, string>;
+  let doc: any;
+
+  beforeAll(async () => {
+    gateway = await injectableGateway();
+    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
+    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
+  }, 60_000);
+  afterAll(() => gateway?.close());
+
+  const call = async (method: string, url: string, payload?: unknown) => {
+    const res = await gateway.http.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+  };
+  const bodySchema = (path: string, method: string) =>
+    doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+  const queryParam = (path: string, name: string) =>
+    doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+  const refusedNaming = (res: { status: number; body: any }, field: string) => {
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+    expect(res.body.error.message).not.toMatch(/Variable|GraphQL/);
+  };
+  const newSala = async () =>
+    (await call('POST', '/api/sale', { codice: `S${Math.random()}`.slice(0, 12) })).body;
+  const newTable = async () => (await call('POST', '/api/tavoli', { name: 'T', seats: 4 })).body;
+
+  it('POST /api/sale: a negative height is out of the documented range (> 0); width null is allowed', async () => {
+    expect(bodySchema('/api/sale', 'post').height.exclusiveMinimum).toBe(0);
+    refusedNaming(await call('POST', '/api/sale', { codice: 'NEG', height: -1, width: null }), 'height');
+    expect((await call('POST', '/api/sale', { codice: 'NULLW', width: null })).status).toBe(201);
+  });
+
+  it('PATCH /api/sale/{id}: height 0 is refused as the document says', async () => {
+    const sala = await newSala();
+    refusedNaming(await call('PATCH', `/api/sale/${sala.id}`, { height: 0 }), 'height');
+  });
+
+  it('PATCH /api/prenotazioni/{id}: durationMinutes 0 is below the documented minimum 1', async () => {
+    expect(bodySchema('/api/prenotazioni/{id}', 'patch').durationMinutes.minimum).toBe(1);
+    refusedNaming(await call('PATCH', '/api/prenotazioni/any', { durationMinutes: 0 }), 'durationMinutes');
+  });
+
+  it('PUT /api/tavoli/{id}/status: pax -179 and a totalAmount past 2^53 are refused by the documented range', async () => {
+    const schema = bodySchema('/api/tavoli/{id}/status', 'put');
+    expect(schema.pax).toMatchObject({ minimum: 0, maximum: 1000 });
+    expect(schema.totalAmount.maximum).toBe(Number.MAX_SAFE_INTEGER);
+    const table = await newTable();
+    refusedNaming(
+      await call('PUT', `/api/tavoli/${table.id}/status`, { status: 'occupied', pax: -179 }),
+      'pax',
+    );
+    refusedNaming(
+      await call('PUT', `/api/tavoli/${table.id}/status`, { status: 'occupied', totalAmount: 6.9e16 }),
+      'totalAmount',
+    );
+  });
+
+  it('POST /api/tavoli/{id}/lock: a ttl out of the documented range is refused', async () => {
+    const ttl = bodySchema('/api/tavoli/{id}/lock', 'post').ttl;
+    refusedNaming(await call('POST', '/api/tavoli/any/lock', { deviceId: 'd', ttl: ttl.maximum + 1 }), 'ttl');
+  });
+
+  it('PUT /api/capacity/config: timeZone null is refused (the document does not allow null)', async () => {
+    expect(bodySchema('/api/capacity/config', 'put').timeZone.type).toBe('string');
+    refusedNaming(await call('PUT', '/api/capacity/config', { timeZone: null }), 'timeZone');
+  });
+
+  it('POST /api/tavoli/verifica-disponibilita: "salaId": 0 is a 400, not coerced to "0"', async () => {
+    const res = await call('POST', '/api/tavoli/verifica-disponibilita', {
+      dataOra: '2026-12-24T20:00',
+      numeroPersone: 2,
+      salaId: 0,
+    });
+    refusedNaming(res, 'salaId');
+  });
+
+  it('GET /api/prenotazioni?state= (empty) is not a valid state', async () => {
+    expect(queryParam('/api/prenotazioni', 'state').schema.enum).not.toContain('');
+    refusedNaming(await call('GET', '/api/prenotazioni?state='), 'state');
+  });
+
+  it('GET /api/capacity/slots?date= is a 400 naming date, in REST words', async () => {
+    expect(queryParam('/api/capacity/slots', 'date').required).toBe(true);
+    refusedNaming(await call('GET', '/api/capacity/slots?date='), 'date');
+    refusedNaming(await call('GET', '/api/capacity/slots'), 'date');
+    expect((await call('GET', '/api/capacity/slots?date=2026-02-28')).status).toBe(200);
+  });
+
+  it('PATCH with a JSON null body is refused (the document asks for an object)', async () => {
+    const sala = await newSala();
+    refusedNaming(await call('PATCH', `/api/sale/${sala.id}`, null), 'body');
+    refusedNaming(await call('PUT', '/api/capacity/config', null), 'body');
+  });
+
+  it('POST /api/tavoli with a room that does not exist is a 404 (state), not a 400', async () => {
+    const res = await call('POST', '/api/tavoli', { name: 'T1', seats: 4, salaId: 'no-such-room' });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    expect(doc.paths['/api/tavoli'].post.responses['404']).toBeDefined();
+  });
+
+  it('an undeclared method on a documented path (TRACE, QUERY, HEAD) is a 405 with Allow', async () => {
+    for (const method of ['TRACE', 'QUERY', 'HEAD']) {
+      const res = await gateway.http.inject({ method: method as 'GET', url: '/api/sale', headers: auth });
+      expect(res.statusCode, method).toBe(405);
+      expect(res.headers.allow, method).toBe('GET, POST');
+    }
+  });
+});

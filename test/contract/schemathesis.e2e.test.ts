@@ -1,0 +1,78 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { startDistributed, startEmbedded, type Mode, type Stack } from '../support/stack.js';
+
+/**
+ * Schemathesis (PyPI, pinned; scripts/install-schemathesis.sh puts it in .cache/schemathesis) against the
+ * gateway's own /openapi.json with every check on: 0 failures means the document is exact (docs/api.md).
+ * CONTRACT_SECONDS bounds each mode's run (default 60); CONTRACT_MODES picks the modes (default embedded).
+ * `pnpm test:contract` runs it for as long as asked.
+ */
+const root = resolve(import.meta.dirname, '../..');
+const ST = resolve(root, '.cache/schemathesis/bin/st');
+const CONFIG = resolve(import.meta.dirname, 'schemathesis.toml');
+const seconds = Number(process.env.CONTRACT_SECONDS ?? 60);
+const modes = (process.env.CONTRACT_MODES ?? 'embedded').split(',').map((m) => m.trim()) as Mode[];
+// The budget is about the contract, not fairness: no tenant rate limit (429) during the run.
+const env = { RATE_LIMIT_TENANT_RPS: '0' };
+
+function start(mode: Mode): Promise<Stack> {
+  if (mode === 'embedded') return startEmbedded(env);
+  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
+  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('contract'), extraEnv: env });
+}
+
+function runSchemathesis(baseUrl: string, token: string): Promise<{ code: number | null; output: string }> {
+  const args = [
+    '--config-file',
+    CONFIG,
+    '--no-color',
+    'run',
+    `${baseUrl}/openapi.json`,
+    '--checks',
+    'all',
+    '--header',
+    `Authorization: Bearer ${token}`,
+    '--max-time',
+    String(seconds),
+    '--workers',
+    '2',
+    ...(process.env.CONTRACT_SEED ? ['--seed', process.env.CONTRACT_SEED] : []),
+  ];
+  return new Promise((done, fail) => {
+    const child = spawn(ST, args, { cwd: root });
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', fail);
+    child.on('close', (code) => done({ code, output }));
+  });
+}
+
+describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)', (mode) => {
+  let stack: Stack;
+  let token: string;
+
+  beforeAll(async () => {
+    stack = await start(mode);
+    token = await mintToken({ tenantId: newTenantId(), admin: true });
+  });
+  afterAll(async () => stack?.close());
+
+  it(
+    'finds no request where the document and the service disagree',
+    async () => {
+      expect(existsSync(ST), 'Schemathesis is not installed: bash scripts/install-schemathesis.sh').toBe(
+        true,
+      );
+      const { code, output } = await runSchemathesis(stack.baseUrl, token);
+      const failures = output.slice(Math.max(0, output.indexOf('=== FAILURES')));
+      expect(code, failures.slice(0, 20_000)).toBe(0);
+      expect(output).toMatch(/No issues found|passed/);
+    },
+    (seconds + 120) * 1000,
+  );
+});
