@@ -117,6 +117,31 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect(doc.paths['/api/tavoli'].post.responses['404']).toBeDefined();
   });
 
+  it('PATCH /api/prenotazioni/{id} naming a table that does not exist is a 404 (state), not a 400', async () => {
+    const created = await call('POST', '/api/prenotazioni', {
+      covers: 2,
+      bookingDate: '2026-12-24T20:00',
+      customerName: 'Rossi',
+    });
+    expect(created.status).toBe(201);
+    const res = await call('PATCH', `/api/prenotazioni/${created.body.id}`, { covers: 5, tableIds: ['0'] });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+  });
+
+  it('POST /api/tavoli/verifica-disponibilita: a year before 1970 is outside the documented dates', async () => {
+    const dataOra = bodySchema('/api/tavoli/verifica-disponibilita', 'post').dataOra;
+    expect(new RegExp(dataOra.pattern).test('0100-01-01T00:00')).toBe(false);
+    expect(new RegExp(dataOra.pattern).test('2028-02-29T20:00')).toBe(true);
+    expect(new RegExp(dataOra.pattern).test('2027-02-29T20:00')).toBe(false);
+    const res = await call('POST', '/api/tavoli/verifica-disponibilita', {
+      dataOra: '0100-01-01T00:00',
+      numeroPersone: 1,
+    });
+    refusedNaming(res, 'dataOra');
+    expect(res.body.error.details.fields[0].message).toMatch(/ISO 8601/);
+  });
+
   it('an undeclared method on a documented path (TRACE, QUERY, HEAD) is a 405 with Allow', async () => {
     for (const method of ['TRACE', 'QUERY', 'HEAD']) {
       const res = await gateway.http.inject({ method: method as 'GET', url: '/api/sale', headers: auth });
