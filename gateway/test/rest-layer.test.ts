@@ -71,4 +71,21 @@ describe('REST layer on fastify (inject, embedded)', () => {
     expect(malformed.statusCode).toBe(400);
     expect(malformed.json().error.details.fields[0].field).toBe('body');
   });
+
+  it('serializes a success body with its documented schema: every property, nulls and nested objects kept', async () => {
+    const doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
+    const created = await call('POST', '/api/tavoli', { name: 'T9', seats: 4 });
+    expect(created.statusCode).toBe(201);
+    const table = created.json();
+    expect(Object.keys(table).sort()).toEqual(Object.keys(doc.components.schemas.Tavolo.properties).sort());
+    expect(table.lock).toBeNull();
+    const locked = await call('POST', `/api/tavoli/${table.id}/lock`, { deviceId: 'tablet-1', ttl: 60 });
+    expect(locked.statusCode).toBe(200);
+    const read = await call('GET', `/api/tavoli/${table.id}`);
+    expect(read.json().lock).toMatchObject({ deviceId: 'tablet-1' });
+    expect(read.json().seats).toBe(4);
+    const list = await call('GET', '/api/tavoli?capacitaMin=4&attivo=true');
+    expect(list.statusCode).toBe(200);
+    expect(list.json().map((t: { id: string }) => t.id)).toContain(table.id);
+  });
 });

@@ -1,8 +1,8 @@
 import { parse, type GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../rest/route.js';
 import { twinNote } from './bilingual-names.js';
-import { requestSchemas } from '../rest/request-schema.js';
-import { operationOf, outputSchema, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
+import { requestSchemas, responseSchema } from '../rest/request-schema.js';
+import { operationOf, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
 import { errorBodySchema, routeErrors } from './route-errors.js';
 
 export interface OpenApiOptions {
@@ -73,24 +73,16 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
 }
 
 function operationObject(route: RestRoute, options: OpenApiOptions, registry: SchemaRegistry) {
-  const document = parse(options.documentOf(route));
-  const { operation, fragments } = operationOf(document, route.operation);
-  const root = options.schema.getRootType(operation.operation);
-  const rootField = operation.selectionSet.selections.find(
-    (s) => s.kind === 'Field' && s.name.value === route.field,
-  );
-  if (!root || !rootField || rootField.kind !== 'Field') {
-    throw new Error(`OpenAPI: ${route.operation} does not select ${route.field}`);
-  }
-  const field = root.getFields()[route.field]!;
-  const responseSchema = outputSchema(field.type, rootField.selectionSet, fragments, registry);
+  const document = options.documentOf(route);
+  const { operation } = operationOf(parse(document), route.operation);
+  const success = responseSchema(route, options.schema, document, registry);
   const status = route.status ?? 200;
   const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
   const responses: Record<string, unknown> = {
     [status]: {
-      description: field.description ?? 'Success',
+      description: success.description,
       headers,
-      content: { 'application/json': { schema: responseSchema } },
+      content: { 'application/json': { schema: success.schema } },
     },
   };
   for (const [errorStatus, codes] of routeErrors(route)) {
@@ -100,7 +92,7 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
       content: { 'application/json': { schema: errorBodySchema(codes) } },
     };
   }
-  const request = requestSchemas(route, options.schema, options.documentOf(route));
+  const request = requestSchemas(route, options.schema, document);
   const parameters = [...parametersOf(request.params, 'path'), ...parametersOf(request.querystring, 'query')];
   return {
     operationId: route.operation,

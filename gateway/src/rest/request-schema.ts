@@ -4,6 +4,8 @@ import {
   inputFieldType,
   inputSchema,
   operationOf,
+  outputSchema,
+  SchemaRegistry,
   variableType,
   withoutNull,
   type JsonSchema,
@@ -82,4 +84,44 @@ function namedTypeName(type: unknown): string {
   let named = type as { ofType?: unknown; name?: string };
   while (named.ofType) named = named.ofType as typeof named;
   return named.name ?? '';
+}
+
+/**
+ * The JSON Schema of a route's success body: exactly what its operation selects of `route.field`. Object types
+ * are named in `registry` (`$ref`s into `components.schemas`, as the OpenAPI document shows them).
+ */
+export function responseSchema(
+  route: RestRoute,
+  schema: GraphQLSchema,
+  document: string,
+  registry: SchemaRegistry,
+): { schema: JsonSchema; description: string } {
+  const { operation, fragments } = operationOf(parse(document), route.operation);
+  const root = schema.getRootType(operation.operation);
+  const rootField = operation.selectionSet.selections.find(
+    (s) => s.kind === 'Field' && s.name.value === route.field,
+  );
+  if (!root || !rootField || rootField.kind !== 'Field') {
+    throw new Error(`OpenAPI: ${route.operation} does not select ${route.field}`);
+  }
+  const field = root.getFields()[route.field]!;
+  return {
+    schema: outputSchema(field.type, rootField.selectionSet, fragments, registry),
+    description: field.description ?? 'Success',
+  };
+}
+
+/** The success body's schema with every `$ref` replaced by the schema it names (for fastify's serializer). */
+export function inlineResponseSchema(route: RestRoute, schema: GraphQLSchema, document: string): JsonSchema {
+  const registry = new SchemaRegistry();
+  const inline = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(inline);
+    if (typeof value !== 'object' || value === null) return value;
+    const ref = (value as { $ref?: unknown }).$ref;
+    if (typeof ref === 'string') {
+      return inline(registry.schemas[ref.slice('#/components/schemas/'.length)]);
+    }
+    return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, inline(inner)]));
+  };
+  return inline(responseSchema(route, schema, document, registry).schema) as JsonSchema;
 }

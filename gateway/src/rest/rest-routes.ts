@@ -8,7 +8,7 @@ import type { GatewayContext } from '../context.js';
 import { withRequestId } from '../request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
-import { requestSchemas } from './request-schema.js';
+import { inlineResponseSchema, requestSchemas } from './request-schema.js';
 import { routeVariables } from './route-variables.js';
 import { operationDocument, type HttpMethod, type RestRoute } from './routes.js';
 
@@ -54,7 +54,12 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   };
 
   for (const route of options.routes) {
-    const schema = requestSchemas(route, options.schema, operationDocument(route));
+    const document = operationDocument(route);
+    const schema = {
+      ...requestSchemas(route, options.schema, document),
+      // fastify serializes the success body with this schema (fast-json-stringify); errors go as they are.
+      response: { [route.status ?? 200]: inlineResponseSchema(route, options.schema, document) },
+    };
     app.route({
       method: route.method,
       url: route.path,
@@ -103,7 +108,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       if (result.status >= 500) options.logger.error('REST operation failed', { operation: route.operation });
       return reply.code(result.status).send(withRequestId(result.body, request.raw));
     };
-    reply.type('application/json; charset=utf-8');
+    reply.type('application/json; charset=utf-8').code(status);
     if (route.cache && options.cache) {
       // Reads with a scope are answered from the cache until the owner of the data writes to it.
       const tenantId = contextValue.viewer.tenantId;
@@ -126,7 +131,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       const filled = await fills.run(`${tenantId}\n${key}`, async (): Promise<FillResult> => {
         const result = await execute();
         if (!result.ok) return result;
-        const json = JSON.stringify(result.value);
+        const json = String(reply.serialize(result.value));
         const ttl = cacheTtlSeconds(result.value, ttlSeconds, Date.now());
         if (ttl > 0) await tenantCache.setJsonText(key, json, ttl);
         return { ok: true, json };
@@ -136,7 +141,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     }
     const result = await execute();
     if (!result.ok) return fail(result);
-    return reply.code(status).send(JSON.stringify(result.value));
+    return reply.code(status).send(result.value);
   }
 }
 

@@ -23,8 +23,9 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Prenotazioni',
       summary: 'Create a booking',
+      description: 'A `tableIds` entry that is not a table of this tenant is a 404.',
       body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state'] },
-      errors: ['TABLE_UNAVAILABLE'],
+      errors: ['TABLE_UNAVAILABLE', 'NOT_FOUND'],
       example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', tableIds: [] },
     },
     field: 'createPrenotazione',
