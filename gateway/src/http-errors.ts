@@ -39,6 +39,7 @@ export function fieldIssues(issues: readonly SchemaIssue[], part: string | undef
 
 function issueMessage(issue: SchemaIssue): string {
   const { allowedValues, pattern, type } = issue.params;
+  if (issue.keyword === 'required') return 'is required';
   if (Array.isArray(allowedValues))
     return `must be one of ${allowedValues.filter((v) => v !== null).join(', ')}`;
   if (typeof pattern === 'string') return PATTERN_MESSAGES[pattern] ?? 'has an invalid format';
