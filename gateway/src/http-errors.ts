@@ -1,3 +1,4 @@
+import type { Duplex } from 'node:stream';
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import {
   AppError,
@@ -101,4 +102,27 @@ export function createErrorHandler(options: { bodyLimitBytes: number; logger: Lo
 
 export function formatBytes(bytes: number): string {
   return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
+}
+
+/**
+ * A request node's HTTP parser refuses (an unknown method, a malformed request line or header): 431 for headers
+ * over the limit, 408 for a request too slow to arrive, else 400 with the REST error body. The connection closes.
+ */
+export function answerClientError(error: Error & { code?: string }, socket: Duplex): void {
+  if (error.code === 'ECONNRESET' || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const head = (status: string, headers: string) =>
+    `HTTP/1.1 ${status}\r\n${headers}Connection: close\r\n\r\n`;
+  if (error.code === 'HPE_HEADER_OVERFLOW')
+    return void socket.end(head('431 Request Header Fields Too Large', ''));
+  if (error.code === 'ERR_HTTP_REQUEST_TIMEOUT') return void socket.end(head('408 Request Timeout', ''));
+  const body = JSON.stringify(restErrorBody('VALIDATION_FAILED', 'Malformed HTTP request'));
+  socket.end(
+    head(
+      '400 Bad Request',
+      `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\n`,
+    ) + body,
+  );
 }

@@ -1,5 +1,5 @@
 import type { Server } from 'node:http';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { ApolloGateway, type GraphQLDataSource } from '@apollo/gateway';
 import { ApolloServer } from '@apollo/server';
 import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHttpServer';
@@ -26,7 +26,7 @@ import { closeHttpServer } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { registerFloorPlan } from './floor-plan.js';
 import { registerGraphQLRoute } from './graphql-http.js';
-import { createErrorHandler } from './http-errors.js';
+import { answerClientError, createErrorHandler } from './http-errors.js';
 import { useJsonBodies } from './json-content.js';
 import { createValidatorCompiler } from './request-validation.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
@@ -93,18 +93,30 @@ export interface GatewayServer {
 }
 
 /** Path parameters longer than this are not ids: the route does not match (404). */
-const MAX_PARAM_LENGTH = 500;
+const MAX_PARAM_LENGTH = 4096;
 
 /**
  * Builds (does not listen) the gateway: Apollo Gateway over the static supergraph, `/graphql` for the
  * back-office, the REST facade on `/api`, and graphql-ws, on one fastify server.
  */
 export async function createGatewayServer(deps: GatewayDeps): Promise<GatewayServer> {
+  // A request fastify cannot route (a path segment that is not valid percent-encoding, a parameter past
+  // MAX_PARAM_LENGTH) is a 404 like any path that matches no route, with its request id and access line.
+  const traced = (request: FastifyRequest, reply: FastifyReply) => {
+    const trace = startTrace(request.raw, reply.raw, 'other');
+    logAccess(deps.logger, request.raw, reply.raw, trace, (entry) => deps.onRequest?.(entry));
+  };
   const app = Fastify({
     bodyLimit: deps.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
     // Requests are logged once each by access-log.ts.
     logger: false,
+    frameworkErrors: (_error, request, reply) => {
+      const answer = reply as FastifyReply;
+      traced(request, answer);
+      void answer.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw));
+    },
+    clientErrorHandler: answerClientError,
   });
   const httpServer = app.server;
   const gateway = new ApolloGateway({

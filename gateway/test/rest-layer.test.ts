@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { injectableGateway } from './support/inject-gateway.js';
@@ -87,5 +88,29 @@ describe('REST layer on fastify (inject, embedded)', () => {
     const list = await call('GET', '/api/tavoli?capacitaMin=4&attivo=true');
     expect(list.statusCode).toBe(200);
     expect(list.json().map((t: { id: string }) => t.id)).toContain(table.id);
+  });
+
+  it('answers what fastify cannot route with the REST 404 and its request id (bad percent-encoding, a 5,000-char id)', async () => {
+    for (const url of ['/api/tavoli/%E0%A4%A', `/api/tavoli/${'a'.repeat(5000)}`]) {
+      const res = await call('GET', url);
+      expect(res.statusCode, url.slice(0, 40)).toBe(404);
+      expect(res.json().error.code).toBe('NOT_FOUND');
+      expect(res.headers['x-request-id']).toBeTruthy();
+    }
+  });
+
+  it('answers a request the HTTP parser refuses (method FOO, found by the fuzzer) with the REST error body', async () => {
+    const raw = await new Promise<string>((resolve, reject) => {
+      const socket = connect(gateway.port, '127.0.0.1', () =>
+        socket.write('FOO / HTTP/1.1\r\nHost: x\r\n\r\n'),
+      );
+      let text = '';
+      socket.on('data', (chunk) => (text += chunk.toString()));
+      socket.on('end', () => resolve(text));
+      socket.on('error', reject);
+    });
+    expect(raw).toMatch(/^HTTP\/1\.1 400 /);
+    const body = JSON.parse(raw.slice(raw.indexOf('\r\n\r\n') + 4));
+    expect(body.error.code).toBe('VALIDATION_FAILED');
   });
 });

@@ -9,7 +9,7 @@ import { readGatewayConfig, startGatewayApp } from '../../src/app.js';
 /** The embedded gateway (subgraphs in-process, embedded store) whose HTTP layer a test calls with `inject`. */
 export async function injectableGateway(
   env: Record<string, string> = {},
-): Promise<{ http: FastifyInstance; close(): Promise<void> }> {
+): Promise<{ http: FastifyInstance; port: number; close(): Promise<void> }> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coperto-gateway-'));
   const config = readGatewayConfig({
     HOST: '127.0.0.1',
@@ -28,6 +28,8 @@ export async function injectableGateway(
   });
   return {
     http: app.gateway.http,
+    /** The app port, listening on loopback (for what only a real socket can send). */
+    port: app.ports.app,
     async close() {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
