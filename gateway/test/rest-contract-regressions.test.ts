@@ -142,6 +142,25 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect(res.body.error.details.fields[0].message).toMatch(/ISO 8601/);
   });
 
+  it('POST /api/tavoli and PATCH /api/tavoli/{id}: x and y go together, both numbers or both null', async () => {
+    const table = await newTable();
+    for (const body of [{ x: 10 }, { x: null, y: 2 }, { x: 5, y: null }]) {
+      const res = await call('POST', '/api/tavoli', { name: 'G', seats: 2, ...body });
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect((await call('PATCH', `/api/tavoli/${table.id}`, body)).status, JSON.stringify(body)).toBe(400);
+    }
+    expect((await call('PATCH', `/api/tavoli/${table.id}`, { x: null, y: null })).status).toBe(200);
+  });
+
+  it('POST /api/tavoli/{id}/unlock by another device is the seed 403 LOCK_NOT_OWNED (state)', async () => {
+    const table = await newTable();
+    expect((await call('POST', `/api/tavoli/${table.id}/lock`, { deviceId: 'a' })).status).toBe(200);
+    const res = await call('POST', `/api/tavoli/${table.id}/unlock`, { deviceId: 'b' });
+    expect(res.status).toBe(403);
+    expect(res.body.error.code).toBe('LOCK_NOT_OWNED');
+    expect(doc.paths['/api/tavoli/{id}/unlock'].post.responses['403']).toBeDefined();
+  });
+
   it('an undeclared method on a documented path (TRACE, QUERY, HEAD) is a 405 with Allow', async () => {
     for (const method of ['TRACE', 'QUERY', 'HEAD']) {
       const res = await gateway.http.inject({ method: method as 'GET', url: '/api/sale', headers: auth });

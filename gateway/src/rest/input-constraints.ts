@@ -131,9 +131,23 @@ const eitherOf = (english: string, italian: string) => ({
   anyOf: [{ required: [english] }, { required: [italian] }],
 });
 
-/** Rules over several fields of a body whose fields are those of an input type: required twins. */
+/** A table's centre: x and y are sent together, both numbers or both null (not placed). */
+const placedTogether = [
+  { dependentRequired: { x: ['y'], y: ['x'] } },
+  {
+    if: { properties: { x: { type: 'null' } }, required: ['x'] },
+    then: { properties: { y: { type: 'null' } } },
+  },
+  {
+    if: { properties: { y: { type: 'null' } }, required: ['y'] },
+    then: { properties: { x: { type: 'null' } } },
+  },
+];
+
+/** Rules over several fields of a body whose fields are those of an input type: required twins, x with y. */
 export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
-  TavoloInput: { allOf: [eitherOf('name', 'nome'), eitherOf('seats', 'capacita')] },
+  TavoloInput: { allOf: [eitherOf('name', 'nome'), eitherOf('seats', 'capacita'), ...placedTogether] },
+  TavoloPatch: { allOf: placedTogether },
   PrenotazioneInput: {
     allOf: [
       eitherOf('covers', 'numeroPersone'),

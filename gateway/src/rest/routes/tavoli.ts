@@ -58,7 +58,8 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Create a table',
-      description: 'A `roomId` (`salaId`) that does not exist is a 404.',
+      description:
+        'A `roomId` (`salaId`) that does not exist is a 404. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
       body: { into: 'input', fields: TAVOLO_FIELDS },
       errors: ['NOT_FOUND'],
       example: { name: 'T1', seats: 4, posizione: 'finestra' },
@@ -82,7 +83,8 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Change a table',
-      description: 'With a `deviceId`, refused while another device holds the lock.',
+      description:
+        'With a `deviceId`, refused while another device holds the lock. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
       body: { into: 'input', fields: [...TAVOLO_FIELDS, 'deviceId'] },
       errors: ['LOCK_CONFLICT'],
       example: { seats: 6 },
