@@ -131,9 +131,8 @@ const eitherOf = (english: string, italian: string) => ({
   anyOf: [{ required: [english] }, { required: [italian] }],
 });
 
-/** A table's centre: x and y are sent together, both numbers or both null (not placed). */
-const placedTogether = [
-  { dependentRequired: { x: ['y'], y: ['x'] } },
+/** A table's centre: a null x or y comes with a null other (not placed). */
+const unplacedTogether = [
   {
     if: { properties: { x: { type: 'null' } }, required: ['x'] },
     then: { properties: { y: { type: 'null' } } },
@@ -146,8 +145,17 @@ const placedTogether = [
 
 /** Rules over several fields of a body whose fields are those of an input type: required twins, x with y. */
 export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
-  TavoloInput: { allOf: [eitherOf('name', 'nome'), eitherOf('seats', 'capacita'), ...placedTogether] },
-  TavoloPatch: { allOf: placedTogether },
+  TavoloInput: {
+    allOf: [
+      eitherOf('name', 'nome'),
+      eitherOf('seats', 'capacita'),
+      // A new table's centre is x and y together.
+      { dependentRequired: { x: ['y'], y: ['x'] } },
+      ...unplacedTogether,
+    ],
+  },
+  // A change may move x or y alone (the other is the table's own).
+  TavoloPatch: { allOf: unplacedTogether },
   PrenotazioneInput: {
     allOf: [
       eitherOf('covers', 'numeroPersone'),
