@@ -159,6 +159,14 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect((await call('PATCH', `/api/tavoli/${table.id}`, { x: null, y: null })).status).toBe(200);
   });
 
+  it('a body is documented as required exactly when an absent body ({}) is refused', async () => {
+    expect(doc.paths['/api/tavoli/{id}'].patch.requestBody.required).toBe(false);
+    expect(doc.paths['/api/tavoli'].post.requestBody.required).toBe(true);
+    const table = await newTable();
+    expect((await call('PATCH', `/api/tavoli/${table.id}`)).status).toBe(200);
+    refusedNaming(await call('POST', '/api/tavoli'), 'name');
+  });
+
   it('POST /api/tavoli/{id}/unlock by another device is the seed 403 LOCK_NOT_OWNED (state)', async () => {
     const table = await newTable();
     expect((await call('POST', `/api/tavoli/${table.id}/lock`, { deviceId: 'a' })).status).toBe(200);

@@ -1,3 +1,4 @@
+import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse, type GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../rest/route.js';
 import { twinNote } from './bilingual-names.js';
@@ -119,6 +120,8 @@ function parametersOf(schema: JsonSchema | undefined, location: 'path' | 'query'
   }));
 }
 
+const emptyBodyValidator = new Ajv2020({ strict: false });
+
 /** The request body: its schema (request-schema.ts) with each field's description and twin note. */
 function requestBody(
   route: RestRoute,
@@ -134,8 +137,8 @@ function requestBody(
     properties[name] = { ...(note ? { description: note } : {}), ...property };
   }
   return {
-    // An absent body is `{}`: required when `{}` would not do.
-    required: bodySchema.required !== undefined || bodySchema.allOf !== undefined,
+    // An absent body is `{}`: the body is required when `{}` would be refused.
+    required: !emptyBodyValidator.validate(bodySchema, {}),
     content: {
       'application/json': {
         schema: {
