@@ -239,7 +239,7 @@ export class LmdbEngine {
   /** Removes every record, index entry and definition (a migration starting over). In a write transaction. */
   clearAll(): void {
     for (const db of [this.records, this.ids, this.uniques, this.pendingDb, this.meta]) {
-      for (const key of db.getKeys({})) void db.remove(key);
+      for (const key of [...db.getKeys({})]) void db.remove(key); // keys first: no cursor over what is removed
     }
     this.seq = 0;
   }
