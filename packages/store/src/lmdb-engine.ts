@@ -73,6 +73,7 @@ export class LmdbEngine {
   static open(directory: string, options: EngineOptions): LmdbEngine {
     const root = open({
       path: directory,
+      noSubdir: false, // a directory, even when its name has a dot (lmdb reads `x.y` as a file name)
       maxDbs: 8,
       overlappingSync: false, // a commit is visible only once it is on disk
       noSync: !options.fsync,

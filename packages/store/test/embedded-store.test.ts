@@ -1,4 +1,4 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
@@ -113,6 +113,14 @@ describe('embedded store on disk', () => {
         await store.close();
       }
     }
+  });
+
+  it('keeps its files in the directory, also when the directory name has a dot', async () => {
+    const directory = join(await newDirectory(), 'coperto-1.2');
+    const store = await openEmbeddedStore({ directory });
+    await rows(store).insertOne({ id: 'a', n: 1 });
+    await store.close();
+    expect((await readdir(directory)).sort()).toEqual(['data.mdb', 'lock.mdb', LOCK_FILE].sort());
   });
 
   it('acknowledges many concurrent writes (grouped into shared commits) and keeps them all', async () => {
