@@ -88,8 +88,9 @@ describe('embedded store on disk', () => {
 
   it('no reader and no event ever sees a write before it is durable', async () => {
     // The probe polls findByIds, find and claimPending from the turn its writes start, and dies by SIGKILL the
-    // moment one of them shows a write: whatever it saw must be there after the restart. (The append-log
-    // engine this replaced showed a write from memory before appending it, and lost it here.)
+    // moment one of them shows a write: whatever it saw must be there after the restart. (Run against the
+    // append-log engine this replaced, the probe saw 20 inserts, an update and 21 events from memory in its first
+    // poll; after the restart only the record written before them was there.)
     for (let attempt = 0; attempt < 3; attempt++) {
       const directory = await newDirectory();
       const { signal, stdout, stderr } = await runFixture('visibility-probe.ts', [directory]);
