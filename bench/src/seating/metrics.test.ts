@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   activeHold,
+  checkReadBack,
   findDoubleBookings,
   occupiedOrHeld,
   percentile,
@@ -114,5 +115,14 @@ describe('waitlist figures', () => {
       errorMedian: 4,
       errorP90: 20,
     });
+  });
+});
+
+describe('read-back check', () => {
+  it('passes complete bookings and refuses one without endsAt', () => {
+    const complete = booking({ tableIds: ['t1'], from: '18:00', to: '19:00' });
+    expect(checkReadBack([complete])).toEqual([complete]);
+    const { endsAt: _dropped, ...withoutEnd } = complete;
+    expect(() => checkReadBack([complete, withoutEnd])).toThrow(/booking 1 lacks a field/);
   });
 });

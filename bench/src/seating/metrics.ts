@@ -15,6 +15,24 @@ export interface ReadBackBooking {
   updatedAt: string;
 }
 
+/** The read-back list, checked field by field: a figure computed from a missing field would be silently wrong. */
+export function checkReadBack(list: readonly unknown[]): ReadBackBooking[] {
+  return list.map((item, i) => {
+    const b = item as Partial<ReadBackBooking>;
+    const instant = (v: unknown) => typeof v === 'string' && Number.isFinite(Date.parse(v));
+    const ok =
+      typeof b.id === 'string' &&
+      typeof b.covers === 'number' &&
+      Array.isArray(b.tableIds) &&
+      typeof b.state === 'string' &&
+      instant(b.startsAt) &&
+      instant(b.endsAt) &&
+      instant(b.updatedAt);
+    if (!ok) throw new Error(`read-back booking ${i} lacks a field: ${JSON.stringify(item).slice(0, 200)}`);
+    return b as ReadBackBooking;
+  });
+}
+
 export const ACTIVE_STATES: ReadonlySet<string> = new Set(['pending', 'confermata', 'caparra_pagata']);
 
 export interface Interval {
