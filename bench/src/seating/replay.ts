@@ -168,13 +168,16 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
         waiting.splice(waiting.indexOf(w), 1);
         w.outcome.outcome = 'seated';
         w.outcome.waitedMinutes = minute - w.joinedAt;
-        if (entry.prenotazioneId) {
-          queue.push(minute + w.walkIn.stay, RANK.depart, {
-            type: 'depart',
-            bookingId: entry.prenotazioneId,
-            tableIds: entry.tableIds ?? [],
-          });
+        if (!entry.prenotazioneId) {
+          result.errors++;
+          result.firstError ??= `POST /api/attesa/${w.entryId}/siedi answered without prenotazioneId`;
+          continue;
         }
+        queue.push(minute + w.walkIn.stay, RANK.depart, {
+          type: 'depart',
+          bookingId: entry.prenotazioneId,
+          tableIds: entry.tableIds ?? [],
+        });
       } catch (error) {
         if (error instanceof ApiError && error.status === 409 && errorCode(error) === 'NO_TABLE_AVAILABLE') {
           smallestRefused = Math.min(smallestRefused, w.walkIn.covers);
@@ -221,6 +224,7 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
           await api.call('POST', `/api/prenotazioni/${id}/annulla`, { motivo: 'plans changed' });
           result.cancelled++;
         });
+        if (waiting.length > 0) await seatWaiting(minute);
         break;
       }
       case 'snapshot': {
