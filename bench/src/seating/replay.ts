@@ -40,6 +40,8 @@ export interface EveningInput {
   /** The service day (YYYY-MM-DD) and the restaurant's time zone. */
   date: string;
   timeZone: string;
+  /** Reads every booking of the day (default: GraphQL on the same service, see readBackDay). */
+  readDay?: (date: string) => Promise<ReadBackBooking[]>;
 }
 
 export interface EveningResult {
@@ -134,7 +136,7 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
       return undefined;
     }
   };
-  const readDay = () => readBackDay(api, date);
+  const readDay = () => (input.readDay ?? ((d: string) => readBackDay(api, d)))(date);
 
   const queue = new EventQueue<ServiceEvent>();
   for (const request of demand.bookings) {
