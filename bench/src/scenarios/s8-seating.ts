@@ -100,8 +100,11 @@ export async function scenario8(ctx: BenchContext) {
       'per demand level and policy through the REST API, one call at a time, each run in its own tenant and on ' +
       'its own date; the figures come from reading back every booking of the day. Model and rules: bench/README.md.',
   );
+  // Figures and section are kept; a failed run still fails the scenario (the bench then exits 1).
   const failed = runs.filter((r) => r.failed);
-  if (failed.length === runs.length) throw new Error(`every run failed; first: ${failed[0]!.failed}`);
+  if (failed.length > 0) {
+    throw new Error(`${failed.length} of ${runs.length} runs failed; first: ${failed[0]!.failed}`);
+  }
 }
 
 function addMainRows(ctx: BenchContext, runs: readonly RunFigures[]) {
