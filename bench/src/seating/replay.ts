@@ -150,12 +150,11 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
   const bookingIds = new Map<number, string>();
 
   const waiting: Waiting[] = [];
-  const setStatus = (tableIds: readonly string[], status: string, pax?: number) =>
-    Promise.all(
-      tableIds.map((id) =>
-        api.call('PUT', `/api/tavoli/${id}/status`, { status, ...(pax === undefined ? {} : { pax }) }),
-      ),
-    );
+  const setStatus = async (tableIds: readonly string[], status: string, pax?: number) => {
+    for (const id of tableIds) {
+      await api.call('PUT', `/api/tavoli/${id}/status`, { status, ...(pax === undefined ? {} : { pax }) });
+    }
+  };
   const leave = async (w: Waiting, outcome: WalkInOutcome['outcome'], motivo: string) => {
     waiting.splice(waiting.indexOf(w), 1);
     w.outcome.outcome = outcome;
