@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { execute, type ExecutionArgs } from 'graphql';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { natsSubject } from '@coperto/bus';
 import { bearer, mintRawToken, mintToken, newTenantId, unsignedToken } from '@coperto/testkit';
 import { SubscriptionCloseCode } from '../src/subscriptions/close-codes.js';
@@ -60,6 +61,25 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect(all.items).toHaveLength(2);
     expect(room.items).toHaveLength(1);
   });
+
+  it.each([1, 50])(
+    'executes each event once for %i sockets of one tenant and document, and every socket gets it',
+    async (sockets) => {
+      const executions = vi.fn((args: ExecutionArgs) => execute(args));
+      const h = await start({ execute: executions });
+      const tenant = newTenantId();
+      const token = bearer(await mintToken({ tenantId: tenant }));
+      const received = Array.from({ length: sockets }, () => collect(client(h, token), TABLES));
+      await until(() => h.server.groups().members === sockets, 'every subscription');
+      expect(h.server.groups().groups).toBe(1);
+
+      for (const id of ['e1', 'e2']) await publish(h, tableStatusEvent(tenant, { id }));
+      for (const r of received) {
+        expect((await r.waitFor(2)).map((e) => e.tableStatusChanged.subject)).toEqual(['e1', 'e2']);
+      }
+      expect(executions).toHaveBeenCalledTimes(2);
+    },
+  );
 
   it.each([
     ['no connection params', undefined],
@@ -140,7 +160,9 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     const c = client(h, bearer(await mintToken({ tenantId: tenant })));
     const first = collect(c, TABLES);
     const second = collect(c, TABLES);
-    await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 2, 'two subscriptions');
+    // Same tenant, document and variables: one group of two members, one bus subscription.
+    await until(() => h.server.groups().members === 2, 'two subscriptions');
+    expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(1);
     const third = collect(c, TABLES);
     expect(await third.failed).toEqual([
       expect.objectContaining({ message: 'At most 2 subscriptions per connection' }),
@@ -172,7 +194,7 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     const c = client(h, token);
     collect(c, TABLES);
     const stuck = await rawSubscriber(h.url, token);
-    stuck.subscribe('1', TABLES);
+    stuck.subscribe('1', TABLES, { salaId: 'r1' });
     await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 2, 'subscriptions');
     stuck.pause();
 
@@ -180,6 +202,7 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect(await c.closed).toEqual({ code: SubscriptionCloseCode.GoingAway, reason: 'Going away' });
     expect(h.server.connections()).toBe(0);
     expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(0);
+    expect(h.server.groups()).toEqual({ groups: 0, members: 0 });
     stuck.terminate();
   });
 });
