@@ -42,4 +42,20 @@ describe('write batcher', () => {
     await new Promise((resolve) => setImmediate(resolve));
     expect(a.writes).toEqual([['1', '2', '3'], ['4']]);
   });
+
+  it('lets a burst leave in slices of maxHeldBytes within the turn', async () => {
+    const batcher = createWriteBatcher({ maxHeldBytes: 10 });
+    const a = recordingSocket();
+    for (const frame of ['aaaa', 'bbbb', 'cccc', 'dddd', 'eeee']) {
+      batcher.hold(a.socket);
+      a.socket.write(frame);
+    }
+    // 12 bytes held when the fourth frame came: the first three left, the rest waits for the turn's end.
+    expect(a.writes).toEqual([['aaaa', 'bbbb', 'cccc']]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(a.writes).toEqual([
+      ['aaaa', 'bbbb', 'cccc'],
+      ['dddd', 'eeee'],
+    ]);
+  });
 });
