@@ -28,15 +28,24 @@ const MEASURED_SOCKETS = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** A socket that subscribes by hand and counts the `next` frames it gets after the acknowledgement. */
+/**
+ * A socket that subscribes by hand and counts the `next` frames of the current round: those whose orderId
+ * starts with the round's tag, found by a byte search instead of parsing (late warm-up or earlier-round
+ * frames are not counted).
+ */
 interface CountingSocket {
   frames: number;
   socket: RawWebSocket;
 }
 
+/** The bytes every event of a warm-up PUT, or of round `round`, carries (orderIds `warm-<n>`, `r<round>-<n>`). */
+const tagOf = (round: number | 'warm') =>
+  Buffer.from(round === 'warm' ? '"orderId":"warm-' : `"orderId":"r${round}-`);
+
 function countingSocket(
   WebSocket: new (url: string, protocol: string) => RawWebSocket,
   job: PushJob,
+  tag: () => Buffer,
   onClosed: (code: number) => void,
 ): CountingSocket {
   const socket = new WebSocket(job.wsUrl, 'graphql-transport-ws');
@@ -49,7 +58,7 @@ function countingSocket(
   );
   socket.on('message', (data) => {
     if (acked) {
-      counting.frames++;
+      if (data.indexOf(tag()) >= 0) counting.frames++;
       return;
     }
     if ((JSON.parse(data.toString()) as { type?: string }).type !== 'connection_ack') return;
@@ -72,12 +81,21 @@ export async function runPush(job: PushJob): Promise<PushResult> {
   let pushLatencies: number[] = [];
   let received = 0;
 
+  // What the counting sockets count: warm-up frames first (they tell a subscription is live), then a round's.
+  let roundTag = tagOf('warm');
   const every = Math.max(1, Math.ceil(job.sockets / MEASURED_SOCKETS));
   const clients: GraphQLWsClient[] = [];
   const counters: CountingSocket[] = [];
   for (let i = 0; i < job.sockets; i++) {
     if (i % every !== 0) {
-      counters.push(countingSocket(RawSocket, job, (code) => countClose(String(code))));
+      counters.push(
+        countingSocket(
+          RawSocket,
+          job,
+          () => roundTag,
+          (code) => countClose(String(code)),
+        ),
+      );
       continue;
     }
     const client = createClient({
@@ -152,6 +170,7 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       const roundSeconds = round < 0 ? job.warmupSeconds : job.seconds;
       pushLatencies = [];
       received = 0;
+      roundTag = tagOf(round);
       const countedBefore = counted();
       sentAt.clear();
       const putLatencies: number[] = [];
