@@ -154,6 +154,39 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect((await healthy.waitFor(sent)).length).toBe(sent);
   });
 
+  it('cuts a slow socket out of a group it shares with a healthy one (4429); the group keeps serving the healthy one', async () => {
+    const h = await start({ limits: { maxPendingEvents: 50, maxBufferedBytes: 64 * 1024 * 1024 } });
+    const tenant = newTenantId();
+    const token = bearer(await mintToken({ tenantId: tenant }));
+    const DOCUMENT = `subscription { tableStatusChanged { subject data { nome } } }`;
+    const slow = await rawSubscriber(h.url, token);
+    cleanups.push(() => slow.terminate());
+    slow.subscribe('1', DOCUMENT);
+    const healthy = collect(client(h, token), DOCUMENT);
+    await until(() => h.server.groups().members === 2, 'both subscriptions');
+    expect(h.server.groups().groups).toBe(1);
+
+    slow.pause();
+    const nome = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    while (h.server.groups().members > 1) {
+      if (sent >= 5000) throw new Error('the slow client was never disconnected');
+      await publish(h, tableStatusEvent(tenant, { id: `e-${sent}`, nome }));
+      sent++;
+      // The healthy client reads as it goes (as a live screen does).
+      await healthy.waitFor(sent);
+    }
+    expect(h.server.groups()).toEqual({ groups: 1, members: 1 });
+    expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(1);
+
+    await publish(h, tableStatusEvent(tenant, { id: 'after', nome: 'n' }));
+    expect((await healthy.waitFor(sent + 1)).map((e) => e.tableStatusChanged.subject).at(-1)).toBe('after');
+    expect(healthy.items).toHaveLength(sent + 1);
+    slow.resume();
+    expect(await slow.closed).toEqual({ code: 4429, reason: 'Too many pending events' });
+    expect(slow.nextCount).toBeLessThan(sent);
+  });
+
   it('refuses a subscription past maxSubscriptions on one socket with an error, keeping the others', async () => {
     const h = await start({ limits: { maxSubscriptions: 2 } });
     const tenant = newTenantId();
