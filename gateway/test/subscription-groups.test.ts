@@ -144,6 +144,22 @@ describe('subscription groups', () => {
     expect(counting.open(subject)).toBe(1);
   });
 
+  it('a subscriber whose delivery throws leaves the group; the others keep receiving', async () => {
+    const [healthy, broken] = [recorder(), recorder()];
+    await join('t_alpha', healthy.subscriber);
+    const brokenMember = await join('t_alpha', {
+      ...broken.subscriber,
+      deliver: () => {
+        throw new Error('socket gone');
+      },
+    });
+    await publish('t_alpha', 'first');
+    await publish('t_alpha', 'second');
+    await vi.waitFor(() => expect(healthy.subjects()).toEqual(['first', 'second']));
+    expect(await brokenMember.next()).toEqual({ done: true, value: undefined });
+    expect(groups.members).toBe(1);
+  });
+
   it('refuses bad variables with the errors result and keeps no group', async () => {
     const joined = await groups.join(
       { tenantId: 't_alpha', document: TABLES, variableValues: { salaId: { not: 'an id' } } },

@@ -117,7 +117,14 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
           if (next.done || closed) break;
           const result = await execute({ ...args, rootValue: next.value });
           const payload = nextPayloadJson(result);
-          for (const member of members) member.subscriber.deliver(payload);
+          for (const member of members) {
+            try {
+              member.subscriber.deliver(payload);
+            } catch {
+              // One broken socket never stops the group: that member leaves, the others go on.
+              member.end();
+            }
+          }
         }
       } finally {
         // The source ended (the bus closed, or it overflowed): the members' subscriptions complete.
