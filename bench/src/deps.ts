@@ -130,3 +130,16 @@ export interface FakeClock {
 
 export const loadFakeTimers = () =>
   load<{ install(config: { now: number; toFake: string[] }): FakeClock }>('@sinonjs/fake-timers');
+
+/** The few members of a `ws` client socket the push load's counting sockets use. */
+export interface RawWebSocket {
+  on(event: 'open', listener: () => void): void;
+  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): void;
+  on(event: 'close', listener: (code: number) => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  send(data: string): void;
+  terminate(): void;
+}
+
+export const loadRawWebSocket = async () =>
+  (await loadNamed<{ WebSocket: new (url: string, protocol: string) => RawWebSocket }>('ws')).WebSocket;

@@ -151,7 +151,7 @@ if (config.only.size === 0) {
     command: 'pnpm bench',
     settings:
       `BENCH_ROUNDS=${config.rounds} BENCH_ROUND_S=${config.roundSeconds} BENCH_WARMUP_S=${config.warmupSeconds} ` +
-      `BENCH_CONNECTIONS=${config.connections} BENCH_SOAK_S=${config.soakSeconds} BENCH_SOCKETS=${config.sockets} ` +
+      `BENCH_CONNECTIONS=${config.connections} BENCH_SOAK_S=${config.soakSeconds} BENCH_SOCKETS=${config.sockets.join(',')} ` +
       `BENCH_PUSH_RATE=${config.pushRate}`,
     durationSeconds: elapsedSeconds(),
     loadAverageAfter: loadavg()

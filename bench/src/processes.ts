@@ -127,6 +127,8 @@ export function spawnService(
       RESTAURANT_TIMEZONE: 'Europe/Rome',
       // Scenarios 1–6 measure what one tenant gets at full speed: no per-tenant limit (scenario 7 sets its own).
       RATE_LIMIT_TENANT_RPS: '0',
+      // Scenario 4's 1,000 sockets are one tenant's: no per-tenant socket cap (default 200).
+      SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: '0',
       ...env,
     },
   });

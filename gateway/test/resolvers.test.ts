@@ -1,11 +1,10 @@
 import { parse, subscribe, type ExecutionResult } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createMemoryBus, natsSubject, type EventBus } from '@coperto/bus';
-import { createSocketBudget } from '../src/subscriptions/socket-budget.js';
 import type { SubscriptionContext } from '../src/subscriptions/subscription-context.js';
 import { createSubscriptionSchema } from '../src/subscriptions/subscription-schema.js';
 import { countingBus, type CountingBus } from './support/counting-bus.js';
-import { prenotazioneEvent, tableStatusEvent, viewerOf } from './support/events.js';
+import { prenotazioneEvent, tableStatusEvent } from './support/events.js';
 
 const TABLES = `subscription ($salaId: ID) {
   tableStatusChanged(salaId: $salaId) {
@@ -30,14 +29,7 @@ describe('subscription resolvers', () => {
     await memory.close();
   });
 
-  const contextFor = (tenantId: string): SubscriptionContext => ({
-    viewer: viewerOf(tenantId),
-    budget: createSocketBudget({
-      limits: { maxPendingEvents: 100, maxBufferedBytes: 1 << 20 },
-      bufferedAmount: () => 0,
-      onExceeded: () => {},
-    }),
-  });
+  const contextFor = (tenantId: string): SubscriptionContext => ({ tenantId, fellBehind: () => {} });
 
   const start = async (tenantId: string, query: string, variables: Record<string, unknown> = {}) => {
     const result = await subscribe({
