@@ -173,3 +173,4 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';
 export { apiSchemaOf, openApiDocument } from './openapi/index.js';
+export { asyncApiDocument, channelKey, EVENT_CHANNELS } from './asyncapi/index.js';

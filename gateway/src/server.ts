@@ -26,6 +26,7 @@ import { createFloorPlanHandler } from './floor-plan.js';
 import { createGraphQLHttpHandler } from './graphql-http.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { createOpenApiHandler, openApiDocument } from './openapi/index.js';
+import { asyncApiDocument, createAsyncApiHandler } from './asyncapi/index.js';
 import { createExplorerHandler } from './explorer/explorer.js';
 import { logAccess, routeLabel } from './access-log.js';
 import { createCors } from './cors.js';
@@ -194,6 +195,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
 
   const serveFloorPlan = createFloorPlanHandler();
   const handleOpenApi = createOpenApiHandler(() => openApiDocument(deps.supergraphSdl));
+  const handleAsyncApi = createAsyncApiHandler(asyncApiDocument);
   const handleExplorer = createExplorerHandler(deps.explorer ?? false);
 
   const matchRoute = createRouteMatcher(routes);
@@ -224,6 +226,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     if (route === '/graphql') return void handleGraphQL(req, res);
     if (route === '/api') return void handleRest(req, res);
     if (handleOpenApi(req, res, path)) return;
+    if (handleAsyncApi(req, res, path)) return;
     if (serveFloorPlan(req, res, path)) return;
     notFound();
   });

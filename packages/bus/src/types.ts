@@ -1,22 +1,8 @@
 import type { TenantId } from '@coperto/auth';
 
-/**
- * A CloudEvents 1.0 JSON envelope (docs/subscriptions.md). `id` is also sent as the
- * `Nats-Msg-Id` header so JetStream drops duplicates from relay retries. `tenantid` is a CloudEvents extension
- * attribute. `subject` (CloudEvents) is the id of the record the event is about; the NATS subject is
- * `tenant.<tenantId>.restaurant.<type>` where `type` is e.g. `tables.status`.
- */
-export interface CloudEvent<T = unknown> {
-  specversion: '1.0';
-  id: string;
-  source: string;
-  type: string;
-  subject: string;
-  time: string;
-  datacontenttype: 'application/json';
-  tenantid: string;
-  data: T;
-}
+import type { CloudEvent } from './envelope.js';
+
+export type { CloudEvent };
 
 /** The event types of the interface (section 6). */
 export type RestaurantEventType =
