@@ -46,7 +46,8 @@ export function availableTables(
 
 /**
  * Combinations offered for the window (pure): active, the party within capacitaMin..capacitaMax, every member
- * table among `activeTables` (still there, active, in the room asked for) and free of bookings in the window.
+ * table among `activeTables` (still there, active, still in the combination's room) and free of bookings in the
+ * window.
  */
 export function availableCombinations(
   combinations: readonly CombinazioneRecord[],
@@ -55,14 +56,15 @@ export function availableCombinations(
   bookings: readonly BookedSlot[],
 ): CombinazioneRecord[] {
   const occupied = occupiedTableIds(window, bookings);
-  const usable = new Set(activeTables.filter((t) => t.attivo).map((t) => t.id));
+  const roomOf = new Map(activeTables.filter((t) => t.attivo).map((t) => [t.id, t.salaId]));
   return combinations.filter(
     (c) =>
       c.attivo &&
       c.capacitaMin <= window.partySize &&
       window.partySize <= c.capacitaMax &&
       c.tableIds.length > 0 &&
-      c.tableIds.every((id) => usable.has(id) && !occupied.has(id)),
+      // A member table moved to another room since breaks the combination until it is revised.
+      c.tableIds.every((id) => roomOf.get(id) === c.salaId && !occupied.has(id)),
   );
 }
 

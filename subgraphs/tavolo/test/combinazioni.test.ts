@@ -121,7 +121,13 @@ describe('availableCombinations', () => {
   });
   const at = (hhmm: string) => new Date(`2027-03-01T${hhmm}:00Z`);
   const window = { start: at('19:00'), end: at('21:00'), partySize: 6 };
-  const tables = [table('a', 4), table('b', 4), table('c', 4), table('d', 4, { attivo: false })];
+  const tables = [
+    table('a', 4),
+    table('b', 4),
+    table('c', 4),
+    table('d', 4, { attivo: false }),
+    table('moved', 4, { salaId: 'room-b' }),
+  ];
 
   it('offers a combination only when every table is free, active and present and the range holds the party', () => {
     const combos = [
@@ -131,6 +137,7 @@ describe('availableCombinations', () => {
       combination('big-min', ['a', 'c'], 7, 8),
       combination('inactive-table', ['a', 'd'], 1, 7),
       combination('deleted-table', ['a', 'gone'], 1, 7),
+      combination('moved-table', ['a', 'moved'], 1, 7),
     ];
     const bookings = [{ tableId: 'c', start: at('20:30'), end: at('22:30') }];
     expect(availableCombinations(combos, tables, window, bookings).map((c) => c.id)).toEqual(['ab']);
