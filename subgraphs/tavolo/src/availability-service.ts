@@ -57,9 +57,10 @@ export interface Availability {
 }
 
 /**
- * verifica-disponibilita: one query for the room's active tables and one for its active combinations, then one
- * window query to prenotazione for the candidate tables (single tables big enough and the tables of the
- * combinations that hold the party), whatever the number of tables and bookings. A booking of the evening
+ * verifica-disponibilita: one query for the active tables big enough and one for the active combinations (and,
+ * when some combination holds the party, one for their other tables), then one window query to prenotazione for
+ * the candidate tables (single tables big enough and the tables of the combinations that hold the party),
+ * whatever the number of tables and bookings. A booking of the evening
  * before that runs past midnight is found like any other: its hold overlaps the window.
  */
 export class AvailabilityService {
@@ -95,19 +96,33 @@ export class AvailabilityService {
     };
 
     const salaId = input.salaId ?? null;
-    const [tables, combinations] = await Promise.all([
-      this.deps.store.list({ attivo: true, salaId }),
+    const [tables, fitting] = await Promise.all([
+      this.deps.store.list({ attivo: true, capacitaMin: input.numeroPersone, salaId }),
       this.deps.combinations.list({ attivo: true, salaId }),
     ]);
+    const combinations = fitting.filter(
+      (c) => c.capacitaMin <= window.partySize && window.partySize <= c.capacitaMax,
+    );
+    const members = await this.memberTables(combinations, tables);
     const bookings = await this.holdsDuring(
       window.start,
       window.end,
-      candidateTableIds(tables, combinations, window.partySize),
+      candidateTableIds([...tables, ...members], combinations, window.partySize),
     );
     return {
       ...availableTables(tables, window, bookings),
-      combinations: availableCombinations(combinations, tables, window, bookings),
+      combinations: availableCombinations(combinations, [...tables, ...members], window, bookings),
     };
+  }
+
+  /** The combinations' tables not already read as single candidates (one query; none without combinations). */
+  private async memberTables(
+    combinations: readonly CombinazioneRecord[],
+    read: readonly TavoloRecord[],
+  ): Promise<TavoloRecord[]> {
+    const have = new Set(read.map((t) => t.id));
+    const missing = [...new Set(combinations.flatMap((c) => c.tableIds))].filter((id) => !have.has(id));
+    return missing.length === 0 ? [] : this.deps.store.findByIds(missing);
   }
 
   /** The party's turn time: the figure prenotazione stores with a booking that has no duration of its own. */

@@ -74,7 +74,7 @@ export function candidateTableIds(
   combinations: readonly CombinazioneRecord[],
   partySize: number,
 ): string[] {
-  const ids = new Set(activeTables.filter((t) => t.capacita >= partySize).map((t) => t.id));
+  const ids = new Set(activeTables.filter((t) => t.attivo && t.capacita >= partySize).map((t) => t.id));
   for (const c of combinations) {
     if (c.capacitaMin <= partySize && partySize <= c.capacitaMax) c.tableIds.forEach((id) => ids.add(id));
   }
