@@ -3,13 +3,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Viewer } from '@coperto/auth';
+import { trustedTenantId, type TenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { SlotConfigService } from '../src/slot-config-service.js';
+import type { SlotConfigRecord } from '../src/slot-config-record.js';
 import { SLOT_CONFIG_COLLECTION, SlotConfigStore } from '../src/slot-config-store.js';
 
 /** A fresh tenant id (the format @coperto/testkit's newTenantId makes). */
-const newTenantId = () => `t_${randomBytes(5).toString('hex')}`;
+const newTenantId = (): TenantId => trustedTenantId(`t_${randomBytes(5).toString('hex')}`);
 
 /** The turn times and re-seating settings through the service, stored in the embedded store. */
 describe('turn time settings (SlotConfigService, embedded store)', () => {
@@ -25,7 +26,7 @@ describe('turn time settings (SlotConfigService, embedded store)', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const service = (tenantId: string, isAdmin = true) => {
+  const service = (tenantId: TenantId, isAdmin = true) => {
     const viewer: Viewer = { tenantId, subject: null, roles: [], isAdmin, token: 'unused' };
     return new SlotConfigService({
       store: new SlotConfigStore(store.forTenant(tenantId)),
@@ -63,7 +64,7 @@ describe('turn time settings (SlotConfigService, embedded store)', () => {
     const tenantId = newTenantId();
     await store
       .forTenant(tenantId)
-      .collection(SLOT_CONFIG_COLLECTION)
+      .collection<SlotConfigRecord>(SLOT_CONFIG_COLLECTION)
       .insertOne({
         id: 'default',
         slotMinutes: 15,
