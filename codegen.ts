@@ -51,6 +51,7 @@ const config: CodegenConfig = {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
       Tavolo: '../tavolo-record.js#TavoloRecord',
+      Combinazione: '../combinazione-record.js#CombinazioneRecord',
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {

@@ -34,6 +34,7 @@ export function createApi(token, onUnauthenticated) {
     return parsed;
   }
   return {
+    request,
     rooms: () => request('GET', '/api/sale'),
     tables: (roomId) => request('GET', `/api/tavoli?salaId=${encodeURIComponent(roomId)}`),
     bookingsOfDay: (date) => request('GET', `/api/prenotazioni?dal=${date}&al=${date}&activeOnly=true`),

@@ -1,6 +1,7 @@
 // The live floor plan: signs in with a pasted token, draws the chosen room, follows it live, lets a waiter
 // change statuses and locks and an administrator edit the layout. Talks to the public API only.
 import { ApiError, createApi } from './api.js';
+import { createCombinations } from './combinations.js';
 import { connectLive } from './live.js';
 import { angleOf, clamp, geometryOf, isPlaced, localNow } from './model.js';
 import { renderPanel } from './panel.js';
@@ -106,7 +107,7 @@ async function selectRoom(roomId) {
 
 /** Everything the room shows, read again (first load, reconnection, time change). */
 async function catchUp() {
-  await Promise.all([refreshTables(), refreshBookings(), refreshBookedThen()]);
+  await Promise.all([refreshTables(), refreshBookings(), refreshBookedThen(), combinations.refresh()]);
 }
 
 async function refreshTables() {
@@ -209,6 +210,7 @@ function draw() {
   $('#edit-toggle').setAttribute('aria-pressed', String(state.editing));
   if (!current.room) return;
   if (!state.drag) renderRoom($('#room'), current);
+  if (!state.drag) combinations.draw($('#room'));
   const panel = $('#panel');
   // Do not rebuild the panel under the user's fingers (typing the operator name, a number field).
   if (!panel.contains(document.activeElement) || document.activeElement.tagName === 'BUTTON') {
@@ -381,6 +383,16 @@ function report(error, prefix) {
 }
 
 // ---------- wiring ----------
+
+const combinations = createCombinations({
+  api: () => state.api,
+  roomId: () => state.roomId,
+  tables: () => state.tables,
+  geometryOf: (table) => state.edits.get(table.id) ?? geometryOf(table),
+  isAdmin: () => Boolean(state.claims?.isAdmin),
+  notify,
+  redraw: () => draw(),
+});
 
 function start() {
   $('#signin-form').addEventListener('submit', (event) => {

@@ -4,6 +4,7 @@
  */
 import { bookingsOperations } from './operations/bookings.js';
 import { capacityOperations } from './operations/capacity.js';
+import { combinazioniOperations } from './operations/combinazioni.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -14,6 +15,7 @@ export const operations = {
   ...prenotazioniOperations,
   ...bookingsOperations,
   ...capacityOperations,
+  ...combinazioniOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -2,6 +2,7 @@ import { operations } from './operations.js';
 import type { RestRoute } from './route.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
+import { combinazioniRoutes } from './routes/combinazioni.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -15,6 +16,7 @@ export const routes: readonly RestRoute[] = [
   ...prenotazioniRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
+  ...combinazioniRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -19,11 +19,26 @@ export type BookingState =
   | 'annullata'
   | 'no_show';
 
+/**
+ * Create (nome|name, tableIds and capacitaMax|maxCovers required) and change (only the fields sent). English wins
+ * when both names of a field are sent.
+ */
+export type CombinazioneInput = {
+  nome?: string | null | undefined;
+  name?: string | null | undefined;
+  tableIds?: Array<string | number> | null | undefined;
+  capacitaMin?: number | null | undefined;
+  minCovers?: number | null | undefined;
+  capacitaMax?: number | null | undefined;
+  maxCovers?: number | null | undefined;
+  attivo?: boolean | null | undefined;
+};
+
 export type DisponibilitaInput = {
   /** Restaurant-local wall-clock time (ISO 8601 without zone); an explicit offset or Z is converted. */
   dataOra: string;
   numeroPersone: number;
-  /** Minutes, 1..720, default 120. */
+  /** Minutes, 1..720, default the turn time of numeroPersone (capacity's turnTimes, else its defaultMealMinutes, 120 unless changed). */
   durataMediaPasto?: number | null | undefined;
   salaId?: string | number | null | undefined;
 };
@@ -115,6 +130,11 @@ export type SlotConfigInput = {
   maxCoversPerSlot?: number | null | undefined;
   defaultMealMinutes?: number | null | undefined;
   timeZone?: string | null | undefined;
+  /** Replaces all rows: at most 20, maxCovers >= 1 strictly ascending, minutes 15..720; [] = defaultMealMinutes. */
+  turnTimes?: Array<TurnTimeInput> | null | undefined;
+  reseat?: boolean | null | undefined;
+  /** 0..1440. */
+  reseatFreezeMinutes?: number | null | undefined;
 };
 
 export type TableShape =
@@ -182,6 +202,11 @@ export type TavoloPatch = {
   rotation?: number | null | undefined;
   /** A waiter device writing while another device holds the lock gets LOCK_CONFLICT. */
   deviceId?: string | null | undefined;
+};
+
+export type TurnTimeInput = {
+  maxCovers: number;
+  minutes: number;
 };
 
 export type UnlockInput = {
@@ -264,7 +289,9 @@ export type VerificaDisponibilitaQueryVariables = Exact<{
 }>;
 
 
-export type VerificaDisponibilitaQuery = { verificaDisponibilita: { capacitaTotale: number, totalCapacity: number, tavoliDisponibili: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, availableTables: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }> } };
+export type VerificaDisponibilitaQuery = { verificaDisponibilita: { capacitaTotale: number, totalCapacity: number, tavoliDisponibili: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, availableTables: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, combinazioniDisponibili: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }>, availableCombinations: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }> } };
+
+export type CombinazioneFieldsFragment = { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string };
 
 export type ListSaleQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -385,16 +412,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -439,6 +466,43 @@ export type CapacitySlotsQueryVariables = Exact<{
 
 export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, arrivals: number, coversSeated: number }> };
 
+export type ListCombinazioniQueryVariables = Exact<{
+  salaId?: string | number | null | undefined;
+  attivo?: boolean | null | undefined;
+}>;
+
+
+export type ListCombinazioniQuery = { combinazioni: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }> };
+
+export type GetCombinazioneQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetCombinazioneQuery = { combinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } | null };
+
+export type CreateCombinazioneMutationVariables = Exact<{
+  input: CombinazioneInput;
+}>;
+
+
+export type CreateCombinazioneMutation = { createCombinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } };
+
+export type UpdateCombinazioneMutationVariables = Exact<{
+  id: string | number;
+  input: CombinazioneInput;
+}>;
+
+
+export type UpdateCombinazioneMutation = { updateCombinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } };
+
+export type DeleteCombinazioneMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCombinazioneMutation = { deleteCombinazione: { id: string, deleted: boolean } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -474,4 +538,9 @@ export interface OperationResults {
   UpdateProductionCategory: UpdateProductionCategoryMutation;
   DeleteProductionCategory: DeleteProductionCategoryMutation;
   CapacitySlots: CapacitySlotsQuery;
+  ListCombinazioni: ListCombinazioniQuery;
+  GetCombinazione: GetCombinazioneQuery;
+  CreateCombinazione: CreateCombinazioneMutation;
+  UpdateCombinazione: UpdateCombinazioneMutation;
+  DeleteCombinazione: DeleteCombinazioneMutation;
 }
