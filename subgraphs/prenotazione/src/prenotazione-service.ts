@@ -183,6 +183,10 @@ export class PrenotazioneService {
   ): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
     const externalId = input.externalId?.trim();
     if (!externalId) throw new ValidationError([{ field: 'externalId', message: 'is required' }]);
+    if (input.opzioneId != null || input.holdId != null) {
+      // An imported booking's id comes from its externalId; a booking from an option takes the option's.
+      throw new ValidationError([{ field: 'opzioneId', message: 'is not accepted by the batch upload' }]);
+    }
     return this.createRecord(input, importedId(externalId));
   }
 

@@ -56,11 +56,16 @@ describe('seating', () => {
   });
 
   const tenantStore = () => store.forTenant(viewer.tenantId);
-  const service = () =>
+  interface Parts {
+    store?: PrenotazioneStore;
+    agenda?: TableAgendaStore;
+    options?: OpzioneStore;
+  }
+  const service = (parts: Parts = {}) =>
     new PrenotazioneService({
-      store: new PrenotazioneStore(tenantStore()),
-      agenda: new TableAgendaStore(tenantStore()),
-      options: new OpzioneStore(tenantStore()),
+      store: parts.store ?? new PrenotazioneStore(tenantStore()),
+      agenda: parts.agenda ?? new TableAgendaStore(tenantStore()),
+      options: parts.options ?? new OpzioneStore(tenantStore()),
       viewer,
       subgraphs: tablesExist,
       seating: worldSources(world),
@@ -68,10 +73,10 @@ describe('seating', () => {
       now: () => new Date(clock),
       onEventsWritten: () => {},
     });
-  const options = () =>
+  const options = (parts: Parts = {}) =>
     new OpzioneService({
-      store: new OpzioneStore(tenantStore()),
-      prenotazioni: service(),
+      store: parts.options ?? new OpzioneStore(tenantStore()),
+      prenotazioni: service(parts),
       seating: worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
@@ -412,6 +417,82 @@ describe('seating', () => {
       await expect(
         options().create({ covers: 9, bookingDate: at(), autoAssign: true }),
       ).rejects.toMatchObject({ code: 'NO_TABLE_AVAILABLE' });
+    });
+  });
+  describe('a process killed in the middle leaves no phantom hold after IN_FLIGHT_CLAIM_MS', () => {
+    /** A dead process cleans nothing up: its removals and releases never happen. */
+    const deadAgenda = () => {
+      const agenda = new TableAgendaStore(tenantStore());
+      agenda.removeEntry = async () => {
+        throw new Error('process killed');
+      };
+      agenda.release = async () => {
+        throw new Error('process killed');
+      };
+      return agenda;
+    };
+    const killed = async () => {
+      throw new Error('process killed');
+    };
+
+    it("between claiming an option's tables and storing it", async () => {
+      const dying = new OpzioneStore(tenantStore());
+      dying.insert = killed;
+      await expect(
+        options({ options: dying, agenda: deadAgenda() }).create({
+          covers: 2,
+          bookingDate: at(),
+          tableIds: ['A2'],
+        }),
+      ).rejects.toThrow('process killed');
+      await expect(book(2, { tableIds: ['A2'] })).rejects.toMatchObject({ code: 'TABLE_UNAVAILABLE' });
+      clock += 31_000;
+      expect((await book(2, { tableIds: ['A2'] })).tableIds).toEqual(['A2']);
+    });
+
+    it('between consuming an option and storing its booking', async () => {
+      const option = await options().create({ covers: 2, bookingDate: at(), tableIds: ['A2'] });
+      const dyingStore = new PrenotazioneStore(tenantStore());
+      dyingStore.insert = killed;
+      const dyingOptions = new OpzioneStore(tenantStore());
+      dyingOptions.reopen = killed;
+      await expect(
+        service({ store: dyingStore, options: dyingOptions, agenda: deadAgenda() }).create({
+          customerName: 'G',
+          opzioneId: option.id,
+        }),
+      ).rejects.toThrow('process killed');
+      expect(await service().list({})).toEqual([]);
+      await expect(service().create({ customerName: 'G', opzioneId: option.id })).rejects.toMatchObject({
+        code: 'OPTION_EXPIRED',
+      });
+      await expect(book(2, { tableIds: ['A2'] })).rejects.toMatchObject({ code: 'TABLE_UNAVAILABLE' });
+      clock += 31_000;
+      expect((await book(2, { tableIds: ['A2'] })).tableIds).toEqual(['A2']);
+    });
+
+    it('during re-seating, before any move is written: the moved booking keeps its table', async () => {
+      world.combinations = [];
+      world.tables = world.tables.filter((t) => t.id !== 'D6' && t.id !== 'C4');
+      const manual = await book(2, { tableIds: ['A2'] });
+      const auto = await book(2, { autoAssign: true });
+      await service().changeState(manual.id, 'annullata');
+      const dyingStore = new PrenotazioneStore(tenantStore());
+      dyingStore.replace = killed;
+      await expect(
+        service({ store: dyingStore, agenda: deadAgenda() }).create({
+          covers: 4,
+          bookingDate: at(),
+          customerName: 'Seat',
+          autoAssign: true,
+        }),
+      ).rejects.toMatchObject({ code: 'NO_TABLE_AVAILABLE' });
+      expect(await service().get(auto.id)).toMatchObject({ tableIds: ['B4'], version: 1 });
+      // the claims left behind are in flight for a while, then stale; B4 stays the moved booking's
+      await expect(book(2, { tableIds: ['A2'] })).rejects.toMatchObject({ code: 'TABLE_UNAVAILABLE' });
+      clock += 31_000;
+      expect((await held(['A2', 'B4'])).map((h) => [h.tableId, h.prenotazioneId])).toEqual([['B4', auto.id]]);
+      expect((await book(2, { tableIds: ['A2'] })).tableIds).toEqual(['A2']);
     });
   });
 });
