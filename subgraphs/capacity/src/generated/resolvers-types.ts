@@ -37,19 +37,6 @@ export type SlotConfig = {
   customized: Scalars['Boolean']['output'];
   /** Last change (null while the defaults apply). */
   updatedAt?: Maybe<Scalars['String']['output']>;
-  /** Turn times by party size, ascending maxCovers (default none: the default meal duration for everyone). */
-  turnTimes: Array<TurnTime>;
-  /** Whether bookings may re-seat future auto-assigned bookings to place a party (default true). */
-  reseat: Scalars['Boolean']['output'];
-  /** Auto-assigned bookings starting within this many minutes are never moved (default 60). */
-  reseatFreezeMinutes: Scalars['Int']['output'];
-};
-
-/** Parties of up to maxCovers stay this many minutes. */
-export type TurnTime = {
-  __typename?: 'TurnTime';
-  maxCovers: Scalars['Int']['output'];
-  minutes: Scalars['Int']['output'];
 };
 
 export type OpeningDay = {
@@ -293,7 +280,6 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
-  TurnTime: ResolverTypeWrapper<TurnTime>;
   OpeningDay: ResolverTypeWrapper<OpeningDay>;
   OpeningInterval: ResolverTypeWrapper<OpeningInterval>;
   SlotConfigInput: SlotConfigInput;
@@ -315,7 +301,6 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   String: Scalars['String']['output'];
   Boolean: Scalars['Boolean']['output'];
-  TurnTime: TurnTime;
   OpeningDay: OpeningDay;
   OpeningInterval: OpeningInterval;
   SlotConfigInput: SlotConfigInput;
@@ -339,14 +324,6 @@ export type SlotConfigResolvers<ContextType = CapacityContext, ParentType extend
   timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  turnTimes?: Resolver<Array<ResolversTypes['TurnTime']>, ParentType, ContextType>;
-  reseat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
-  reseatFreezeMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-};
-
-export type TurnTimeResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['TurnTime'] = ResolversParentTypes['TurnTime']> = {
-  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  minutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type OpeningDayResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['OpeningDay'] = ResolversParentTypes['OpeningDay']> = {
@@ -401,7 +378,6 @@ export type MutationResolvers<ContextType = CapacityContext, ParentType extends 
 
 export type Resolvers<ContextType = CapacityContext> = {
   SlotConfig?: SlotConfigResolvers<ContextType>;
-  TurnTime?: TurnTimeResolvers<ContextType>;
   OpeningDay?: OpeningDayResolvers<ContextType>;
   OpeningInterval?: OpeningIntervalResolvers<ContextType>;
   ProductionCategory?: ProductionCategoryResolvers<ContextType>;
