@@ -142,6 +142,11 @@ export type SlotConfigInput = {
   maxCoversPerSlot?: number | null | undefined;
   defaultMealMinutes?: number | null | undefined;
   timeZone?: string | null | undefined;
+  /** Replaces all rows: at most 20, maxCovers >= 1 strictly ascending, minutes 15..720; [] = defaultMealMinutes. */
+  turnTimes?: Array<TurnTimeInput> | null | undefined;
+  reseat?: boolean | null | undefined;
+  /** 0..1440. */
+  reseatFreezeMinutes?: number | null | undefined;
 };
 
 export type TableShape =
@@ -209,6 +214,11 @@ export type TavoloPatch = {
   rotation?: number | null | undefined;
   /** A waiter device writing while another device holds the lock gets LOCK_CONFLICT. */
   deviceId?: string | null | undefined;
+};
+
+export type TurnTimeInput = {
+  maxCovers: number;
+  minutes: number;
 };
 
 export type UnlockInput = {
@@ -433,16 +443,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 

@@ -1,7 +1,16 @@
 import { bodyObject, pick, queryString, type RestRequest } from '../request-input.js';
 import type { RestRoute } from '../route.js';
 
-const CONFIG_FIELDS = ['slotMinutes', 'openingHours', 'maxCoversPerSlot', 'defaultMealMinutes', 'timeZone'];
+const CONFIG_FIELDS = [
+  'slotMinutes',
+  'openingHours',
+  'maxCoversPerSlot',
+  'defaultMealMinutes',
+  'timeZone',
+  'turnTimes',
+  'reseat',
+  'reseatFreezeMinutes',
+];
 const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
 const id = (req: RestRequest) => ({ id: req.params.id });
 
@@ -24,7 +33,15 @@ export const capacityRoutes: readonly RestRoute[] = [
       summary: 'Change the slot configuration (administrator)',
       body: { into: 'input', fields: CONFIG_FIELDS },
       errors: ['FORBIDDEN'],
-      example: { slotMinutes: 15, maxCoversPerSlot: 40 },
+      example: {
+        slotMinutes: 15,
+        maxCoversPerSlot: 40,
+        turnTimes: [
+          { maxCovers: 2, minutes: 90 },
+          { maxCovers: 4, minutes: 120 },
+          { maxCovers: 8, minutes: 150 },
+        ],
+      },
     },
     field: 'updateSlotConfig',
     variables: (req) => ({ input: pick(bodyObject(req), CONFIG_FIELDS) }),
