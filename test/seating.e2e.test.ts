@@ -59,6 +59,26 @@ describe.each(MODES)('seating (%s mode)', (mode) => {
     expect(manual.body).toMatchObject({ assegnazione: 'manual', combinationId: null });
   });
 
+  it("holds a booking's tables for the turn time of its covers (capacity's turnTimes)", async () => {
+    const put = await stack.api('PUT', '/api/capacity/config', {
+      token: admin,
+      body: {
+        turnTimes: [
+          { maxCovers: 2, minutes: 75 },
+          { maxCovers: 6, minutes: 150 },
+        ],
+      },
+    });
+    expect(put.status).toBe(200);
+    const t = await table(4);
+    expect((await book({ tableIds: [t.id] })).status).toBe(201); // 20:00 + 75 min
+    expect((await book({ tableIds: [t.id], bookingDate: date('21:10') })).status).toBe(409);
+    expect((await book({ tableIds: [t.id], bookingDate: date('21:15'), covers: 4 })).status).toBe(201);
+    // 21:15 + 150 min: 23:40 is taken, 23:45 free
+    expect((await book({ tableIds: [t.id], bookingDate: date('23:40') })).status).toBe(409);
+    expect((await book({ tableIds: [t.id], bookingDate: date('23:45') })).status).toBe(201);
+  });
+
   it('refuses more than one of tableIds, combinationId and autoAssign (400)', async () => {
     const t = await table(2);
     const res = await book({ tableIds: [t.id], autoAssign: true });
