@@ -41,11 +41,11 @@ export type Prenotazione = {
   tavoli: Array<Tavolo>;
   notes?: Maybe<Scalars['String']['output']>;
   state: BookingState;
-  /** Minutes the party keeps its tables, as asked; when absent the tenant's default meal duration applies. */
+  /** Minutes the party keeps its tables, as asked; when absent the turn time for its covers applies. */
   durationMinutes?: Maybe<Scalars['Int']['output']>;
   /**
-   * Minutes the booking holds its tables: durationMinutes, else the tenant's default meal duration (capacity
-   * slotConfig.defaultMealMinutes), fixed when the booking is created or moved. Bookings stored before this
+   * Minutes the booking holds its tables: durationMinutes, else the turn time for its covers (capacity
+   * slotConfig.turnTimes, else slotConfig.defaultMealMinutes), fixed when the booking is created or moved. Bookings stored before this
    * existed: durationMinutes, else 120 (the figure their table holds were written with).
    */
   effectiveDurationMinutes: Scalars['Int']['output'];
