@@ -56,6 +56,7 @@ const config: CodegenConfig = {
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {
       Prenotazione: '../prenotazione-record.js#PrenotazioneRecord',
+      Opzione: '../opzione-record.js#OpzioneRecord',
       Tavolo: "FederationReferenceTypes['Tavolo']",
     }),
     ...subgraphResolverTypes(

@@ -3,6 +3,11 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+/** How a booking's or option's tables were chosen. */
+export type Assegnazione =
+  | 'manual'
+  | 'auto';
+
 export type BatchItemStatus =
   /** A new booking was created. */
   | 'created'
@@ -60,6 +65,19 @@ export type OpeningIntervalInput = {
   close: string;
 };
 
+/** At most one of tableIds, combinationId and autoAssign; ttl in seconds (30..900, default 300). */
+export type OpzioneInput = {
+  dataOra?: string | null | undefined;
+  bookingDate?: string | null | undefined;
+  numeroPersone?: number | null | undefined;
+  covers?: number | null | undefined;
+  tableIds?: Array<string | number> | null | undefined;
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
+  ttl?: number | null | undefined;
+  durationMinutes?: number | null | undefined;
+};
+
 /** Create input: English or Italian names; when both are sent the English one wins. */
 export type PrenotazioneInput = {
   covers?: number | null | undefined;
@@ -74,6 +92,12 @@ export type PrenotazioneInput = {
   state?: BookingState | null | undefined;
   durationMinutes?: number | null | undefined;
   externalId?: string | null | undefined;
+  /** Seating: at most one of tableIds, combinationId and autoAssign (docs/seating.md). */
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
+  /** Seating: book the tables and window an option holds (holdId is its alias; opzioneId wins). */
+  opzioneId?: string | number | null | undefined;
+  holdId?: string | number | null | undefined;
 };
 
 export type PrenotazionePatch = {
@@ -87,6 +111,9 @@ export type PrenotazionePatch = {
   tableIds?: Array<string | number> | null | undefined;
   notes?: string | null | undefined;
   durationMinutes?: number | null | undefined;
+  /** Seating: at most one of tableIds, combinationId and autoAssign (docs/seating.md). */
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
 };
 
 export type PrenotazioniFilter = {
@@ -334,23 +361,23 @@ export type CreatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
-export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string };
+export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione };
 
 export type ListPrenotazioniQueryVariables = Exact<{
   filter?: PrenotazioniFilter | null | undefined;
 }>;
 
 
-export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string }> };
+export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> };
 
 export type GetPrenotazioneQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } | null };
+export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } | null };
 
 export type UpdatePrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -358,14 +385,14 @@ export type UpdatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type ConfermaPrenotazioneMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type AnnullaPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -373,7 +400,7 @@ export type AnnullaPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type CambiaStatoPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -381,7 +408,7 @@ export type CambiaStatoPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type SyncPrenotazioniQueryVariables = Exact<{
   modifiedSince?: string | null | undefined;
@@ -391,7 +418,28 @@ export type SyncPrenotazioniQueryVariables = Exact<{
 }>;
 
 
-export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string }> } };
+export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> } };
+
+export type CreateOpzioneMutationVariables = Exact<{
+  input: OpzioneInput;
+}>;
+
+
+export type CreateOpzioneMutation = { createOpzione: { id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string } };
+
+export type OpzioneFieldsFragment = { id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string };
+
+export type ListOpzioniQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListOpzioniQuery = { opzioni: Array<{ id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string }> };
+
+export type ReleaseOpzioneMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ReleaseOpzioneMutation = { releaseOpzione: { id: string, released: boolean } };
 
 export type UploadBatchMutationVariables = Exact<{
   items: unknown;
@@ -528,6 +576,9 @@ export interface OperationResults {
   AnnullaPrenotazione: AnnullaPrenotazioneMutation;
   CambiaStatoPrenotazione: CambiaStatoPrenotazioneMutation;
   SyncPrenotazioni: SyncPrenotazioniQuery;
+  CreateOpzione: CreateOpzioneMutation;
+  ListOpzioni: ListOpzioniQuery;
+  ReleaseOpzione: ReleaseOpzioneMutation;
   UploadBatch: UploadBatchMutation;
   GetBatchUpload: GetBatchUploadQuery;
   GetSlotConfig: GetSlotConfigQuery;
