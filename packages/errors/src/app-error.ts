@@ -81,6 +81,12 @@ export class TableUnavailableError extends AppError {
   }
 }
 
+export class NoTableAvailableError extends AppError {
+  constructor(message = 'No fitting table or combination is free') {
+    super('NO_TABLE_AVAILABLE', message);
+  }
+}
+
 export class DuplicateError extends AppError {
   constructor(field: string, value: string) {
     super('DUPLICATE', `${field} ${value} already exists`, { field, value });

@@ -5,11 +5,15 @@ import type { PrenotazioneRecord } from './prenotazione-record.js';
 import { PrenotazioneService } from './prenotazione-service.js';
 import { PrenotazioneStore } from './prenotazione-store.js';
 import { TableAgendaStore } from './table-agenda-store.js';
+import { subgraphSeatingInputs } from './waitlist-seating-inputs.js';
+import { WaitlistService } from './waitlist-service.js';
+import { WaitlistStore } from './waitlist-store.js';
 
 export type PrenotazioneDeps = SubgraphDeps;
 
 export interface PrenotazioneContext {
   prenotazioni: PrenotazioneService;
+  waitlist: WaitlistService;
   /** Batches `_entities` references: one store query per request for N bookings. */
   prenotazioneById: DataLoader<string, PrenotazioneRecord | null>;
 }
@@ -22,15 +26,29 @@ export async function createPrenotazioneContext(
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
   const store = new PrenotazioneStore(tenantStore);
+  const prenotazioni = new PrenotazioneService({
+    store,
+    agenda: new TableAgendaStore(tenantStore),
+    viewer,
+    subgraphs: deps.subgraphs,
+    timeZone: deps.timeZone,
+    now: deps.now ?? (() => new Date()),
+    defaultMealMinutes: () => mealMinutes.get(viewer.tenantId, viewer.token),
+    onEventsWritten: deps.onEventsWritten,
+  });
   return {
-    prenotazioni: new PrenotazioneService({
-      store,
-      agenda: new TableAgendaStore(tenantStore),
+    prenotazioni,
+    waitlist: new WaitlistService({
+      store: new WaitlistStore(tenantStore),
+      bookings: prenotazioni,
+      seating: subgraphSeatingInputs({
+        subgraphs: deps.subgraphs,
+        viewer,
+        defaultMealMinutes: () => mealMinutes.get(viewer.tenantId, viewer.token),
+      }),
       viewer,
-      subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,
       now: deps.now ?? (() => new Date()),
-      defaultMealMinutes: () => mealMinutes.get(viewer.tenantId, viewer.token),
       onEventsWritten: deps.onEventsWritten,
     }),
     prenotazioneById: new DataLoader(async (ids) => {
