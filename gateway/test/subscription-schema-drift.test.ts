@@ -52,7 +52,16 @@ function shape(type: GraphQLNamedType | undefined | null, leaveOut: readonly str
 describe("the subscription schema's record types", () => {
   it('are the records the events carry, under the supergraph names', () => {
     expect(sharedTypes().sort()).toEqual(
-      ['BookingState', 'Prenotazione', 'TableLock', 'TableShape', 'TableStatus', 'Tavolo'].sort(),
+      [
+        'BookingState',
+        'Prenotazione',
+        'StatoAttesa',
+        'TableLock',
+        'TableShape',
+        'TableStatus',
+        'Tavolo',
+        'VoceAttesa',
+      ].sort(),
     );
   });
 

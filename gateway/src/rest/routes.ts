@@ -1,5 +1,6 @@
 import { operations } from './operations.js';
 import type { RestRoute } from './route.js';
+import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
@@ -15,6 +16,7 @@ export const routes: readonly RestRoute[] = [
   ...prenotazioniRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
+  ...attesaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {
