@@ -151,11 +151,11 @@ export class WaitlistService {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.require(id);
       if (current.seating) {
-        refuseOtherTables(current, current.seating, choice);
+        refuseOtherTables(current.seating, choice);
         return this.view(await this.finishSeating(current));
       }
       if (current.state === 'seated') {
-        refuseOtherTables(current, { tableIds: current.tableIds, combinationId: null }, choice);
+        refuseOtherTables({ tableIds: current.tableIds, combinationId: null }, choice);
         return this.view(current);
       }
       if (waitlistTransition(current.state, 'seated') === 'refused')
@@ -418,7 +418,6 @@ function checkChosenTables(tableIds: readonly string[], tables: readonly QuoteTa
 
 /** A siedi naming other tables (or another combination) than the seating already made or in progress: 409. */
 function refuseOtherTables(
-  entry: WaitlistRecord,
   seated: { tableIds: readonly string[]; combinationId: string | null },
   choice: SeatingChoice,
 ): void {
@@ -426,5 +425,5 @@ function refuseOtherTables(
     choice.kind === 'suggested' ||
     (choice.kind === 'combination' && choice.combinationId === seated.combinationId) ||
     (choice.kind === 'tables' && [...choice.tableIds].sort().join() === [...seated.tableIds].sort().join());
-  if (!same) throw new InvalidTransitionError(entry.seating ? 'seating' : entry.state, 'seated');
+  if (!same) throw new InvalidTransitionError('seated', 'seated on other tables');
 }
