@@ -80,7 +80,11 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         contextType: '../subscription-context.js#SubscriptionContext',
-        mappers: { TableStatusEvent: '@coperto/bus#CloudEvent', BookingEvent: '@coperto/bus#CloudEvent' },
+        mappers: {
+          TableStatusEvent: '@coperto/bus#CloudEvent',
+          BookingEvent: '@coperto/bus#CloudEvent',
+          WaitlistEvent: '@coperto/bus#CloudEvent',
+        },
         mapperTypeSuffix: 'Model',
         strictScalars: true,
       },

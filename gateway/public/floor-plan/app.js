@@ -6,6 +6,7 @@ import { connectLive } from './live.js';
 import { angleOf, clamp, geometryOf, isPlaced, localNow } from './model.js';
 import { renderPanel } from './panel.js';
 import { renderRoom, tickCountdowns } from './render.js';
+import { mountWaitlist } from './waitlist-panel.js';
 import {
   deviceId,
   forgetToken,
@@ -38,6 +39,8 @@ const state = {
   drag: null,
   stopLive: null,
   timers: [],
+  /** The waitlist panel (waitlist-panel.js). */
+  waitlist: null,
 };
 
 // ---------- signing in and out ----------
@@ -67,13 +70,25 @@ async function signIn(token) {
   renderTabs();
   const fromHash = decodeURIComponent(location.hash.slice(1));
   await selectRoom(state.rooms.find((r) => r.id === fromHash)?.id ?? state.rooms[0]?.id ?? null);
+  state.waitlist = mountWaitlist({
+    root: $('#waitlist'),
+    api: state.api,
+    tableName: (id) => state.tables.get(id)?.name,
+    notify,
+    onPicking: (active) => $('#room').classList.toggle('picking', active),
+  });
   state.stopLive = connectLive({
     token,
-    onTable: applyTable,
+    onTable: (table) => {
+      applyTable(table);
+      state.waitlist?.tablesChanged();
+    },
     onBooking: () => void Promise.all([refreshBookings(), refreshBookedThen()]),
+    onWaitlist: () => void state.waitlist?.refresh(),
     onConnected: () => {
       $('#banner').hidden = true;
       void catchUp();
+      void state.waitlist?.refresh();
     },
     onDown: () => ($('#banner').hidden = false),
     onError: (message) => notify(`Live updates: ${message}`),
@@ -86,6 +101,8 @@ function signOut(message) {
   forgetToken();
   state.stopLive?.();
   state.stopLive = null;
+  state.waitlist?.stop();
+  state.waitlist = null;
   for (const timer of state.timers) clearInterval(timer);
   state.timers = [];
   state.tables.clear();
@@ -338,6 +355,7 @@ function onPointerUp() {
 }
 
 function select(id) {
+  if (state.waitlist?.tableClicked(id)) return;
   state.selectedId = id;
   draw();
 }

@@ -8,7 +8,7 @@ import {
   getNamedType,
   GraphQLNonNull,
 } from 'graphql';
-import { natsSubject } from '@coperto/bus';
+import { natsSubject, subjectTypeOf } from '@coperto/bus';
 import { outputSchema, SchemaRegistry, type JsonSchema } from '../openapi/json-schema.js';
 import type { EventChannel } from './event-channels.js';
 
@@ -76,19 +76,32 @@ export function buildAsyncApiDocument(input: AsyncApiInput): Record<string, unkn
         ],
       },
     };
-    channels[key] = {
-      address: natsSubject('{tenantId}', eventType),
-      title: eventType,
-      summary: channel.summary,
-      parameters: { tenantId: { $ref: '#/components/parameters/tenantId' } },
-      messages: { [key]: { $ref: `#/components/messages/${key}` } },
-    };
-    operations[`receive${key.charAt(0).toUpperCase()}${key.slice(1)}`] = {
-      action: 'receive',
-      title: `Receive ${eventType}`,
-      channel: { $ref: `#/channels/${key}` },
-      messages: [{ $ref: `#/channels/${key}/messages/${key}` }],
-    };
+    // Several event types may share one subject (the waitlist's changes all go to waitlist.updated): one
+    // channel per subject, one message per event type.
+    const subjectType = subjectTypeOf(eventType);
+    const channelId = channelKey(subjectType);
+    const existing = channels[channelId] as { messages: Record<string, unknown> } | undefined;
+    if (existing) {
+      existing.messages[key] = { $ref: `#/components/messages/${key}` };
+    } else {
+      channels[channelId] = {
+        address: natsSubject('{tenantId}', eventType),
+        title: subjectType,
+        summary: subjectType === eventType ? channel.summary : `Every ${subjectType.split('.')[0]} change`,
+        parameters: { tenantId: { $ref: '#/components/parameters/tenantId' } },
+        messages: { [key]: { $ref: `#/components/messages/${key}` } },
+      };
+    }
+    const operationId = `receive${channelId.charAt(0).toUpperCase()}${channelId.slice(1)}`;
+    const operation = operations[operationId] as { messages: unknown[] } | undefined;
+    if (operation) operation.messages.push({ $ref: `#/channels/${channelId}/messages/${key}` });
+    else
+      operations[operationId] = {
+        action: 'receive',
+        title: `Receive ${subjectType}`,
+        channel: { $ref: `#/channels/${channelId}` },
+        messages: [{ $ref: `#/channels/${channelId}/messages/${key}` }],
+      };
   }
   return {
     asyncapi: '3.0.0',

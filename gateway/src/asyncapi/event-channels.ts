@@ -34,4 +34,24 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'Prenotazione',
     summary: 'A booking moved to annullata; data is the booking after the change.',
   },
+  'waitlist.added': {
+    record: 'VoceAttesa',
+    summary: 'A party joined the waitlist; data is the entry with its position and quoted wait.',
+  },
+  'waitlist.notified': {
+    record: 'VoceAttesa',
+    summary: 'The party was told its table is ready; data is the entry.',
+  },
+  'waitlist.seated': {
+    record: 'VoceAttesa',
+    summary: 'The party was seated (its walk-in booking and tables are on the entry); data is the entry.',
+  },
+  'waitlist.left': {
+    record: 'VoceAttesa',
+    summary: 'The party left without being seated; data is the entry.',
+  },
+  'waitlist.cancelled': {
+    record: 'VoceAttesa',
+    summary: 'The entry was cancelled; data is the entry.',
+  },
 };

@@ -2,6 +2,7 @@
  * The named GraphQL operations behind the REST facade: one fixed document per route, so the gateway's
  * query-plan cache always hits. The REST responses are exactly what these select.
  */
+import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
@@ -16,6 +17,7 @@ export const operations = {
   ...bookingsOperations,
   ...capacityOperations,
   ...combinazioniOperations,
+  ...attesaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

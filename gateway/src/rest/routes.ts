@@ -1,5 +1,6 @@
 import { operations } from './operations.js';
 import type { RestRoute } from './route.js';
+import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
@@ -17,6 +18,7 @@ export const routes: readonly RestRoute[] = [
   ...bookingsRoutes,
   ...capacityRoutes,
   ...combinazioniRoutes,
+  ...attesaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -1,4 +1,11 @@
-import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from '@coperto/bus';
+import {
+  natsSubject,
+  subjectTypeOf,
+  WAITLIST_SUBJECT_TYPE,
+  type CloudEvent,
+  type EventBus,
+  type RestaurantEventType,
+} from '@coperto/bus';
 import { openEventStream, type EventStream } from './event-stream.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import type { SubscriptionContext } from './subscription-context.js';
@@ -18,7 +25,7 @@ export interface SubscriptionResolverDeps {
 export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Resolvers {
   const follow = (
     context: SubscriptionContext,
-    type: RestaurantEventType,
+    type: RestaurantEventType | typeof WAITLIST_SUBJECT_TYPE,
     accept: (event: CloudEvent) => boolean = () => true,
   ): EventStream => {
     const tenantId = context.tenantId;
@@ -28,7 +35,8 @@ export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Res
       onOverflow: context.fellBehind,
       ...(deps.busMaxPending === undefined ? {} : { busMaxPending: deps.busMaxPending }),
       // The subject already is the tenant's; checking the envelope too costs nothing.
-      accept: (event) => event.tenantid === tenantId && event.type === type && accept(event),
+      accept: (event) =>
+        event.tenantid === tenantId && subjectTypeOf(event.type) === subjectTypeOf(type) && accept(event),
     });
   };
   const passThrough = (event: CloudEvent) => event;
@@ -51,6 +59,10 @@ export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Res
       },
       bookingCancelled: {
         subscribe: (_root, _args, context) => follow(context, 'bookings.cancelled'),
+        resolve: passThrough,
+      },
+      waitlistChanged: {
+        subscribe: (_root, _args, context) => follow(context, WAITLIST_SUBJECT_TYPE),
         resolve: passThrough,
       },
     },

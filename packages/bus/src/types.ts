@@ -4,13 +4,36 @@ import type { CloudEvent } from './envelope.js';
 
 export type { CloudEvent };
 
-/** The event types of the interface (section 6). */
-export type RestaurantEventType =
-  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled';
+/** The changes of a waitlist entry: each its own CloudEvents `type`, all on one subject (waitlist.updated). */
+export type WaitlistEventType =
+  'waitlist.added' | 'waitlist.notified' | 'waitlist.seated' | 'waitlist.left' | 'waitlist.cancelled';
 
-/** `tenant.<tenantId>.restaurant.<type>` */
+/** The event types of the interface (section 6), and the waitlist's. */
+export type RestaurantEventType =
+  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled' | WaitlistEventType;
+
+/** The subject type every waitlist change is published on. */
+export const WAITLIST_SUBJECT_TYPE = 'waitlist.updated';
+
+const SUBJECT_TYPE_OF: Readonly<Record<string, string>> = {
+  'waitlist.added': WAITLIST_SUBJECT_TYPE,
+  'waitlist.notified': WAITLIST_SUBJECT_TYPE,
+  'waitlist.seated': WAITLIST_SUBJECT_TYPE,
+  'waitlist.left': WAITLIST_SUBJECT_TYPE,
+  'waitlist.cancelled': WAITLIST_SUBJECT_TYPE,
+} satisfies Record<WaitlistEventType, string>;
+
+/**
+ * The last tokens of the NATS subject an event type is published on: the type itself, except the waitlist's
+ * changes, which share `waitlist.updated` (one subject to follow; the CloudEvents `type` says which change).
+ */
+export function subjectTypeOf(type: string): string {
+  return Object.hasOwn(SUBJECT_TYPE_OF, type) ? SUBJECT_TYPE_OF[type]! : type;
+}
+
+/** `tenant.<tenantId>.restaurant.<subject type>` (see subjectTypeOf). */
 export function natsSubject(tenantId: TenantId | string, type: RestaurantEventType | string): string {
-  return `tenant.${tenantId}.restaurant.${type}`;
+  return `tenant.${tenantId}.restaurant.${subjectTypeOf(type)}`;
 }
 
 export interface BusStatus {

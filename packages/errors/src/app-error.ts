@@ -83,11 +83,15 @@ export class TableUnavailableError extends AppError {
 
 /** Auto-assignment found no free table or combination that fits the party for the window. */
 export class NoTableAvailableError extends AppError {
-  constructor(covers: number, startsAt: string) {
-    super('NO_TABLE_AVAILABLE', `No free table or combination fits ${covers} covers at ${startsAt}`, {
-      covers,
-      startsAt,
-    });
+  constructor(covers: number, startsAt: string, message?: string) {
+    super(
+      'NO_TABLE_AVAILABLE',
+      message ?? `No free table or combination fits ${covers} covers at ${startsAt}`,
+      {
+        covers,
+        startsAt,
+      },
+    );
   }
 }
 

@@ -7,12 +7,16 @@ import { PrenotazioneService } from './prenotazione-service.js';
 import { PrenotazioneStore } from './prenotazione-store.js';
 import { createSeatingSources, type SeatingConfigCache } from './seating-sources.js';
 import { TableAgendaStore } from './table-agenda-store.js';
+import { subgraphSeatingInputs } from './waitlist-seating-inputs.js';
+import { WaitlistService } from './waitlist-service.js';
+import { WaitlistStore } from './waitlist-store.js';
 
 export type PrenotazioneDeps = SubgraphDeps;
 
 export interface PrenotazioneContext {
   prenotazioni: PrenotazioneService;
   opzioni: OpzioneService;
+  waitlist: WaitlistService;
   /** Batches `_entities` references: one store query per request for N bookings. */
   prenotazioneById: DataLoader<string, PrenotazioneRecord | null>;
 }
@@ -47,6 +51,15 @@ export async function createPrenotazioneContext(
   return {
     prenotazioni,
     opzioni: new OpzioneService({ store: options, prenotazioni, seating, timeZone: deps.timeZone, now }),
+    waitlist: new WaitlistService({
+      store: new WaitlistStore(tenantStore),
+      bookings: prenotazioni,
+      seating: subgraphSeatingInputs({ subgraphs: deps.subgraphs, viewer, seating }),
+      viewer,
+      timeZone: deps.timeZone,
+      now,
+      onEventsWritten: deps.onEventsWritten,
+    }),
     prenotazioneById: new DataLoader(async (ids) => {
       const found = new Map((await store.findByIds(ids)).map((p) => [p.id, p]));
       return ids.map((id) => found.get(id) ?? null);

@@ -10,10 +10,18 @@ import { Opzione } from './resolvers/Opzione.js';
 import { Prenotazione } from './resolvers/Prenotazione.js';
 import { Query } from './resolvers/Query.js';
 import { Tavolo } from './resolvers/Tavolo.js';
+import { WaitlistMutation, WaitlistQuery } from './resolvers/Waitlist.js';
+import { ensureWaitlistIndexes, WAITLIST_COLLECTION } from './waitlist-store.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
-const resolvers: Resolvers = { Query, Mutation, Prenotazione, Tavolo, Opzione };
+const resolvers: Resolvers = {
+  Query: { ...Query, ...WaitlistQuery },
+  Mutation: { ...Mutation, ...WaitlistMutation },
+  Prenotazione,
+  Tavolo,
+  Opzione,
+};
 
 /** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
@@ -23,11 +31,12 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
     name: 'prenotazione',
     typeDefs,
     schema,
-    outboxCollections: [PRENOTAZIONI_COLLECTION],
+    outboxCollections: [PRENOTAZIONI_COLLECTION, WAITLIST_COLLECTION],
     createContext: (request) => createPrenotazioneContext(deps, request, seatingConfig),
     init: async () => {
       await ensurePrenotazioniIndexes(deps.store);
       await ensureOpzioniIndexes(deps.store);
+      await ensureWaitlistIndexes(deps.store);
     },
   };
 }

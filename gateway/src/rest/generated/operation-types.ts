@@ -3,6 +3,12 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type AnnullaAttesaInput = {
+  motivo?: string | null | undefined;
+  /** left (the party went away) or cancelled (the default). */
+  state?: StatoAttesa | null | undefined;
+};
+
 /** How a booking's or option's tables were chosen. */
 export type Assegnazione =
   | 'manual'
@@ -150,6 +156,12 @@ export type SalaPatch = {
   height?: number | null | undefined;
 };
 
+/** At most one of tableIds and combinationId; neither: the suggested fit that is free now. */
+export type SiediAttesaInput = {
+  tableIds?: Array<string | number> | null | undefined;
+  combinationId?: string | number | null | undefined;
+};
+
 /** Only the fields sent change; a weekday sent in openingHours replaces that day's intervals ([] = closed). */
 export type SlotConfigInput = {
   slotMinutes?: number | null | undefined;
@@ -163,6 +175,14 @@ export type SlotConfigInput = {
   /** 0..1440. */
   reseatFreezeMinutes?: number | null | undefined;
 };
+
+/** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
+export type StatoAttesa =
+  | 'waiting'
+  | 'notified'
+  | 'seated'
+  | 'left'
+  | 'cancelled';
 
 export type TableShape =
   | 'round'
@@ -238,6 +258,16 @@ export type TurnTimeInput = {
 
 export type UnlockInput = {
   deviceId: string;
+};
+
+/** English or Italian names; when both are sent the English one wins. */
+export type VoceAttesaInput = {
+  customerName?: string | null | undefined;
+  cliente?: string | null | undefined;
+  covers?: number | null | undefined;
+  numeroPersone?: number | null | undefined;
+  customerPhone?: string | null | undefined;
+  notes?: string | null | undefined;
 };
 
 export type ListTavoliQueryVariables = Exact<{
@@ -551,6 +581,50 @@ export type DeleteCombinazioneMutationVariables = Exact<{
 
 export type DeleteCombinazioneMutation = { deleteCombinazione: { id: string, deleted: boolean } };
 
+export type AggiungiAttesaMutationVariables = Exact<{
+  input: VoceAttesaInput;
+}>;
+
+
+export type AggiungiAttesaMutation = { aggiungiAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type VoceAttesaFieldsFragment = { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string };
+
+export type ListaAttesaQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListaAttesaQuery = { listaAttesa: Array<{ id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string }> };
+
+export type GetVoceAttesaQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetVoceAttesaQuery = { voceAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } | null };
+
+export type AvvisaAttesaMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AvvisaAttesaMutation = { avvisaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type SiediAttesaMutationVariables = Exact<{
+  id: string | number;
+  input?: SiediAttesaInput | null | undefined;
+}>;
+
+
+export type SiediAttesaMutation = { siediAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type AnnullaAttesaMutationVariables = Exact<{
+  id: string | number;
+  input?: AnnullaAttesaInput | null | undefined;
+}>;
+
+
+export type AnnullaAttesaMutation = { annullaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -594,4 +668,10 @@ export interface OperationResults {
   CreateCombinazione: CreateCombinazioneMutation;
   UpdateCombinazione: UpdateCombinazioneMutation;
   DeleteCombinazione: DeleteCombinazioneMutation;
+  AggiungiAttesa: AggiungiAttesaMutation;
+  ListaAttesa: ListaAttesaQuery;
+  GetVoceAttesa: GetVoceAttesaQuery;
+  AvvisaAttesa: AvvisaAttesaMutation;
+  SiediAttesa: SiediAttesaMutation;
+  AnnullaAttesa: AnnullaAttesaMutation;
 }

@@ -229,6 +229,9 @@ export type Query = {
   syncPrenotazioni: SyncPage;
   /** Seating: the tenant's live options (unexpired, unused, unreleased), soonest expiry first. */
   opzioni: Array<Opzione>;
+  /** Today's waiting and notified parties, oldest first, each with its position and current estimate. */
+  listaAttesa: Array<VoceAttesa>;
+  voceAttesa?: Maybe<VoceAttesa>;
 };
 
 
@@ -266,6 +269,11 @@ export type QuerySyncPrenotazioniArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
+
+export type QueryVoceAttesaArgs = {
+  id: Scalars['ID']['input'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Publishes bookings.created. Refused (TABLE_UNAVAILABLE) when a table is already booked in that window. */
@@ -284,6 +292,18 @@ export type Mutation = {
   createOpzione: Opzione;
   /** Seating: frees an option's tables at once. */
   releaseOpzione: ReleaseOpzioneResult;
+  /** Adds a party (state waiting) with its quote; publishes waitlist.added. */
+  aggiungiAttesa: VoceAttesa;
+  /** To notified (the party was told its table is ready); publishes waitlist.notified. */
+  avvisaAttesa: VoceAttesa;
+  /**
+   * To seated: creates the walk-in booking (confermata, now, the party's turn time) on the tables, sets each
+   * table occupied; publishes waitlist.seated. Again on a seated party: the same result (409 when other tables
+   * are asked for).
+   */
+  siediAttesa: VoceAttesa;
+  /** To left or cancelled (default) with the reason; publishes waitlist.left or waitlist.cancelled. */
+  annullaAttesa: VoceAttesa;
 };
 
 
@@ -327,6 +347,96 @@ export type MutationCreateOpzioneArgs = {
 
 export type MutationReleaseOpzioneArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationAggiungiAttesaArgs = {
+  input: VoceAttesaInput;
+};
+
+
+export type MutationAvvisaAttesaArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type MutationSiediAttesaArgs = {
+  id: Scalars['ID']['input'];
+  input?: InputMaybe<SiediAttesaInput>;
+};
+
+
+export type MutationAnnullaAttesaArgs = {
+  id: Scalars['ID']['input'];
+  input?: InputMaybe<AnnullaAttesaInput>;
+};
+
+/** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
+export type StatoAttesa =
+  | 'waiting'
+  | 'notified'
+  | 'seated'
+  | 'left'
+  | 'cancelled';
+
+/**
+ * A party on the waitlist. English and Italian names (customerName/cliente, covers/numeroPersone) are both
+ * returned. position, estimatedMinutes and the suggested tables are computed when read, for today's waiting and
+ * notified parties (null or empty otherwise).
+ */
+export type VoceAttesa = {
+  __typename?: 'VoceAttesa';
+  id: Scalars['ID']['output'];
+  customerName: Scalars['String']['output'];
+  cliente: Scalars['String']['output'];
+  covers: Scalars['Int']['output'];
+  numeroPersone: Scalars['Int']['output'];
+  customerPhone?: Maybe<Scalars['String']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  state: StatoAttesa;
+  /** 1 for the oldest party still waiting today. */
+  position?: Maybe<Scalars['Int']['output']>;
+  /** Minutes promised when the party was added (null: no table or combination holds the party). */
+  quotedMinutes?: Maybe<Scalars['Int']['output']>;
+  quotedAt: Scalars['String']['output'];
+  /** The current estimate: minutes until a fitting table or combination is free for the party's turn time. */
+  estimatedMinutes?: Maybe<Scalars['Int']['output']>;
+  /** The tables the estimate counts on (seated without a choice, the party takes them when they are free now). */
+  suggestedTableIds: Array<Scalars['ID']['output']>;
+  /** Set when the estimate counts on a combination of tables. */
+  suggestedCombinationId?: Maybe<Scalars['ID']['output']>;
+  notifiedAt?: Maybe<Scalars['String']['output']>;
+  seatedAt?: Maybe<Scalars['String']['output']>;
+  /** The walk-in booking created when the party was seated. */
+  prenotazioneId?: Maybe<Scalars['ID']['output']>;
+  /** The tables the party was seated at. */
+  tableIds: Array<Scalars['ID']['output']>;
+  /** Reason given when the party left or was cancelled. */
+  motivo?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
+/** English or Italian names; when both are sent the English one wins. */
+export type VoceAttesaInput = {
+  customerName?: InputMaybe<Scalars['String']['input']>;
+  cliente?: InputMaybe<Scalars['String']['input']>;
+  covers?: InputMaybe<Scalars['Int']['input']>;
+  numeroPersone?: InputMaybe<Scalars['Int']['input']>;
+  customerPhone?: InputMaybe<Scalars['String']['input']>;
+  notes?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** At most one of tableIds and combinationId; neither: the suggested fit that is free now. */
+export type SiediAttesaInput = {
+  tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
+  combinationId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+export type AnnullaAttesaInput = {
+  motivo?: InputMaybe<Scalars['String']['input']>;
+  /** left (the party went away) or cancelled (the default). */
+  state?: InputMaybe<StatoAttesa>;
 };
 
 
@@ -447,6 +557,11 @@ export type ResolversTypes = {
   ReleaseOpzioneResult: ResolverTypeWrapper<ReleaseOpzioneResult>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  StatoAttesa: StatoAttesa;
+  VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
+  VoceAttesaInput: VoceAttesaInput;
+  SiediAttesaInput: SiediAttesaInput;
+  AnnullaAttesaInput: AnnullaAttesaInput;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -468,6 +583,10 @@ export type ResolversParentTypes = {
   ReleaseOpzioneResult: ReleaseOpzioneResult;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
+  VoceAttesa: VoceAttesa;
+  VoceAttesaInput: VoceAttesaInput;
+  SiediAttesaInput: SiediAttesaInput;
+  AnnullaAttesaInput: AnnullaAttesaInput;
 };
 
 export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Prenotazione'] = ResolversParentTypes['Prenotazione'], FederationReferenceType extends FederationReferenceTypes['Prenotazione'] = FederationReferenceTypes['Prenotazione']> = {
@@ -553,6 +672,8 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   occupazioniTavoli?: Resolver<Array<ResolversTypes['OccupazioneTavolo']>, ParentType, ContextType, RequireFields<QueryOccupazioniTavoliArgs, 'from' | 'to' | 'tableIds'>>;
   syncPrenotazioni?: Resolver<ResolversTypes['SyncPage'], ParentType, ContextType, Partial<QuerySyncPrenotazioniArgs>>;
   opzioni?: Resolver<Array<ResolversTypes['Opzione']>, ParentType, ContextType>;
+  listaAttesa?: Resolver<Array<ResolversTypes['VoceAttesa']>, ParentType, ContextType>;
+  voceAttesa?: Resolver<Maybe<ResolversTypes['VoceAttesa']>, ParentType, ContextType, RequireFields<QueryVoceAttesaArgs, 'id'>>;
 };
 
 export type MutationResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -564,6 +685,34 @@ export type MutationResolvers<ContextType = PrenotazioneContext, ParentType exte
   cambiaStatoPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCambiaStatoPrenotazioneArgs, 'id' | 'nuovoStato'>>;
   createOpzione?: Resolver<ResolversTypes['Opzione'], ParentType, ContextType, RequireFields<MutationCreateOpzioneArgs, 'input'>>;
   releaseOpzione?: Resolver<ResolversTypes['ReleaseOpzioneResult'], ParentType, ContextType, RequireFields<MutationReleaseOpzioneArgs, 'id'>>;
+  aggiungiAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationAggiungiAttesaArgs, 'input'>>;
+  avvisaAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationAvvisaAttesaArgs, 'id'>>;
+  siediAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationSiediAttesaArgs, 'id'>>;
+  annullaAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationAnnullaAttesaArgs, 'id'>>;
+};
+
+export type VoceAttesaResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['VoceAttesa'] = ResolversParentTypes['VoceAttesa']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  numeroPersone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['StatoAttesa'], ParentType, ContextType>;
+  position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  quotedMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  quotedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  estimatedMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  suggestedTableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  suggestedCombinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  notifiedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  seatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prenotazioneId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  motivo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = PrenotazioneContext> = {
@@ -576,5 +725,6 @@ export type Resolvers<ContextType = PrenotazioneContext> = {
   ReleaseOpzioneResult?: ReleaseOpzioneResultResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
+  VoceAttesa?: VoceAttesaResolvers<ContextType>;
 };
 
