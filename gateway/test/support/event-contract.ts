@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { buildSchema, getNamedType, isObjectType } from 'graphql';
-import { natsSubject, subjectMatches } from '@coperto/bus';
+import { natsSubject, subjectMatches, subjectTypeOf } from '@coperto/bus';
 import { asyncApiDocument, channelKey, EVENT_CHANNELS } from '../../src/asyncapi/index.js';
 import { SUBSCRIPTION_SCHEMA_FILE } from '../../src/subscriptions/subscription-schema.js';
 
@@ -56,8 +56,13 @@ const describeEvent = (event: unknown) => JSON.stringify(event).slice(0, 400);
 /** Why an event received on a NATS subject does not match the document; undefined when it matches. */
 export function eventViolation(subject: string, event: unknown): string | undefined {
   const match = /^tenant\.([^.]+)\.restaurant\.(.+)$/.exec(subject);
-  if (!match || !(match[2]! in channels)) return `AsyncAPI: no channel for subject ${subject}`;
-  const [, tenant, eventType] = match as unknown as [string, string, string];
+  // The message is the envelope's type; several types may share a subject (waitlist.* on waitlist.updated).
+  const declared = (event as { type?: unknown } | null)?.type;
+  const eventType = typeof declared === 'string' && declared in channels ? declared : match?.[2];
+  if (!match || !eventType || !(eventType in channels) || subjectTypeOf(eventType) !== match[2]) {
+    return `AsyncAPI: no channel for subject ${subject} and type ${String(declared)}`;
+  }
+  const tenant = match[1]!;
   const validate = validator(false, eventType);
   if (!validate(event)) {
     return `AsyncAPI: ${subject} does not match its message: ${validate.errors?.map((e) => `${e.instancePath} ${e.message}`).join('; ')}\n${describeEvent(event)}`;
