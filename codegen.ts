@@ -51,10 +51,12 @@ const config: CodegenConfig = {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
       Tavolo: '../tavolo-record.js#TavoloRecord',
+      Combinazione: '../combinazione-record.js#CombinazioneRecord',
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {
       Prenotazione: '../prenotazione-record.js#PrenotazioneRecord',
+      Opzione: '../opzione-record.js#OpzioneRecord',
       Tavolo: "FederationReferenceTypes['Tavolo']",
     }),
     ...subgraphResolverTypes(
@@ -78,7 +80,11 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumsAsTypes: true,
         contextType: '../subscription-context.js#SubscriptionContext',
-        mappers: { TableStatusEvent: '@coperto/bus#CloudEvent', BookingEvent: '@coperto/bus#CloudEvent' },
+        mappers: {
+          TableStatusEvent: '@coperto/bus#CloudEvent',
+          BookingEvent: '@coperto/bus#CloudEvent',
+          WaitlistEvent: '@coperto/bus#CloudEvent',
+        },
         mapperTypeSuffix: 'Model',
         strictScalars: true,
       },

@@ -44,6 +44,8 @@ export default defineConfig({
         test: {
           name: 'e2e',
           include: ['**/*.e2e.test.ts'],
+          // Every event an e2e test receives must match GET /asyncapi.json (gateway/test/support/event-contract.ts).
+          setupFiles: ['test/support/event-contract-setup.ts'],
           exclude,
           testTimeout: 90_000,
           hookTimeout: 120_000,

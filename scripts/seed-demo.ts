@@ -1,6 +1,6 @@
 // `pnpm seed [--tenant demo] [--url http://127.0.0.1:3000]`: gives a running Coperto a room to look at on the
 // floor plan (GET /), through the public REST API only: two rooms, tables with geometry (and one not placed
-// yet), a few of tonight's bookings. Signs its own administrator token with `pnpm token`'s secret. Run it again: the
+// yet), a few of tonight's bookings and three table combinations. Signs its own administrator token with `pnpm token`'s secret. Run it again: the
 // rooms that exist are left as they are.
 import { parseArgs } from 'node:util';
 import { isValidTenantId, signToken } from '@coperto/auth';
@@ -118,6 +118,17 @@ for (const spec of ROOMS) {
       tableIds: [table.id],
       state: 'confermata',
     });
+  }
+  // Tables joined for larger parties (docs/seating.md): drawn as one outline on the floor plan.
+  const combinations: Array<[string[], number, number]> = [
+    [['3', '4'], 5, 7],
+    [['9', '10'], 3, 4],
+    [['T1', 'T2'], 3, 4],
+  ];
+  for (const [names, minCovers, maxCovers] of combinations) {
+    const tableIds = names.map((name) => created.find((t) => t.name === name)?.id);
+    if (tableIds.some((id) => !id)) continue;
+    await call('POST', '/api/combinazioni', { name: names.join('+'), tableIds, minCovers, maxCovers });
   }
   console.log(`room ${spec.codice}: ${created.length} tables`);
 }

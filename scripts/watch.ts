@@ -1,7 +1,8 @@
 // `pnpm watch [--tenant demo] [--url http://127.0.0.1:3000] [--json]`: follows a running Coperto's live events
 // over graphql-ws (table status changes, bookings created, updated, cancelled) and prints each as one line on
 // stdout (`--json`: the event's envelope as one JSON line). Signs its token like `pnpm token` (JWT_SECRET, else
-// the secret embedded mode keeps in DATA_DIR). Ctrl-C stops it.
+// the secret embedded mode keeps in DATA_DIR). Ctrl-C stops it. The events' schemas: the service's
+// GET /asyncapi.json (AsyncAPI 3.0), which it names when it connects.
 import { parseArgs } from 'node:util';
 import { createClient } from 'graphql-ws';
 import WebSocket from 'ws';
@@ -39,7 +40,8 @@ const stop = async (code: number) => {
   process.exit(code);
 };
 
-const url = `${(values.url ?? '').replace(/\/+$/, '').replace(/^http/, 'ws')}/graphql`;
+const baseUrl = (values.url ?? '').replace(/\/+$/, '');
+const url = `${baseUrl.replace(/^http/, 'ws')}/graphql`;
 const client = createClient({
   url,
   webSocketImpl: WebSocket,
@@ -49,7 +51,10 @@ const client = createClient({
   retryAttempts: Number.POSITIVE_INFINITY,
   shouldRetry: (event) => (event as { code?: number } | null)?.code !== 4403,
   on: {
-    connected: () => console.error(`watching tenant ${tenantId} at ${url} (Ctrl-C to stop)`),
+    connected: () =>
+      console.error(
+        `watching tenant ${tenantId} at ${url} (Ctrl-C to stop); the events' schemas: ${baseUrl}/asyncapi.json`,
+      ),
     closed: (event) => {
       if (stopping) return;
       const { code, reason } = event as { code?: number; reason?: string };

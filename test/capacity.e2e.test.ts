@@ -65,6 +65,9 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
         maxCoversPerSlot: 40,
         defaultMealMinutes: 120,
         timeZone: 'Europe/Rome',
+        turnTimes: [],
+        reseat: true,
+        reseatFreezeMinutes: 60,
         customized: false,
         updatedAt: null,
       });

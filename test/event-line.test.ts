@@ -29,6 +29,20 @@ describe('pnpm watch lines (scripts/event-line.ts)', () => {
     );
   });
 
+  it('shows waitlist changes: the quote when added, the tables when seated, the reason when left', () => {
+    const base = { id: 'e3', time: '2030-06-14T18:10:00.000Z', subject: 'w-1' };
+    const party = { customerName: 'Rossi', covers: 3, tableIds: [] };
+    expect(
+      eventLine({ ...base, type: 'waitlist.added', data: { ...party, position: 2, quotedMinutes: 25 } }),
+    ).toBe('2030-06-14T18:10:00.000Z waitlist.added Rossi ·3 #2 quoted 25 min (waitlist w-1)');
+    expect(eventLine({ ...base, type: 'waitlist.seated', data: { ...party, tableIds: ['T1', 'T2'] } })).toBe(
+      '2030-06-14T18:10:00.000Z waitlist.seated Rossi ·3 at T1+T2 (waitlist w-1)',
+    );
+    expect(eventLine({ ...base, type: 'waitlist.left', data: { ...party, motivo: 'too long' } })).toBe(
+      '2030-06-14T18:10:00.000Z waitlist.left Rossi ·3 "too long" (waitlist w-1)',
+    );
+  });
+
   it('subscribes with one document per field, each valid against the gateway’s subscription schema', () => {
     const schema = buildSchema(
       readFileSync(resolve(import.meta.dirname, '../gateway/src/subscriptions/schema.graphql'), 'utf8'),

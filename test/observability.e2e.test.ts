@@ -160,6 +160,8 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).not.toMatch(/route="\/api"/);
     expect(text).toMatch(/graphql_operation_duration_seconds_count\{[^}]*operation="GetTavolo"/);
     expect(text).toMatch(/^graphql_ws_open_sockets\{[^}]*\} 0$/m);
+    expect(text).toMatch(/^graphql_ws_subscriptions\{[^}]*\} 0$/m);
+    expect(text).toMatch(/^graphql_ws_subscription_groups\{[^}]*\} 0$/m);
     expect(text).toMatch(/^cache_misses_total\{[^}]*\} [1-9]/m);
     if (mode === 'embedded') expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
   });

@@ -103,7 +103,8 @@ describe.each(MODES)('GraphQL operation limits (%s)', (mode) => {
       const port = subgraphs.tavolo![0]!.port;
       const direct = createApi(`http://127.0.0.1:${port}`);
       const noToken = await direct('POST', '/graphql', { raw: '{"query": "{' });
-      expect(noToken.status).toBe(200);
+      expect(noToken.status).toBe(401);
+      expect(noToken.headers.get('www-authenticate')).toMatch(/^Bearer/);
       expect(noToken.body.errors[0].extensions.code).toBe('UNAUTHENTICATED');
       const deep = await direct('POST', '/graphql', {
         token,

@@ -3,6 +3,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freePorts, killOnExit, mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
+import { asyncApiDocument } from '@coperto/gateway';
 import { MODES, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
@@ -93,6 +94,19 @@ describe.each(MODES)('pnpm watch (%s mode)', (mode) => {
       .find((l) => l.includes(`(booking ${booking.body.id})`))!;
     expect(bookingLine).toContain(`bookings.created ${booking.body.codice} Rossi ·3 2030-06-14T20:00`);
 
+    watch.child.kill('SIGINT');
+    expect(await watch.exited).toBe(0);
+  });
+
+  it('names the AsyncAPI document of the events, which the gateway serves without a token', async () => {
+    const watch = startWatch(['--tenant', tenant, '--url', stack.baseUrl], { JWT_SECRET: TEST_JWT_SECRET });
+    watchers.push(watch);
+    const documentUrl = `${stack.baseUrl}/asyncapi.json`;
+    await until(() => watch.stderr().includes(documentUrl), 'the AsyncAPI address');
+    const res = await fetch(documentUrl);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(await res.json()).toEqual(asyncApiDocument());
     watch.child.kill('SIGINT');
     expect(await watch.exited).toBe(0);
   });

@@ -18,8 +18,8 @@ export interface BenchConfig {
   connections: number;
   /** Duration of scenario 5's mixed load. */
   soakSeconds: number;
-  /** Scenario 4: sockets and status changes per second. */
-  sockets: number;
+  /** Scenario 4: the socket counts it runs with (one pair of rows each), and status changes per second. */
+  sockets: readonly number[];
   pushRate: number;
   /** Scenario numbers to run (all when empty). */
   only: ReadonlySet<number>;
@@ -34,6 +34,16 @@ const int = (name: string, fallback: number): number => {
   const value = Number(raw);
   if (!Number.isInteger(value) || value <= 0) throw new Error(`${name} must be a positive integer`);
   return value;
+};
+
+/** A comma-separated list of positive integers. */
+const ints = (name: string, fallback: readonly number[]): readonly number[] => {
+  const raw = process.env[name];
+  if (raw === undefined || raw.trim() === '') return fallback;
+  const values = raw.split(',').map((s) => Number(s.trim()));
+  if (!values.every((v) => Number.isInteger(v) && v > 0))
+    throw new Error(`${name} must be positive integers separated by commas`);
+  return values;
 };
 
 export function readConfig(): BenchConfig {
@@ -53,7 +63,7 @@ export function readConfig(): BenchConfig {
     warmupSeconds: int('BENCH_WARMUP_S', 3),
     connections: int('BENCH_CONNECTIONS', 20),
     soakSeconds: int('BENCH_SOAK_S', 600),
-    sockets: int('BENCH_SOCKETS', 100),
+    sockets: ints('BENCH_SOCKETS', [100, 1000]),
     pushRate: int('BENCH_PUSH_RATE', 200),
     only: new Set(only),
     cpuProf: (process.env.BENCH_CPU_PROF ?? '')

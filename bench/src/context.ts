@@ -18,6 +18,8 @@ export interface BenchContext {
   rows: Row[];
   /** How each scenario was measured, for RESULTS.md ("Method"). */
   method: string[];
+  /** Sections of RESULTS.md of their own (heading → markdown), e.g. scenario 8's; written even by partial runs. */
+  sections: Map<string, string>;
 }
 
 export const row = (r: Omit<Row, 'notes'> & { notes?: string }): Row => ({ notes: '', ...r });

@@ -60,7 +60,7 @@ export const loadAutocannon = () => load<Autocannon>('autocannon');
 
 export interface SignJWTBuilder {
   setProtectedHeader(header: { alg: string; typ?: string }): SignJWTBuilder;
-  setIssuedAt(): SignJWTBuilder;
+  setIssuedAt(at?: number): SignJWTBuilder;
   setSubject(subject: string): SignJWTBuilder;
   setExpirationTime(expiry: string | number): SignJWTBuilder;
   sign(key: Uint8Array): Promise<string>;
@@ -120,3 +120,26 @@ export const loadGraphQLWs = () =>
   loadNamed<{ createClient: (options: GraphQLWsClientOptions) => GraphQLWsClient }>('graphql-ws/client');
 
 export const loadWebSocket = async () => (await loadNamed<{ WebSocket: unknown }>('ws')).WebSocket;
+
+// @sinonjs/fake-timers (scenario 8's virtual clock, loaded inside the service process) -----------------------
+
+export interface FakeClock {
+  now: number;
+  setSystemTime(now: number): void;
+}
+
+export const loadFakeTimers = () =>
+  load<{ install(config: { now: number; toFake: string[] }): FakeClock }>('@sinonjs/fake-timers');
+
+/** The few members of a `ws` client socket the push load's counting sockets use. */
+export interface RawWebSocket {
+  on(event: 'open', listener: () => void): void;
+  on(event: 'message', listener: (data: Buffer, isBinary: boolean) => void): void;
+  on(event: 'close', listener: (code: number) => void): void;
+  on(event: 'error', listener: (error: Error) => void): void;
+  send(data: string): void;
+  terminate(): void;
+}
+
+export const loadRawWebSocket = async () =>
+  (await loadNamed<{ WebSocket: new (url: string, protocol: string) => RawWebSocket }>('ws')).WebSocket;

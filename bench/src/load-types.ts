@@ -84,6 +84,8 @@ export interface PushRound {
 
 export interface PushResult {
   subscribed: number;
+  /** Live sockets whose events were timed (the others only counted them). */
+  measured: number;
   rounds: PushRound[];
   /** Sockets the server closed during the run, by close code. */
   closed: Record<string, number>;

@@ -15,7 +15,7 @@ import { describeMachine } from './machine.js';
 import type { MemoryRecord } from './memory.js';
 import { startMongoProxy } from './mongo-proxy-client.js';
 import { collectProfiles } from './profile-summary.js';
-import { renderTable, replaceTimeSection, writeResults } from './report.js';
+import { renderTable, replaceSection, replaceTimeSection, writeResults } from './report.js';
 import { scenario1 } from './scenarios/s1-rest-list.js';
 import { scenario2 } from './scenarios/s2-federation.js';
 import { scenario3 } from './scenarios/s3-availability.js';
@@ -23,6 +23,7 @@ import { scenario4 } from './scenarios/s4-push.js';
 import { scenario5 } from './scenarios/s5-memory.js';
 import { scenario6 } from './scenarios/s6-booking-create.js';
 import { scenario7 } from './scenarios/s7-fairness.js';
+import { scenario8, SEATING_HEADING } from './scenarios/s8-seating.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -35,6 +36,7 @@ const startedAt = new Date();
 const machine = describeMachine(config);
 const rows: Row[] = [];
 const method: string[] = [];
+const sections = new Map<string, string>();
 let failures = 0;
 
 /** Runs one scenario; a failure becomes a row of the table and the run goes on. */
@@ -67,7 +69,14 @@ try {
       `${config.roundSeconds} s after ${config.warmupSeconds} s warm-up, ${config.connections} connections`,
   );
   const load = await startLoadGenerator(config);
-  const ctx: BenchContext = { config, load, jwtSecret: newJwtSecret(), rows, method };
+  const ctx: BenchContext = {
+    config,
+    load,
+    jwtSecret: newJwtSecret(),
+    rows,
+    method,
+    sections,
+  };
 
   if (!stopping() && (runs(config, 1) || runs(config, 4) || runs(config, 5))) {
     log('starting the embedded process');
@@ -81,6 +90,7 @@ try {
   }
 
   await attempt(7, '7 per-tenant fairness', () => scenario7(ctx));
+  await attempt(8, '8 seating simulator', () => scenario8(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');
@@ -141,7 +151,7 @@ if (config.only.size === 0) {
     command: 'pnpm bench',
     settings:
       `BENCH_ROUNDS=${config.rounds} BENCH_ROUND_S=${config.roundSeconds} BENCH_WARMUP_S=${config.warmupSeconds} ` +
-      `BENCH_CONNECTIONS=${config.connections} BENCH_SOAK_S=${config.soakSeconds} BENCH_SOCKETS=${config.sockets} ` +
+      `BENCH_CONNECTIONS=${config.connections} BENCH_SOAK_S=${config.soakSeconds} BENCH_SOCKETS=${config.sockets.join(',')} ` +
       `BENCH_PUSH_RATE=${config.pushRate}`,
     durationSeconds: elapsedSeconds(),
     loadAverageAfter: loadavg()
@@ -150,13 +160,19 @@ if (config.only.size === 0) {
     table,
     method,
     profiles,
+    keptSections: [SEATING_HEADING],
   });
   log(`wrote ${resultsFile}`);
 } else if (profiles.length > 0) {
   replaceTimeSection(resultsFile, startedAt, profiles);
   log(`partial run (BENCH_ONLY): table not written; profile summary written to ${resultsFile}`);
 } else {
-  log('partial run (BENCH_ONLY): RESULTS.md left as it was');
+  log('partial run (BENCH_ONLY): RESULTS.md left as it was (except the sections of its own this run wrote)');
+}
+for (const [heading, section] of sections) {
+  replaceSection(resultsFile, heading, section);
+  process.stdout.write(`\n${section}\n`);
+  log(`wrote ${heading.replace(/^#+ /, '')} to ${resultsFile}`);
 }
 for (const p of profiles) process.stdout.write(`${p}\n\n`);
 log(`done in ${(elapsedSeconds() / 60).toFixed(1)} min${failures ? `, ${failures} failure(s)` : ''}`);

@@ -102,19 +102,20 @@ export function spawnProcess(name: string, cmd: string, args: string[], options:
 /**
  * A Coperto entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) run as production runs it: its
  * compiled file (`pnpm build`, which bench/run.sh runs first) with `node --conditions=compiled`, from the
- * repository root. BENCH_CPU_PROF=<name> profiles it.
+ * repository root. BENCH_CPU_PROF=<name> profiles it. `nodeArgs` go before the entry (scenario 8's virtual clock).
  */
 export function spawnService(
   config: BenchConfig,
   name: string,
   entry: string,
   env: Record<string, string>,
+  nodeArgs: readonly string[] = [],
 ): Proc {
   const profile = config.cpuProf.includes(name)
     ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, name)]
     : [];
   const compiled = entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
-  return spawnProcess(name, process.execPath, [...profile, '--conditions=compiled', compiled], {
+  return spawnProcess(name, process.execPath, [...profile, ...nodeArgs, '--conditions=compiled', compiled], {
     cwd: config.repoRoot,
     env: {
       NODE_ENV: 'production',
@@ -126,6 +127,8 @@ export function spawnService(
       RESTAURANT_TIMEZONE: 'Europe/Rome',
       // Scenarios 1–6 measure what one tenant gets at full speed: no per-tenant limit (scenario 7 sets its own).
       RATE_LIMIT_TENANT_RPS: '0',
+      // Scenario 4's 1,000 sockets are one tenant's: no per-tenant socket cap (default 200).
+      SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: '0',
       ...env,
     },
   });

@@ -23,13 +23,13 @@ export function renderTable(rows: readonly Row[]): string {
 
 const TIME_HEADING = '## Where the time goes';
 
-/** The "Where the time goes" section of an existing RESULTS.md (kept when this run did not profile). */
-function previousTimeSection(file: string): string | null {
+/** A section (heading to the next `## `) of an existing RESULTS.md, e.g. one this run did not measure. */
+function previousSection(file: string, heading: string): string | null {
   if (!existsSync(file)) return null;
   const text = readFileSync(file, 'utf8');
-  const start = text.indexOf(TIME_HEADING);
+  const start = text.indexOf(heading);
   if (start < 0) return null;
-  const next = text.indexOf('\n## ', start + TIME_HEADING.length);
+  const next = text.indexOf('\n## ', start + heading.length);
   return text.slice(start, next < 0 ? undefined : next).trimEnd();
 }
 
@@ -45,10 +45,16 @@ export interface ResultsDocument {
   method: readonly string[];
   /** New profile summaries from this run (markdown), if it profiled. */
   profiles: readonly string[];
+  /** Headings of sections of their own (scenario 8's) kept from the previous file; the run replaces them after. */
+  keptSections: readonly string[];
 }
 
 export function writeResults(doc: ResultsDocument): void {
-  const kept = previousTimeSection(doc.file);
+  const kept = previousSection(doc.file, TIME_HEADING);
+  const others = doc.keptSections.flatMap((heading) => {
+    const section = previousSection(doc.file, heading);
+    return section === null ? [] : [section, ''];
+  });
   const timeSection =
     doc.profiles.length > 0
       ? [TIME_HEADING, '', `Profiled in the run of ${doc.date.toISOString()}.`, '', ...doc.profiles].join(
@@ -79,8 +85,22 @@ export function writeResults(doc: ResultsDocument): void {
     ...doc.method.flatMap((m) => [m, '']),
     timeSection,
     '',
+    ...others,
   ].join('\n');
   writeFileSync(doc.file, text);
+}
+
+/** Replaces (or appends) the section under `heading` (its first line) of RESULTS.md with `section`. */
+export function replaceSection(file: string, heading: string, section: string): void {
+  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Coperto benchmark results\n';
+  const body = section.trimEnd();
+  const start = text.indexOf(heading);
+  if (start < 0) {
+    writeFileSync(file, `${text.trimEnd()}\n\n${body}\n`);
+    return;
+  }
+  const next = text.indexOf('\n## ', start + heading.length);
+  writeFileSync(file, `${text.slice(0, start)}${body}\n${next < 0 ? '' : text.slice(next)}`);
 }
 
 /** Replaces (or appends) the "Where the time goes" section of an existing RESULTS.md: for profiling-only runs. */
@@ -88,12 +108,5 @@ export function replaceTimeSection(file: string, date: Date, profiles: readonly 
   const section = [TIME_HEADING, '', `Profiled in the run of ${date.toISOString()}.`, '', ...profiles].join(
     '\n',
   );
-  const text = existsSync(file) ? readFileSync(file, 'utf8') : '# Coperto benchmark results\n';
-  const start = text.indexOf(TIME_HEADING);
-  if (start < 0) {
-    writeFileSync(file, `${text.trimEnd()}\n\n${section}\n`);
-    return;
-  }
-  const next = text.indexOf('\n## ', start + TIME_HEADING.length);
-  writeFileSync(file, `${text.slice(0, start)}${section}\n${next < 0 ? '' : text.slice(next)}`);
+  replaceSection(file, TIME_HEADING, section);
 }

@@ -14,19 +14,34 @@ export interface EmbeddedStack {
   dataDir: string;
 }
 
-/** The all-in-one process (`bash scripts/start.sh` runs the same entry): gateway + five subgraphs + store. */
-export async function startEmbedded(config: BenchConfig, jwtSecret: string): Promise<EmbeddedStack> {
+/**
+ * The all-in-one process (`bash scripts/start.sh` runs the same entry): gateway + five subgraphs + store.
+ * `extra` adds node flags and environment (scenario 8 runs it on a virtual clock).
+ */
+export async function startEmbedded(
+  config: BenchConfig,
+  jwtSecret: string,
+  extra: { nodeArgs?: readonly string[]; env?: Record<string, string>; name?: string } = {},
+): Promise<EmbeddedStack> {
   const [port, health, metrics] = (await freePorts(3)) as [number, number, number];
-  const dataDir = join(config.tmpDir, 'embedded-data');
+  const name = extra.name ?? 'gateway-embedded';
+  const dataDir = join(config.tmpDir, `${name}-data`);
   mkdirSync(dataDir, { recursive: true });
-  const proc = spawnService(config, 'gateway-embedded', 'gateway/src/index.ts', {
-    COPERTO_MODE: 'embedded',
-    PORT: String(port),
-    HEALTH_PORT: String(health),
-    METRICS_PORT: String(metrics),
-    DATA_DIR: dataDir,
-    JWT_SECRET: jwtSecret,
-  });
+  const proc = spawnService(
+    config,
+    name,
+    'gateway/src/index.ts',
+    {
+      COPERTO_MODE: 'embedded',
+      PORT: String(port),
+      HEALTH_PORT: String(health),
+      METRICS_PORT: String(metrics),
+      DATA_DIR: dataDir,
+      JWT_SECRET: jwtSecret,
+      ...extra.env,
+    },
+    extra.nodeArgs,
+  );
   await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));
   return {
     proc,

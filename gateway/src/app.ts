@@ -107,6 +107,16 @@ export async function startGatewayApp(
     metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
       gateway.subscriptions.connections(),
     );
+    metrics.gauge(
+      'graphql_ws_subscription_groups',
+      'Subscription groups open (one execution per event each, shared by their subscriptions)',
+      () => gateway.subscriptions.groups().groups,
+    );
+    metrics.gauge(
+      'graphql_ws_subscriptions',
+      'Subscriptions open on graphql-ws sockets',
+      () => gateway.subscriptions.groups().members,
+    );
     if (deps.cache) {
       const cache = deps.cache;
       metrics.totalCounter(
@@ -163,3 +173,4 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';
 export { apiSchemaOf, openApiDocument } from './openapi/index.js';
+export { asyncApiDocument, channelKey, EVENT_CHANNELS } from './asyncapi/index.js';

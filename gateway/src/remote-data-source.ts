@@ -3,14 +3,15 @@ import {
   type GraphQLDataSource,
   type GraphQLDataSourceProcessOptions,
 } from '@apollo/gateway';
-import { UnavailableError } from '@coperto/errors';
+import { UnauthenticatedError, UnavailableError } from '@coperto/errors';
 import type { GatewayContext } from './context.js';
 
 type Fetcher = NonNullable<NonNullable<ConstructorParameters<typeof RemoteGraphQLDataSource>[0]>['fetcher']>;
 
 /**
  * Distributed mode: a subgraph reached over HTTP. Forwards the caller's Authorization header (the subgraph
- * verifies it again) and the request id; a subgraph that cannot be reached is UNAVAILABLE (503), not a 500.
+ * verifies it again) and the request id; a subgraph that refuses the token (401) is UNAUTHENTICATED, one that
+ * cannot be reached is UNAVAILABLE (503), never a 500.
  *
  * Requests go through Node's own `fetch` (undici, pooled keep-alive connections) rather than Apollo's default
  * make-fetch-happen stack, whose retry, cache and agent layers cost about a quarter of the gateway's CPU in the
@@ -34,7 +35,14 @@ export class AuthForwardingDataSource extends RemoteGraphQLDataSource<GatewayCon
     try {
       return await super.process(options);
     } catch (error) {
+      if (refusedToken(error)) throw new UnauthenticatedError('The subgraph did not accept the token');
       throw new UnavailableError(`Subgraph ${this.url ?? ''} did not answer`.trim(), { cause: error });
     }
   }
+}
+
+/** Apollo's error for a subgraph's 401 answer (RemoteGraphQLDataSource.errorFromResponse). */
+function refusedToken(error: unknown): boolean {
+  const extensions = (error as { extensions?: { response?: { status?: unknown } } } | null)?.extensions;
+  return extensions?.response?.status === 401;
 }

@@ -31,6 +31,7 @@ import { useJsonBodies } from './json-content.js';
 import { createValidatorCompiler } from './request-validation.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { apiSchemaOf, API_VERSION, buildOpenApiDocument, registerOpenApiRoutes } from './openapi/index.js';
+import { asyncApiDocument, registerAsyncApiRoute } from './asyncapi/index.js';
 import { registerExplorer } from './explorer/explorer.js';
 import { logAccess, routeLabel } from './access-log.js';
 import { registerCors } from './cors.js';
@@ -244,6 +245,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   registerOpenApiRoutes(app, () =>
     buildOpenApiDocument({ routes, schema: apiSchema, documentOf: operationDocument, version: API_VERSION }),
   );
+  registerAsyncApiRoute(app, asyncApiDocument);
   registerFloorPlan(app);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw)),

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { natsSubject } from '@coperto/bus';
+import { buildEvent, natsSubject } from '@coperto/bus';
+import { trustedTenantId } from '@coperto/auth';
 import { routeEvent } from '../src/subscriptions/event-route.js';
 import { tableStatusEvent } from './support/events.js';
 
@@ -46,5 +47,29 @@ describe('routeEvent', () => {
       reason: 'bad-subject',
     });
     expect(routeEvent('tenant.alpha.restaurant', event)).toEqual({ ok: false, reason: 'bad-subject' });
+  });
+
+  it('routes every waitlist change on the one waitlist.updated subject, and no other type there', () => {
+    for (const type of ['waitlist.added', 'waitlist.seated', 'waitlist.cancelled'] as const) {
+      const { message, event } = buildEvent({
+        tenantId: trustedTenantId('alpha'),
+        type,
+        source: '/s',
+        subject: 'w1',
+        data: { id: 'w1' },
+      });
+      expect(message.subject).toBe('tenant.alpha.restaurant.waitlist.updated');
+      expect(routeEvent(message.subject, event)).toEqual({
+        ok: true,
+        subject: message.subject,
+        tenantId: 'alpha',
+        type: 'waitlist.updated',
+      });
+    }
+    const { event } = tableStatusEvent('alpha', { id: 't1' });
+    expect(routeEvent(natsSubject('alpha', 'waitlist.updated'), event)).toEqual({
+      ok: false,
+      reason: 'type-mismatch',
+    });
   });
 });

@@ -1,11 +1,12 @@
 import { parse, subscribe, type ExecutionResult } from 'graphql';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createMemoryBus, natsSubject, type EventBus } from '@coperto/bus';
+import { trustedTenantId } from '@coperto/auth';
+import { buildEvent, createMemoryBus, natsSubject, type EventBus } from '@coperto/bus';
 import { createSocketBudget } from '../src/subscriptions/socket-budget.js';
 import type { SubscriptionContext } from '../src/subscriptions/subscription-context.js';
 import { createSubscriptionSchema } from '../src/subscriptions/subscription-schema.js';
 import { countingBus, type CountingBus } from './support/counting-bus.js';
-import { prenotazioneEvent, tableStatusEvent, viewerOf } from './support/events.js';
+import { prenotazioneEvent, tableStatusEvent } from './support/events.js';
 
 const TABLES = `subscription ($salaId: ID) {
   tableStatusChanged(salaId: $salaId) {
@@ -13,6 +14,8 @@ const TABLES = `subscription ($salaId: ID) {
     data { id name nome seats status stato previousStatus salaId roomId attivo lock { deviceId } createdAt }
   }
 }`;
+
+const WAITLIST = `subscription { waitlistChanged { id type subject data { id customerName covers state tableIds } } }`;
 
 type Stream = AsyncGenerator<ExecutionResult<any>>;
 
@@ -30,14 +33,7 @@ describe('subscription resolvers', () => {
     await memory.close();
   });
 
-  const contextFor = (tenantId: string): SubscriptionContext => ({
-    viewer: viewerOf(tenantId),
-    budget: createSocketBudget({
-      limits: { maxPendingEvents: 100, maxBufferedBytes: 1 << 20 },
-      bufferedAmount: () => 0,
-      onExceeded: () => {},
-    }),
-  });
+  const contextFor = (tenantId: string): SubscriptionContext => ({ tenantId, fellBehind: () => {} });
 
   const start = async (tenantId: string, query: string, variables: Record<string, unknown> = {}) => {
     const result = await subscribe({
@@ -165,5 +161,37 @@ describe('subscription resolvers', () => {
     await stream.return(undefined);
     expect(await waiting).toEqual({ done: true, value: undefined });
     expect(counting.open(subject)).toBe(0);
+  });
+
+  it('waitlistChanged yields every waitlist change of the tenant from the one waitlist.updated subject', async () => {
+    const stream = await start('t_alpha', WAITLIST);
+    const change = (tenantId: string, type: 'waitlist.added' | 'waitlist.seated', state: string) => {
+      const { event, message } = buildEvent({
+        tenantId: trustedTenantId(tenantId),
+        type,
+        source: 'coperto/prenotazione',
+        subject: 'w1',
+        data: {
+          id: 'w1',
+          customerName: 'Rossi',
+          covers: 3,
+          state,
+          tableIds: state === 'seated' ? ['T1'] : [],
+        },
+      });
+      return { subject: message.subject, event };
+    };
+    await publish(change('t_beta', 'waitlist.added', 'waiting')); // another tenant's: never delivered
+    await publish(change('t_alpha', 'waitlist.added', 'waiting'));
+    await publish(change('t_alpha', 'waitlist.seated', 'seated'));
+    const first = (await stream.next()).value.data.waitlistChanged;
+    const second = (await stream.next()).value.data.waitlistChanged;
+    expect([first.type, first.data.state, first.data.tableIds]).toEqual(['waitlist.added', 'waiting', []]);
+    expect([second.type, second.data.state, second.data.tableIds]).toEqual([
+      'waitlist.seated',
+      'seated',
+      ['T1'],
+    ]);
+    expect(counting.open(natsSubject('t_alpha', 'waitlist.updated'))).toBe(1);
   });
 });

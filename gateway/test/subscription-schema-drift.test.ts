@@ -18,6 +18,7 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
 };
 const ONLY_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Tavolo: ['previousStatus'],
+  Prenotazione: ['previousTableIds'],
 };
 
 const supergraph = apiSchemaOf(readFileSync(new URL('../../supergraph.graphql', import.meta.url), 'utf8'));
@@ -52,7 +53,17 @@ function shape(type: GraphQLNamedType | undefined | null, leaveOut: readonly str
 describe("the subscription schema's record types", () => {
   it('are the records the events carry, under the supergraph names', () => {
     expect(sharedTypes().sort()).toEqual(
-      ['BookingState', 'Prenotazione', 'TableLock', 'TableShape', 'TableStatus', 'Tavolo'].sort(),
+      [
+        'Assegnazione',
+        'BookingState',
+        'Prenotazione',
+        'StatoAttesa',
+        'TableLock',
+        'TableShape',
+        'TableStatus',
+        'Tavolo',
+        'VoceAttesa',
+      ].sort(),
     );
   });
 

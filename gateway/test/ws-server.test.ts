@@ -1,4 +1,5 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { execute, type ExecutionArgs } from 'graphql';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { natsSubject } from '@coperto/bus';
 import { bearer, mintRawToken, mintToken, newTenantId, unsignedToken } from '@coperto/testkit';
 import { SubscriptionCloseCode } from '../src/subscriptions/close-codes.js';
@@ -60,6 +61,25 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect(all.items).toHaveLength(2);
     expect(room.items).toHaveLength(1);
   });
+
+  it.each([1, 50])(
+    'executes each event once for %i sockets of one tenant and document, and every socket gets it',
+    async (sockets) => {
+      const executions = vi.fn((args: ExecutionArgs) => execute(args));
+      const h = await start({ execute: executions });
+      const tenant = newTenantId();
+      const token = bearer(await mintToken({ tenantId: tenant }));
+      const received = Array.from({ length: sockets }, () => collect(client(h, token), TABLES));
+      await until(() => h.server.groups().members === sockets, 'every subscription');
+      expect(h.server.groups().groups).toBe(1);
+
+      for (const id of ['e1', 'e2']) await publish(h, tableStatusEvent(tenant, { id }));
+      for (const r of received) {
+        expect((await r.waitFor(2)).map((e) => e.tableStatusChanged.subject)).toEqual(['e1', 'e2']);
+      }
+      expect(executions).toHaveBeenCalledTimes(2);
+    },
+  );
 
   it.each([
     ['no connection params', undefined],
@@ -134,13 +154,48 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect((await healthy.waitFor(sent)).length).toBe(sent);
   });
 
+  it('cuts a slow socket out of a group it shares with a healthy one (4429); the group keeps serving the healthy one', async () => {
+    const h = await start({ limits: { maxPendingEvents: 50, maxBufferedBytes: 64 * 1024 * 1024 } });
+    const tenant = newTenantId();
+    const token = bearer(await mintToken({ tenantId: tenant }));
+    const DOCUMENT = `subscription { tableStatusChanged { subject data { nome } } }`;
+    const slow = await rawSubscriber(h.url, token);
+    cleanups.push(() => slow.terminate());
+    slow.subscribe('1', DOCUMENT);
+    const healthy = collect(client(h, token), DOCUMENT);
+    await until(() => h.server.groups().members === 2, 'both subscriptions');
+    expect(h.server.groups().groups).toBe(1);
+
+    slow.pause();
+    const nome = 'x'.repeat(64 * 1024);
+    let sent = 0;
+    while (h.server.groups().members > 1) {
+      if (sent >= 5000) throw new Error('the slow client was never disconnected');
+      await publish(h, tableStatusEvent(tenant, { id: `e-${sent}`, nome }));
+      sent++;
+      // The healthy client reads as it goes (as a live screen does).
+      await healthy.waitFor(sent);
+    }
+    expect(h.server.groups()).toEqual({ groups: 1, members: 1 });
+    expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(1);
+
+    await publish(h, tableStatusEvent(tenant, { id: 'after', nome: 'n' }));
+    expect((await healthy.waitFor(sent + 1)).map((e) => e.tableStatusChanged.subject).at(-1)).toBe('after');
+    expect(healthy.items).toHaveLength(sent + 1);
+    slow.resume();
+    expect(await slow.closed).toEqual({ code: 4429, reason: 'Too many pending events' });
+    expect(slow.nextCount).toBeLessThan(sent);
+  });
+
   it('refuses a subscription past maxSubscriptions on one socket with an error, keeping the others', async () => {
     const h = await start({ limits: { maxSubscriptions: 2 } });
     const tenant = newTenantId();
     const c = client(h, bearer(await mintToken({ tenantId: tenant })));
     const first = collect(c, TABLES);
     const second = collect(c, TABLES);
-    await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 2, 'two subscriptions');
+    // Same tenant, document and variables: one group of two members, one bus subscription.
+    await until(() => h.server.groups().members === 2, 'two subscriptions');
+    expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(1);
     const third = collect(c, TABLES);
     expect(await third.failed).toEqual([
       expect.objectContaining({ message: 'At most 2 subscriptions per connection' }),
@@ -172,7 +227,7 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     const c = client(h, token);
     collect(c, TABLES);
     const stuck = await rawSubscriber(h.url, token);
-    stuck.subscribe('1', TABLES);
+    stuck.subscribe('1', TABLES, { salaId: 'r1' });
     await until(() => h.bus.open(natsSubject(tenant, 'tables.status')) === 2, 'subscriptions');
     stuck.pause();
 
@@ -180,6 +235,7 @@ describe('subscription server (graphql-ws over a MemoryBus)', () => {
     expect(await c.closed).toEqual({ code: SubscriptionCloseCode.GoingAway, reason: 'Going away' });
     expect(h.server.connections()).toBe(0);
     expect(h.bus.open(natsSubject(tenant, 'tables.status'))).toBe(0);
+    expect(h.server.groups()).toEqual({ groups: 0, members: 0 });
     stuck.terminate();
   });
 });

@@ -16,6 +16,7 @@ import {
   uniqueName,
   type TestServer,
 } from '@coperto/testkit';
+import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { createApi, createGraphQL } from '../support/http.js';
 import {
   startDistributed,
@@ -43,10 +44,13 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
-function collectorOf(subscription: Subscription): EventCollector {
+function collectorOf(subject: string, subscription: Subscription): EventCollector {
   const received: CloudEvent[] = [];
   void (async () => {
-    for await (const event of subscription) received.push(event);
+    for await (const event of subscription) {
+      recordViolation(busEventViolation(subject, event));
+      received.push(event);
+    }
   })().catch(() => {});
   return {
     received,
@@ -141,7 +145,7 @@ async function startDistributedFaultStack(): Promise<FaultStack> {
         ...subgraphFaults,
       ],
       readAgendas: agendas,
-      observe: async (subject) => collectorOf(await bus.follow(subject)),
+      observe: async (subject) => collectorOf(subject, await bus.follow(subject)),
       close: async () => {
         await bus.close().catch(() => {});
         await opened.close().catch(() => {});

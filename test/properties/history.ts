@@ -23,7 +23,13 @@ export type Intent =
     }
   | { kind: 'check'; start: string; minutes: number; covers: number }
   /** The booking attempt a `check` answered free for (same window, one table the check listed). */
-  | { kind: 'bookAfterCheck'; checkId: number; tableIds: string[]; start: string; minutes: number };
+  | { kind: 'bookAfterCheck'; checkId: number; tableIds: string[]; start: string; minutes: number }
+  // Seating (SEATING_PROPERTIES=1, seating.e2e.test.ts):
+  | { kind: 'createCombination'; tableIds: string[]; minCovers: number; maxCovers: number }
+  /** A booking with `autoAssign: true`: the service picks its tables (and may move other auto-assigned ones). */
+  | { kind: 'autoBook'; start: string; covers: number; minutes: number | null }
+  | { kind: 'bookCombination'; combinationId: string; start: string; covers: number }
+  | { kind: 'setSeating'; reseat: boolean; turnTimes: Array<{ maxCovers: number; minutes: number }> };
 
 export interface HistoryEntry {
   /** Position in the history (also the order requests were sent in). */

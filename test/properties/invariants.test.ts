@@ -12,8 +12,11 @@ import {
   checkNoLostWrites,
   checkTenantIsolation,
   checkUnacknowledgedEffects,
+  checkAutoAssignedFit,
+  checkManualNeverMoved,
   noteOf,
   type BookingView,
+  type SeatingBookingView,
 } from './invariants.js';
 
 let nextId = 0;
@@ -329,5 +332,86 @@ describe('checkUnacknowledgedEffects', () => {
   });
   it('fails when a 503 created the booking but no event', () => {
     expect(checkUnacknowledgedEffects(failed, [], [made])).toHaveLength(1);
+  });
+});
+
+describe('seating invariants (SEATING_PROPERTIES)', () => {
+  const view = (
+    partial: Partial<SeatingBookingView> & { id: string; tableIds: string[] },
+  ): SeatingBookingView => ({
+    state: 'confermata',
+    startsAt: '2031-03-14T18:00:00.000Z',
+    endsAt: '2031-03-14T19:30:00.000Z',
+    durationMinutes: null,
+    covers: 2,
+    combinationId: null,
+    assignment: 'auto',
+    ...partial,
+  });
+
+  it('no double booking judges windows by the stored endsAt when the read-back has it', () => {
+    const a = view({ id: 'a', tableIds: ['t1'] });
+    const b = view({
+      id: 'b',
+      tableIds: ['t1'],
+      startsAt: '2031-03-14T19:30:00.000Z',
+      endsAt: '2031-03-14T21:00:00.000Z',
+    });
+    expect(checkNoDoubleBooking([a, b])).toEqual([]); // 120 min by default would overlap
+    const c = { ...b, id: 'c', startsAt: '2031-03-14T19:29:00.000Z' };
+    expect(checkNoDoubleBooking([a, c])).toEqual(['bookings a and c overlap on table(s) t1']);
+  });
+
+  it('an auto-assigned booking fits: a table with enough seats or a combination holding its party', () => {
+    const seats = new Map([
+      ['t1', 2],
+      ['t2', 4],
+      ['t3', 4],
+    ]);
+    const combinations = [{ id: 'c1', tableIds: ['t2', 't3'], minCovers: 5, maxCovers: 7 }];
+    const fine = [
+      view({ id: 'a', tableIds: ['t2'], covers: 4 }),
+      view({ id: 'b', tableIds: ['t3', 't2'], covers: 6, combinationId: 'c1' }),
+      view({ id: 'm', tableIds: ['t1'], covers: 6, assignment: 'manual' }), // manual: the caller's choice
+      view({ id: 'x', tableIds: ['t1'], covers: 6, state: 'annullata' }),
+    ];
+    expect(checkAutoAssignedFit(fine, seats, combinations)).toEqual([]);
+    const bad = [
+      view({ id: 'small', tableIds: ['t1'], covers: 3 }),
+      view({ id: 'range', tableIds: ['t2', 't3'], covers: 8, combinationId: 'c1' }),
+      view({ id: 'part', tableIds: ['t2'], covers: 5, combinationId: 'c1' }),
+      view({ id: 'two', tableIds: ['t1', 't2'], covers: 5 }),
+    ];
+    expect(checkAutoAssignedFit(bad, seats, combinations)).toEqual([
+      'booking small: 3 covers on table t1 of 2 seats',
+      'booking range: 8 covers on combination c1 (5..7)',
+      'booking part: tables t2, combination c1 is t2,t3',
+      'booking two: auto-assigned to 2 tables without a combination',
+    ]);
+  });
+
+  it('a manual booking keeps its tables and start unless the program moved it', () => {
+    const created = (tableIds: string[], at: number, id: string) =>
+      entry({ kind: 'createBooking', tableIds, start: '2031-03-14T19:00', minutes: 90 }, at, 201, {
+        id,
+        tableIds,
+        startsAt: '2031-03-14T18:00:00.000Z',
+      });
+    const history = renumber([
+      created(['t1'], 0, 'm1'),
+      created(['t2'], 1, 'm2'),
+      entry({ kind: 'moveBooking', bookingId: 'm2', tableIds: ['t3'] }, 2, 200, { id: 'm2' }),
+    ]);
+    const final = (id: string, tableIds: string[]): BookingView => ({
+      id,
+      state: 'confermata',
+      tableIds,
+      startsAt: '2031-03-14T18:00:00.000Z',
+      durationMinutes: 90,
+    });
+    expect(checkManualNeverMoved(history, [final('m1', ['t1']), final('m2', ['t3'])])).toEqual([]);
+    expect(checkManualNeverMoved(history, [final('m1', ['t4']), final('m2', ['t3'])])).toEqual([
+      'manual booking m1 (#0) moved: t1 at 2031-03-14T18:00:00.000Z -> t4 at 2031-03-14T18:00:00.000Z',
+    ]);
   });
 });

@@ -100,15 +100,21 @@ export interface BookingView {
   startsAt: string;
   durationMinutes: number | null;
   notes?: string | null;
+  /** The end of its hold as the service stored it (turn times included), when the read-back carries it. */
+  endsAt?: string;
 }
 
 export const ACTIVE_STATES = ['pending', 'confermata', 'caparra_pagata'];
 const windowOf = (b: BookingView, defaultMinutes: number): [number, number] => {
   const start = Date.parse(b.startsAt);
+  if (b.endsAt !== undefined) return [start, Date.parse(b.endsAt)];
   return [start, start + (b.durationMinutes ?? defaultMinutes) * 60_000];
 };
 
-/** No two active bookings of one table overlap (touching ends do not). */
+/**
+ * No two active bookings of one table overlap (touching ends do not). A combination's booking holds all its
+ * tables, so this covers combinations too; with `endsAt` read back, turn times are judged as stored.
+ */
 export function checkNoDoubleBooking(bookings: readonly BookingView[], defaultMinutes = 120): string[] {
   const active = bookings.filter((b) => ACTIVE_STATES.includes(b.state));
   const violations: string[] = [];
@@ -150,7 +156,10 @@ export function tablesWithUnacknowledgedClaims(
     const i = e.intent;
     if ((i.kind === 'createBooking' || i.kind === 'bookAfterCheck') && failed(e)) {
       i.tableIds.forEach((t) => tables.add(t));
-    } else if (i.kind === 'moveBooking' && failed(e)) {
+    } else if (
+      (i.kind === 'moveBooking' || i.kind === 'autoBook' || i.kind === 'bookCombination') &&
+      failed(e)
+    ) {
       allTables.forEach((t) => tables.add(t));
     } else if (i.kind === 'batch') {
       const results: Array<{ status?: string; error?: { code?: string } }> = e.response?.results ?? [];
@@ -207,6 +216,8 @@ function tablesTouched(e: HistoryEntry): string[] | undefined {
     case 'batch':
       return i.items.flatMap((item) => item.tableIds);
     case 'moveBooking':
+    case 'autoBook': // it may also re-seat other auto-assigned bookings
+    case 'bookCombination':
       return undefined;
     case 'patchTable':
     case 'deleteTable':
@@ -223,7 +234,8 @@ function tablesTouched(e: HistoryEntry): string[] | undefined {
  */
 function claimsWhileRunning(e: HistoryEntry): boolean {
   const i = e.intent;
-  if (i.kind === 'moveBooking' || i.kind === 'batch') return true;
+  if (i.kind === 'moveBooking' || i.kind === 'batch' || i.kind === 'autoBook' || i.kind === 'bookCombination')
+    return true;
   return (i.kind === 'createBooking' || i.kind === 'bookAfterCheck') && new Set(i.tableIds).size > 1;
 }
 
@@ -271,6 +283,8 @@ export function expectedEvents(history: readonly HistoryEntry[]): ExpectedEvent[
         break;
       case 'createBooking':
       case 'bookAfterCheck':
+      case 'autoBook':
+      case 'bookCombination':
         expected.push({ entry: e, types: ['bookings.created'], subject: r.id, updatedAt: r.updatedAt });
         break;
       case 'confirm':
@@ -392,7 +406,8 @@ export function checkNoLostWrites(
   }
   const byId = new Map(bookings.map((b) => [b.id, b]));
   for (const e of history.filter(acknowledged)) {
-    if (e.intent.kind === 'createBooking' || e.intent.kind === 'bookAfterCheck') {
+    const creates = ['createBooking', 'bookAfterCheck', 'autoBook', 'bookCombination'];
+    if (creates.includes(e.intent.kind)) {
       if (!byId.has(e.response.id))
         violations.push(`booking ${e.response.id} created by #${e.id} is missing`);
     }
@@ -425,3 +440,93 @@ export function checkUnacknowledgedEffects(
 
 /** The note a program puts on the booking a request creates (to find its effect when the answer was lost). */
 export const noteOf = (entryId: number) => `op-${entryId}`;
+
+// Seating (SEATING_PROPERTIES=1) ------------------------------------------------------------------------------
+
+/** A booking read back with the seating fields (through GraphQL). */
+export interface SeatingBookingView extends BookingView {
+  covers: number;
+  combinationId: string | null;
+  assignment: 'manual' | 'auto';
+  endsAt: string;
+}
+
+export interface CombinationView {
+  id: string;
+  tableIds: string[];
+  minCovers: number;
+  maxCovers: number;
+}
+
+/**
+ * An auto-assigned active booking sits where its party fits: one table with at least its covers, or a
+ * combination whose range holds them, on exactly the combination's tables.
+ */
+export function checkAutoAssignedFit(
+  bookings: readonly SeatingBookingView[],
+  seats: ReadonlyMap<string, number>,
+  combinations: readonly CombinationView[],
+): string[] {
+  const violations: string[] = [];
+  const byId = new Map(combinations.map((c) => [c.id, c]));
+  for (const b of bookings) {
+    if (b.assignment !== 'auto' || !ACTIVE_STATES.includes(b.state)) continue;
+    if (b.combinationId) {
+      const c = byId.get(b.combinationId);
+      const same = c && [...c.tableIds].sort().join(',') === [...b.tableIds].sort().join(',');
+      if (!c) violations.push(`booking ${b.id}: auto-assigned to unknown combination ${b.combinationId}`);
+      else if (!same)
+        violations.push(
+          `booking ${b.id}: tables ${b.tableIds.join(',')}, combination ${c.id} is ${c.tableIds.join(',')}`,
+        );
+      else if (b.covers < c.minCovers || b.covers > c.maxCovers)
+        violations.push(
+          `booking ${b.id}: ${b.covers} covers on combination ${c.id} (${c.minCovers}..${c.maxCovers})`,
+        );
+      continue;
+    }
+    if (b.tableIds.length !== 1) {
+      violations.push(`booking ${b.id}: auto-assigned to ${b.tableIds.length} tables without a combination`);
+      continue;
+    }
+    const has = seats.get(b.tableIds[0]!);
+    if (has === undefined || has < b.covers)
+      violations.push(
+        `booking ${b.id}: ${b.covers} covers on table ${b.tableIds[0]} of ${has ?? 'unknown'} seats`,
+      );
+  }
+  return violations;
+}
+
+/**
+ * A manual booking is never moved by the service: one created on chosen tables (or a chosen combination) that
+ * no request of the program may have moved keeps its tables and its start.
+ */
+export function checkManualNeverMoved(
+  history: readonly HistoryEntry[],
+  bookings: readonly BookingView[],
+): string[] {
+  const byId = new Map(bookings.map((b) => [b.id, b]));
+  const movedByProgram = new Set(
+    ofKind(history, 'moveBooking')
+      .filter(mayHaveWritten)
+      .map((e) => e.intent.bookingId),
+  );
+  const sorted = (ids: readonly string[]) => [...ids].sort().join(',');
+  const violations: string[] = [];
+  for (const e of history.filter(acknowledged)) {
+    const manual = ['createBooking', 'bookAfterCheck', 'bookCombination'].includes(e.intent.kind);
+    if (!manual || movedByProgram.has(e.response.id)) continue;
+    const now = byId.get(e.response.id);
+    if (!now) continue; // checkNoLostWrites reports it
+    if (
+      sorted(now.tableIds) !== sorted(e.response.tableIds) ||
+      Date.parse(now.startsAt) !== Date.parse(e.response.startsAt)
+    ) {
+      violations.push(
+        `manual booking ${now.id} (#${e.id}) moved: ${sorted(e.response.tableIds)} at ${e.response.startsAt} -> ${sorted(now.tableIds)} at ${now.startsAt}`,
+      );
+    }
+  }
+  return violations;
+}

@@ -30,7 +30,34 @@ export type Op =
   | { kind: 'cancel'; booking: number }
   | { kind: 'batch'; items: Array<{ externalId: number; tables: number[]; slot: number }> }
   | { kind: 'checkThenBook'; slot: number; duration: number; covers: number }
-  | { kind: 'pause'; ms: number };
+  | { kind: 'pause'; ms: number }
+  | SeatingOp;
+
+/**
+ * Seating operations (SEATING_PROPERTIES=1, seating.e2e.test.ts only): join two tables into a combination, book
+ * with `autoAssign`, book a combination, change the turn times and re-seating. Written against the seating
+ * contract; the default suites never generate them.
+ */
+export type SeatingOp =
+  | { kind: 'createCombination'; tables: number[]; maxCovers: number }
+  | { kind: 'autoBook'; slot: number; covers: number; duration: number | null }
+  | { kind: 'bookCombination'; combination: number; slot: number; covers: number }
+  | { kind: 'setSeating'; reseat: boolean; preset: number };
+
+/** Turn-time rows a program switches between (none = the default meal duration for everyone). */
+export const TURN_TIME_PRESETS: ReadonlyArray<ReadonlyArray<{ maxCovers: number; minutes: number }>> = [
+  [],
+  [
+    { maxCovers: 2, minutes: 60 },
+    { maxCovers: 8, minutes: 90 },
+  ],
+  [
+    { maxCovers: 4, minutes: 120 },
+    { maxCovers: 12, minutes: 150 },
+  ],
+];
+/** Combinations join two of the tenant's 4-seat tables: minCovers 5, maxCovers 5..7. */
+export const COMBINATION_MIN_COVERS = 5;
 
 /** One operation and the device (0..devices-1) that sends it. Device 0 and 1 belong to tenant A, 2 to B, 3 to A. */
 export interface Step {
@@ -120,3 +147,57 @@ export const stepArbitrary = (devices: number): fc.Arbitrary<Step> =>
 export const programArbitrary: fc.Arbitrary<Step[]> = fc
   .integer({ min: 2, max: 4 })
   .chain((devices) => fc.array(stepArbitrary(devices), { minLength: 5, maxLength: 20 }));
+
+const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('createCombination' as const),
+      tables: fc.uniqueArray(table, { minLength: 2, maxLength: 2 }),
+      maxCovers: fc.integer({ min: 5, max: 7 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('autoBook' as const),
+      slot,
+      covers: fc.integer({ min: 1, max: 7 }),
+      duration: fc.option(fc.constantFrom(...DURATIONS), { nil: null }),
+    }),
+    weight: 6,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('bookCombination' as const),
+      combination: fc.nat(3),
+      slot,
+      covers: fc.integer({ min: 5, max: 7 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('setSeating' as const),
+      reseat: fc.boolean(),
+      preset: fc.integer({ min: 0, max: TURN_TIME_PRESETS.length - 1 }),
+    }),
+    weight: 1,
+  },
+);
+
+/**
+ * The seating suite's operations: the default ones except those that change a table under its bookings (seats,
+ * deletion), which would make "the tables fit the party" depend on when it is judged, plus the seating ones.
+ */
+export const seatingOpArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  { arbitrary: opArbitrary.filter((op) => op.kind !== 'patchTable' && op.kind !== 'deleteTable'), weight: 3 },
+  { arbitrary: seatingOnly, weight: 2 },
+);
+
+/** 5–20 seating-suite operations over 2–4 devices. */
+export const seatingProgramArbitrary: fc.Arbitrary<Step[]> = fc.integer({ min: 2, max: 4 }).chain((devices) =>
+  fc.array(fc.record({ device: fc.integer({ min: 0, max: devices - 1 }), op: seatingOpArbitrary }), {
+    minLength: 5,
+    maxLength: 20,
+  }),
+);

@@ -17,11 +17,23 @@ import {
   checkNoLostWrites,
   checkTenantIsolation,
   checkUnacknowledgedEffects,
+  checkAutoAssignedFit,
+  checkManualNeverMoved,
   noteOf,
   type AgendaView,
   type BookingView,
+  type CombinationView,
+  type SeatingBookingView,
 } from './invariants.js';
-import { SLOTS, TABLES_PER_TENANT, tenantOfDevice, type Op, type Step } from './program.js';
+import {
+  COMBINATION_MIN_COVERS,
+  SLOTS,
+  TABLES_PER_TENANT,
+  TURN_TIME_PRESETS,
+  tenantOfDevice,
+  type Op,
+  type Step,
+} from './program.js';
 
 export interface TenantWorld {
   tenant: string;
@@ -30,6 +42,8 @@ export interface TenantWorld {
   tables: string[];
   /** Bookings acknowledged so far, in the order their answers came. */
   bookings: string[];
+  /** Combinations created so far (seating suite). */
+  combinations: string[];
 }
 
 export interface ProgramResult {
@@ -42,6 +56,13 @@ export interface ProgramResult {
   bookings: BookingView[];
   perTenant: Array<{ tenant: string; bookings: BookingView[]; agendas: AgendaView[] }>;
   ids: Map<string, Set<string>>;
+  /** The seating suite's read-back, per tenant (absent otherwise). */
+  seating?: Array<{
+    tenant: string;
+    bookings: SeatingBookingView[];
+    seats: Map<string, number>;
+    combinations: CombinationView[];
+  }>;
 }
 
 export interface RunOptions {
@@ -55,20 +76,35 @@ export interface RunOptions {
   observe?: (subject: string) => Promise<EventCollector>;
   /** Whether the events can be observed at all (not for an embedded child process). Default true. */
   eventsObservable?: boolean;
+  /** The seating suite: tables in a room (combinations need one), bookings read back with the seating fields. */
+  seating?: boolean;
 }
 
-async function makeWorld(stack: Stack): Promise<TenantWorld> {
+async function makeWorld(stack: Stack, seating = false): Promise<TenantWorld> {
   const tenant = newTenantId();
   const token = await mintToken({ tenantId: tenant });
   const admin = await mintToken({ tenantId: tenant, admin: true });
+  let salaId: string | undefined;
+  if (seating) {
+    const room = await stack.api('POST', '/api/sale', {
+      token: admin,
+      body: { codice: 'P1', descrizione: 'Sala' },
+    });
+    if (room.status !== 201)
+      throw new Error(`setup: room not created (${room.status} ${JSON.stringify(room.body)})`);
+    salaId = room.body.id;
+  }
   const tables: string[] = [];
   for (let i = 0; i < TABLES_PER_TENANT; i++) {
-    const res = await stack.api('POST', '/api/tavoli', { token, body: { name: `T${i}`, seats: 4 } });
+    const res = await stack.api('POST', '/api/tavoli', {
+      token,
+      body: { name: `T${i}`, seats: 4, ...(salaId ? { salaId } : {}) },
+    });
     if (res.status !== 201)
       throw new Error(`setup: table not created (${res.status} ${JSON.stringify(res.body)})`);
     tables.push(res.body.id);
   }
-  return { tenant, token, admin, tables, bookings: [] };
+  return { tenant, token, admin, tables, bookings: [], combinations: [] };
 }
 
 const pick = <T>(list: readonly T[], index: number): T | undefined =>
@@ -212,6 +248,73 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
       }
       return;
     }
+    case 'createCombination': {
+      const tableIds = op.tables.map(t);
+      const entry = await send(
+        { kind: 'createCombination', tableIds, minCovers: COMBINATION_MIN_COVERS, maxCovers: op.maxCovers },
+        'POST',
+        '/api/combinazioni',
+        {
+          name: `C${rec.entries.length}`,
+          tableIds,
+          minCovers: COMBINATION_MIN_COVERS,
+          maxCovers: op.maxCovers,
+        },
+        world.admin,
+      );
+      if (entry.status === 201) world.combinations.push(entry.response.id);
+      return;
+    }
+    case 'autoBook': {
+      const start = SLOTS[op.slot]!;
+      booked(
+        await send(
+          { kind: 'autoBook', start, covers: op.covers, minutes: op.duration },
+          'POST',
+          '/api/prenotazioni',
+          {
+            covers: op.covers,
+            bookingDate: start,
+            customerName: deviceId,
+            autoAssign: true,
+            notes: noteOf(rec.entries.length),
+            ...(op.duration !== null ? { durationMinutes: op.duration } : {}),
+          },
+        ),
+      );
+      return;
+    }
+    case 'bookCombination': {
+      const combinationId = pick(world.combinations, op.combination);
+      if (!combinationId) return;
+      const start = SLOTS[op.slot]!;
+      booked(
+        await send(
+          { kind: 'bookCombination', combinationId, start, covers: op.covers },
+          'POST',
+          '/api/prenotazioni',
+          {
+            covers: op.covers,
+            bookingDate: start,
+            customerName: deviceId,
+            combinationId,
+            notes: noteOf(rec.entries.length),
+          },
+        ),
+      );
+      return;
+    }
+    case 'setSeating': {
+      const turnTimes = TURN_TIME_PRESETS[op.preset]!.map((row) => ({ ...row }));
+      await send(
+        { kind: 'setSeating', reseat: op.reseat, turnTimes },
+        'PUT',
+        '/api/capacity/config',
+        { reseat: op.reseat, turnTimes },
+        world.admin,
+      );
+      return;
+    }
     case 'checkThenBook': {
       const start = SLOTS[op.slot]!;
       const check = await send(
@@ -289,10 +392,35 @@ async function observeWithRetry(
   }
 }
 
+const SEATING_READ = `{
+  prenotazioni(filter: { dal: "2031-03-01", al: "2031-03-31" }) {
+    id state tableIds startsAt endsAt durationMinutes notes covers combinationId assignment
+  }
+  tavoli { id seats }
+  combinazioni { id tableIds minCovers maxCovers }
+}`;
+
+/** The seating suite's read-back of one tenant: bookings with their seating fields, seats, combinations. */
+async function readSeating(stack: Stack, token: string) {
+  const res = await stack.graphql(token, SEATING_READ);
+  if (res.status !== 200 || res.body.errors)
+    throw new Error(`final seating read: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
+  const data = res.body.data as {
+    prenotazioni: SeatingBookingView[];
+    tavoli: Array<{ id: string; seats: number }>;
+    combinazioni: CombinationView[];
+  };
+  return {
+    bookings: data.prenotazioni,
+    seats: new Map(data.tavoli.map((t) => [t.id, t.seats])),
+    combinations: data.combinazioni,
+  };
+}
+
 /** Runs one program on two fresh tenants and returns everything the invariants look at. */
 export async function runProgram(program: readonly Step[], options: RunOptions): Promise<ProgramResult> {
   const { stack } = options;
-  const worlds = [await makeWorld(stack), await makeWorld(stack)] as const;
+  const worlds = [await makeWorld(stack, options.seating), await makeWorld(stack, options.seating)] as const;
   const observe = options.observe ?? (async (subject: string) => stack.events(subject));
   const collectors: Array<[string, EventCollector]> = await Promise.all(
     worlds.map(async (w) => {
@@ -336,6 +464,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
     const finalLocks = new Map<string, { deviceId: string } | null>();
     const finalStatus = new Map<string, string>();
     const perTenant: ProgramResult['perTenant'] = [];
+    const seating: NonNullable<ProgramResult['seating']> = [];
     for (const world of worlds) {
       const tables = await readUntilOk(stack, '/api/tavoli', world.token);
       if (tables.status !== 200)
@@ -349,9 +478,12 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
       });
       if (list.status !== 200)
         throw new Error(`final read of bookings: ${list.status} ${JSON.stringify(list.body)}`);
+      const seated = options.seating ? await readSeating(stack, world.token) : undefined;
+      if (seated) seating.push({ tenant: world.tenant, ...seated });
       perTenant.push({
         tenant: world.tenant,
-        bookings: list.body,
+        // The seating suite judges windows by the stored endsAt (turn times), which only GraphQL carries.
+        bookings: seated?.bookings ?? list.body,
         agendas: await options.readAgendas(world.tenant),
       });
     }
@@ -367,6 +499,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
       bookings: perTenant.flatMap((t) => t.bookings),
       perTenant,
       ids,
+      ...(options.seating ? { seating } : {}),
     };
   } finally {
     for (const [, c] of collectors) c.stop();
@@ -407,7 +540,15 @@ export function violationsOf(
         : []),
     ];
   });
+  const seating = (result.seating ?? []).flatMap(({ tenant, bookings, seats, combinations }) => {
+    const history = result.history.filter((e) => e.tenant === tenant);
+    return [
+      ...named('auto-assigned tables fit', checkAutoAssignedFit(bookings, seats, combinations)),
+      ...named('manual never moved', checkManualNeverMoved(history, bookings)),
+    ];
+  });
   return [
+    ...seating,
     ...named('one lock holder', checkLockExclusion(result.history)),
     ...named('locks survive', checkLocksSurvive(result.history, result.finalLocks, result.readAt)),
     ...named('check agrees with booking', checkAvailabilityAgrees(result.history)),

@@ -6,6 +6,7 @@ import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
 import { createLogger } from '@coperto/server-kit';
 import { freePorts, killOnExit, TEST_JWT_SECRET } from '@coperto/testkit';
+import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { createApi, createGraphQL } from './http.js';
 
 const repoRoot = resolve(import.meta.dirname, '../..');
@@ -26,6 +27,7 @@ export interface Stack {
   close(): Promise<void>;
 }
 
+/** Every event received is checked against the AsyncAPI document (gateway/test/support/event-contract.ts). */
 export interface EventCollector {
   readonly received: CloudEvent[];
   /** Waits until `count` events arrived (bounded), returns them. */
@@ -37,7 +39,10 @@ function collect(bus: EventBus, subject: string): EventCollector {
   const subscription = bus.subscribe(subject);
   const received: CloudEvent[] = [];
   void (async () => {
-    for await (const event of subscription) received.push(event);
+    for await (const event of subscription) {
+      recordViolation(busEventViolation(subject, event));
+      received.push(event);
+    }
   })();
   return {
     received,

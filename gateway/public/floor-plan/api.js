@@ -34,6 +34,8 @@ export function createApi(token, onUnauthenticated) {
     return parsed;
   }
   return {
+    /** Any route (the waitlist panel's calls). */
+    request,
     rooms: () => request('GET', '/api/sale'),
     tables: (roomId) => request('GET', `/api/tavoli?salaId=${encodeURIComponent(roomId)}`),
     bookingsOfDay: (date) => request('GET', `/api/prenotazioni?dal=${date}&al=${date}&activeOnly=true`),

@@ -1,10 +1,12 @@
 // The live floor plan: signs in with a pasted token, draws the chosen room, follows it live, lets a waiter
 // change statuses and locks and an administrator edit the layout. Talks to the public API only.
 import { ApiError, createApi } from './api.js';
+import { createCombinations } from './combinations.js';
 import { connectLive } from './live.js';
 import { angleOf, clamp, geometryOf, isPlaced, localNow } from './model.js';
 import { renderPanel } from './panel.js';
 import { renderRoom, tickCountdowns } from './render.js';
+import { mountWaitlist } from './waitlist-panel.js';
 import {
   deviceId,
   forgetToken,
@@ -37,6 +39,8 @@ const state = {
   drag: null,
   stopLive: null,
   timers: [],
+  /** The waitlist panel (waitlist-panel.js). */
+  waitlist: null,
 };
 
 // ---------- signing in and out ----------
@@ -66,13 +70,25 @@ async function signIn(token) {
   renderTabs();
   const fromHash = decodeURIComponent(location.hash.slice(1));
   await selectRoom(state.rooms.find((r) => r.id === fromHash)?.id ?? state.rooms[0]?.id ?? null);
+  state.waitlist = mountWaitlist({
+    root: $('#waitlist'),
+    api: state.api,
+    tableName: (id) => state.tables.get(id)?.name,
+    notify,
+    onPicking: (active) => $('#room').classList.toggle('picking', active),
+  });
   state.stopLive = connectLive({
     token,
-    onTable: applyTable,
+    onTable: (table) => {
+      applyTable(table);
+      state.waitlist?.tablesChanged();
+    },
     onBooking: () => void Promise.all([refreshBookings(), refreshBookedThen()]),
+    onWaitlist: () => void state.waitlist?.refresh(),
     onConnected: () => {
       $('#banner').hidden = true;
       void catchUp();
+      void state.waitlist?.refresh();
     },
     onDown: () => ($('#banner').hidden = false),
     onError: (message) => notify(`Live updates: ${message}`),
@@ -85,6 +101,8 @@ function signOut(message) {
   forgetToken();
   state.stopLive?.();
   state.stopLive = null;
+  state.waitlist?.stop();
+  state.waitlist = null;
   for (const timer of state.timers) clearInterval(timer);
   state.timers = [];
   state.tables.clear();
@@ -106,7 +124,7 @@ async function selectRoom(roomId) {
 
 /** Everything the room shows, read again (first load, reconnection, time change). */
 async function catchUp() {
-  await Promise.all([refreshTables(), refreshBookings(), refreshBookedThen()]);
+  await Promise.all([refreshTables(), refreshBookings(), refreshBookedThen(), combinations.refresh()]);
 }
 
 async function refreshTables() {
@@ -209,6 +227,7 @@ function draw() {
   $('#edit-toggle').setAttribute('aria-pressed', String(state.editing));
   if (!current.room) return;
   if (!state.drag) renderRoom($('#room'), current);
+  if (!state.drag) combinations.draw($('#room'));
   const panel = $('#panel');
   // Do not rebuild the panel under the user's fingers (typing the operator name, a number field).
   if (!panel.contains(document.activeElement) || document.activeElement.tagName === 'BUTTON') {
@@ -336,6 +355,7 @@ function onPointerUp() {
 }
 
 function select(id) {
+  if (state.waitlist?.tableClicked(id)) return;
   state.selectedId = id;
   draw();
 }
@@ -381,6 +401,16 @@ function report(error, prefix) {
 }
 
 // ---------- wiring ----------
+
+const combinations = createCombinations({
+  api: () => state.api,
+  roomId: () => state.roomId,
+  tables: () => state.tables,
+  geometryOf: (table) => state.edits.get(table.id) ?? geometryOf(table),
+  isAdmin: () => Boolean(state.claims?.isAdmin),
+  notify,
+  redraw: () => draw(),
+});
 
 function start() {
   $('#signin-form').addEventListener('submit', (event) => {

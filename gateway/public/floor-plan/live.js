@@ -9,13 +9,14 @@ const SUBSCRIPTIONS = {
   bookingCreated: `subscription { bookingCreated { id data { ${BOOKING_FIELDS} } } }`,
   bookingUpdated: `subscription { bookingUpdated { id data { ${BOOKING_FIELDS} } } }`,
   bookingCancelled: `subscription { bookingCancelled { id data { ${BOOKING_FIELDS} } } }`,
+  waitlist: 'subscription { waitlistChanged { id type subject } }',
 };
 
 /**
- * Follows table status changes and booking events. `onConnected` runs on every (re)connection, so the page
+ * Follows table status changes, booking events and waitlist changes. `onConnected` runs on every (re)connection, so the page
  * reads what it missed; `onDown` when the socket closes (the client keeps retrying).
  */
-export function connectLive({ token, onTable, onBooking, onConnected, onDown, onError }) {
+export function connectLive({ token, onTable, onBooking, onWaitlist, onConnected, onDown, onError }) {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}/graphql`;
   const client = globalThis.graphqlWs.createClient({
     url,
@@ -42,6 +43,7 @@ export function connectLive({ token, onTable, onBooking, onConnected, onDown, on
     follow(SUBSCRIPTIONS.bookingCreated, (d) => d.bookingCreated.data, onBooking),
     follow(SUBSCRIPTIONS.bookingUpdated, (d) => d.bookingUpdated.data, onBooking),
     follow(SUBSCRIPTIONS.bookingCancelled, (d) => d.bookingCancelled.data, onBooking),
+    follow(SUBSCRIPTIONS.waitlist, (d) => d.waitlistChanged, onWaitlist),
   ];
   return () => {
     for (const stop of stops) stop();

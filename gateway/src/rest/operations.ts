@@ -2,8 +2,10 @@
  * The named GraphQL operations behind the REST facade: one fixed document per route, so the gateway's
  * query-plan cache always hits. The REST responses are exactly what these select.
  */
+import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
 import { capacityOperations } from './operations/capacity.js';
+import { combinazioniOperations } from './operations/combinazioni.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -14,6 +16,8 @@ export const operations = {
   ...prenotazioniOperations,
   ...bookingsOperations,
   ...capacityOperations,
+  ...combinazioniOperations,
+  ...attesaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

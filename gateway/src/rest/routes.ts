@@ -1,7 +1,9 @@
 import { operations } from './operations.js';
 import type { RestRoute } from './route.js';
+import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
+import { combinazioniRoutes } from './routes/combinazioni.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -15,6 +17,8 @@ export const routes: readonly RestRoute[] = [
   ...prenotazioniRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
+  ...combinazioniRoutes,
+  ...attesaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

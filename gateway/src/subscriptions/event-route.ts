@@ -1,4 +1,4 @@
-import type { CloudEvent } from '@coperto/bus';
+import { subjectTypeOf, type CloudEvent } from '@coperto/bus';
 
 /** Where an event goes: the tenant and event type of the NATS subject it arrived on. */
 export type EventRoute =
@@ -8,7 +8,7 @@ export type EventRoute =
 /**
  * Routes an event by the subject it arrived on (`tenant.<tenantId>.restaurant.<type>`), which NATS
  * permissions can restrict per publisher, never by what its body says. The envelope must agree with the
- * subject: its `tenantid`, its `type`, and `data.tenantId` when the data carries one. An event that disagrees
+ * subject: its `tenantid`, its `type` (published on that subject: see subjectTypeOf), and `data.tenantId` when the data carries one. An event that disagrees
  * (e.g. published on tenant A's subject, claiming tenant B) is routed nowhere: delivering it to A would hand A
  * a record that says it is B's, delivering it to B would let whoever may publish on A write into B. Pure.
  */
@@ -22,7 +22,7 @@ export function routeEvent(subject: string | undefined, event: CloudEvent): Even
   if (event.tenantid !== tenantId) return { ok: false, reason: 'tenant-mismatch' };
   const dataTenant = tenantOfData(event.data);
   if (dataTenant !== undefined && dataTenant !== tenantId) return { ok: false, reason: 'tenant-mismatch' };
-  if (event.type !== type) return { ok: false, reason: 'type-mismatch' };
+  if (subjectTypeOf(event.type) !== type) return { ok: false, reason: 'type-mismatch' };
   return { ok: true, subject, tenantId, type };
 }
 

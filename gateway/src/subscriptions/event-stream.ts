@@ -1,16 +1,15 @@
 import type { CloudEvent, EventBus } from '@coperto/bus';
 import { createRecentIds } from './recent-ids.js';
-import type { SocketBudget } from './socket-budget.js';
 
 export interface EventStreamOptions {
   bus: EventBus;
   /** NATS subject (pattern) to follow. */
   subject: string;
-  /** Events it refuses are dropped at once and never count against the budget. Must not throw. */
+  /** Events it refuses are skipped. Must not throw. */
   accept: (event: CloudEvent) => boolean;
-  /** The budget of the socket the stream delivers to. */
-  budget: SocketBudget;
-  /** Bus-level buffer (a safety net: the stream takes every event from the bus at once). Default the bus's. */
+  /** More than `busMaxPending` events waited unread: the reader fell behind the bus. The stream ends. */
+  onOverflow: () => void;
+  /** Events the bus holds for the stream until it is read. Default the bus's. */
   busMaxPending?: number;
 }
 
@@ -20,73 +19,35 @@ export interface EventStream extends AsyncIterableIterator<CloudEvent> {
 }
 
 /**
- * Follows a bus subject for one subscription of a socket. Events the filter accepts wait in the stream,
- * counted in the socket's budget, until graphql-ws asks for the next one; when the budget is exceeded the
- * stream ends. Ending it (graphql-ws calls `return()` when the client completes or disconnects) releases the
- * bus subscription and the waiting events. Not an async generator on purpose: a generator suspended in an
- * `await` would only see `return()` after the next event, so an idle subscription would never be released.
+ * Follows a bus subject for one subscription group (subscription-groups.ts): the events `accept` takes, each
+ * id once (the bus delivers at least once). A view over the bus subscription, so what waits unread is bounded
+ * by the bus's `maxPending`. Ending it (`return()`, when the group's last member leaves) releases the bus
+ * subscription, also while a `next()` is waiting. Not an async generator on purpose: a generator suspended
+ * in an `await` would only see `return()` after the next event, so an idle subscription would never end.
  */
 export function openEventStream(options: EventStreamOptions): EventStream {
-  const { budget } = options;
-  const queue: CloudEvent[] = [];
-  const waiters: Array<(result: IteratorResult<CloudEvent>) => void> = [];
-  let done = false;
-  let untrack = () => {};
-
   const subscription = options.bus.subscribe(options.subject, {
     ...(options.busMaxPending === undefined ? {} : { maxPending: options.busMaxPending }),
-    onOverflow: () => budget.exceed(),
+    onOverflow: options.onOverflow,
   });
-
-  const finish = () => {
-    if (done) return;
-    done = true;
-    untrack();
-    subscription.unsubscribe();
-    budget.release(queue.length);
-    queue.length = 0;
-    for (const waiter of waiters.splice(0)) waiter({ done: true, value: undefined });
-  };
-  untrack = budget.track(finish);
-
+  const events = subscription[Symbol.asyncIterator]();
   const recent = createRecentIds();
-  const pump = async () => {
-    try {
-      for await (const event of subscription) {
-        if (done) break;
-        if (!options.accept(event) || recent.seenBefore(event.id)) continue;
-        if (!budget.admit()) break;
-        const waiter = waiters.shift();
-        if (waiter) {
-          budget.release();
-          waiter({ done: false, value: event });
-        } else {
-          queue.push(event);
-        }
-      }
-    } finally {
-      finish();
-    }
-  };
-  // The loop cannot reject (the bus iterator never throws, `accept` must not); `finally` ends the stream.
-  void pump().catch(() => {});
 
   const stream: EventStream = {
-    next() {
-      const event = queue.shift();
-      if (event !== undefined) {
-        budget.release();
-        return Promise.resolve({ done: false, value: event });
+    async next() {
+      for (;;) {
+        const result = await events.next();
+        if (result.done) return { done: true, value: undefined };
+        const event = result.value;
+        if (options.accept(event) && !recent.seenBefore(event.id)) return { done: false, value: event };
       }
-      if (done) return Promise.resolve({ done: true, value: undefined });
-      return new Promise((resolve) => waiters.push(resolve));
     },
     return() {
-      finish();
+      subscription.unsubscribe();
       return Promise.resolve({ done: true, value: undefined });
     },
     throw(error?: unknown) {
-      finish();
+      subscription.unsubscribe();
       return Promise.reject(error);
     },
     [Symbol.asyncIterator]() {

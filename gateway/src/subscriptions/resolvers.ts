@@ -1,33 +1,42 @@
-import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from '@coperto/bus';
+import {
+  natsSubject,
+  subjectTypeOf,
+  WAITLIST_SUBJECT_TYPE,
+  type CloudEvent,
+  type EventBus,
+  type RestaurantEventType,
+} from '@coperto/bus';
 import { openEventStream, type EventStream } from './event-stream.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import type { SubscriptionContext } from './subscription-context.js';
 
 export interface SubscriptionResolverDeps {
   bus: EventBus;
-  /** Bus-level buffer of each subscription (a safety net; the socket budget is the real limit). */
+  /** Events the bus holds for one subscription group until its executor reads them. */
   busMaxPending?: number;
 }
 
 /**
  * Each field follows `tenant.<tenantId>.restaurant.<type>` with the tenant of the connection's verified
  * token (never an argument), and yields the CloudEvent itself: its `id, type, time, subject, data` are the
- * event type's fields.
+ * event type's fields. A field's stream is opened once per subscription group (subscription-groups.ts), so
+ * what it yields may depend on the tenant and the field's arguments only.
  */
 export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Resolvers {
   const follow = (
     context: SubscriptionContext,
-    type: RestaurantEventType,
+    type: RestaurantEventType | typeof WAITLIST_SUBJECT_TYPE,
     accept: (event: CloudEvent) => boolean = () => true,
   ): EventStream => {
-    const tenantId = context.viewer.tenantId;
+    const tenantId = context.tenantId;
     return openEventStream({
       bus: deps.bus,
       subject: natsSubject(tenantId, type),
-      budget: context.budget,
+      onOverflow: context.fellBehind,
       ...(deps.busMaxPending === undefined ? {} : { busMaxPending: deps.busMaxPending }),
       // The subject already is the tenant's; checking the envelope too costs nothing.
-      accept: (event) => event.tenantid === tenantId && event.type === type && accept(event),
+      accept: (event) =>
+        event.tenantid === tenantId && subjectTypeOf(event.type) === subjectTypeOf(type) && accept(event),
     });
   };
   const passThrough = (event: CloudEvent) => event;
@@ -50,6 +59,10 @@ export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Res
       },
       bookingCancelled: {
         subscribe: (_root, _args, context) => follow(context, 'bookings.cancelled'),
+        resolve: passThrough,
+      },
+      waitlistChanged: {
+        subscribe: (_root, _args, context) => follow(context, WAITLIST_SUBJECT_TYPE),
         resolve: passThrough,
       },
     },

@@ -1,7 +1,8 @@
 import type { Server } from 'node:http';
+import type { Duplex } from 'node:stream';
 import { GraphQLError, NoSchemaIntrospectionCustomRule, specifiedRules, validate } from 'graphql';
 import { useServer } from 'graphql-ws/use/ws';
-import { WebSocketServer } from 'ws';
+import { WebSocketServer, type WebSocket } from 'ws';
 import type { TokenVerifier, Viewer } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import { AppError } from '@coperto/errors';
@@ -19,8 +20,10 @@ import {
   type SocketBudget,
   type SocketLimits,
 } from './socket-budget.js';
-import type { SubscriptionContext } from './subscription-context.js';
+import { socketSubscriber } from './socket-subscriber.js';
+import { createSubscriptionGroups, type Executor } from './subscription-groups.js';
 import { createSubscriptionSchema } from './subscription-schema.js';
+import { createWriteBatcher } from './write-batcher.js';
 import { onTokenExpiry } from './token-expiry.js';
 
 export interface SubscriptionServerOptions {
@@ -44,11 +47,15 @@ export interface SubscriptionServerOptions {
   caps?: Partial<ConnectionCapLimits>;
   /** How long `close()` waits for clients to answer the close handshake before cutting them. Default 1000. */
   closeGraceMs?: number;
+  /** Executes a group's selection per event. Default graphql's `execute` (tests count the calls). */
+  execute?: Executor;
 }
 
 export interface SubscriptionServer {
   /** Open sockets. */
   connections(): number;
+  /** Subscription groups open (each one bus subscription and one execution per event), and their members. */
+  groups(): { groups: number; members: number };
   /** Closes every socket with 1001 "Going away" (cutting those that do not answer), stops accepting. Idempotent. */
   close(): Promise<void>;
 }
@@ -60,18 +67,35 @@ interface SocketState {
   cancelExpiry: () => void;
 }
 
+/** The context graphql-ws hands to `subscribe` for one subscription of one socket. */
+interface SubscriberContext {
+  viewer: Viewer;
+  budget: SocketBudget;
+  socket: WebSocket;
+  transport: Duplex;
+  id: string;
+}
+
 /**
  * graphql-ws on the gateway's `/graphql` (docs/subscriptions.md): the client sends
  * `connectionParams: { authorization: 'Bearer <jwt>' }`; a missing, bad or expired token closes the socket
  * with 4403, and so does the token expiring later. Every subscription of the socket follows its tenant's
  * NATS subjects. A socket that falls behind (see SocketLimits) is closed with 4429 "Too many pending events".
  * Sockets past the per-tenant or total cap (connection-caps.ts) are closed with 4430 or 4503 (close-codes.ts).
+ * graphql-ws keeps the protocol (handshake, subscribe and complete, ping/pong, close codes); the events are
+ * fanned out by subscription groups (subscription-groups.ts): one execution and one serialization per event
+ * for all the sockets with the same tenant, document and variables, the `next` frames written by the group.
  */
 export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.limits };
   const logger = options.logger;
   const caps = createConnectionCaps({ ...DEFAULT_CONNECTION_CAPS, ...options.caps });
   const schema = createSubscriptionSchema({ bus: options.bus, busMaxPending: limits.maxPendingEvents });
+  const batcher = createWriteBatcher();
+  const groups = createSubscriptionGroups({
+    schema,
+    ...(options.execute ? { execute: options.execute } : {}),
+  });
   const wss = new WebSocketServer({
     server: options.httpServer,
     path: options.path ?? '/graphql',
@@ -165,11 +189,24 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
         }
         return undefined;
       },
-      context: (ctx): SubscriptionContext => {
-        const { viewer, budget } = ctx.extra;
+      context: (ctx, id): SubscriberContext => {
+        const { viewer, budget, socket, request } = ctx.extra;
         // graphql-ws runs operations only after onConnect accepted the socket, which sets both.
         if (!viewer || !budget) throw new Error('Subscription socket without a verified viewer');
-        return { viewer, budget };
+        return { viewer, budget, socket, transport: request.socket, id };
+      },
+      // Subscription operations only (queries go to `execute`): the socket joins its group.
+      subscribe: (args) => {
+        const subscriber = args.contextValue as SubscriberContext;
+        return groups.join(
+          {
+            tenantId: subscriber.viewer.tenantId,
+            document: args.document,
+            variableValues: args.variableValues,
+            operationName: args.operationName,
+          },
+          socketSubscriber({ ...subscriber, batcher }),
+        );
       },
       onClose: (ctx) => {
         ctx.extra.cancelExpiry?.();
@@ -182,6 +219,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   let closing: Promise<void> | undefined;
   return {
     connections: () => wss.clients.size,
+    groups: () => ({ groups: groups.size, members: groups.members }),
     close: () =>
       (closing ??= (async () => {
         const cut = setTimeout(() => {

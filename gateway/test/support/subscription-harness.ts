@@ -5,6 +5,7 @@ import { createMemoryBus } from '@coperto/bus';
 import { createLogger } from '@coperto/server-kit';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
 import type { SocketLimits } from '../../src/subscriptions/socket-budget.js';
+import type { Executor } from '../../src/subscriptions/subscription-groups.js';
 import { createSubscriptionServer, type SubscriptionServer } from '../../src/subscriptions/ws-server.js';
 import { countingBus, type CountingBus } from './counting-bus.js';
 
@@ -18,7 +19,7 @@ export interface SubscriptionHarness {
 }
 
 export async function startSubscriptionHarness(
-  options: { limits?: Partial<SocketLimits>; introspection?: boolean } = {},
+  options: { limits?: Partial<SocketLimits>; introspection?: boolean; execute?: Executor } = {},
 ): Promise<SubscriptionHarness> {
   const httpServer = createServer((_req, res) => res.writeHead(404).end());
   const memory = createMemoryBus();
@@ -31,6 +32,7 @@ export async function startSubscriptionHarness(
     introspection: options.introspection ?? false,
     maxPayloadBytes: 64 * 1024,
     ...(options.limits ? { limits: options.limits } : {}),
+    ...(options.execute ? { execute: options.execute } : {}),
     closeGraceMs: 200,
   });
   await new Promise<void>((resolve) => httpServer.listen(0, '127.0.0.1', resolve));

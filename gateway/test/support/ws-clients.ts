@@ -1,6 +1,7 @@
 import type { Socket } from 'node:net';
 import { createClient, type Client } from 'graphql-ws';
 import WebSocket from 'ws';
+import { recordViolation, subscriptionViolation } from './event-contract.js';
 
 /** How a socket ended. */
 export interface Closed {
@@ -37,7 +38,10 @@ export function graphqlWsClient(url: string, authorization?: string): Client & {
   return Object.assign(client, { closed });
 }
 
-/** Subscribes and collects `next` payloads. */
+/**
+ * Subscribes and collects `next` payloads. Each payload is checked against the AsyncAPI document
+ * (event-contract.ts); the e2e suites fail a test that received one that does not match.
+ */
 export function collect<T = any>(
   client: Client,
   query: string,
@@ -51,7 +55,10 @@ export function collect<T = any>(
     {
       next: (value) => {
         if (value.errors) onFailed(value.errors);
-        else items.push(value.data as T);
+        else {
+          recordViolation(subscriptionViolation(value.data));
+          items.push(value.data as T);
+        }
       },
       error: (error) => onFailed(error),
       complete: () => {},

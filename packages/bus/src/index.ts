@@ -1,4 +1,5 @@
 export * from './types.js';
+export { cloudEventEnvelope, cloudEventEnvelopeJsonSchema } from './envelope.js';
 export { BusUnavailableError } from './errors.js';
 export { createMemoryBus } from './memory-bus.js';
 export { arrivalSubject, markArrival } from './arrival-subject.js';

@@ -1,30 +1,39 @@
 import type { TenantId } from '@coperto/auth';
 
+import type { CloudEvent } from './envelope.js';
+
+export type { CloudEvent };
+
+/** The changes of a waitlist entry: each its own CloudEvents `type`, all on one subject (waitlist.updated). */
+export type WaitlistEventType =
+  'waitlist.added' | 'waitlist.notified' | 'waitlist.seated' | 'waitlist.left' | 'waitlist.cancelled';
+
+/** The event types of the interface (section 6), and the waitlist's. */
+export type RestaurantEventType =
+  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled' | WaitlistEventType;
+
+/** The subject type every waitlist change is published on. */
+export const WAITLIST_SUBJECT_TYPE = 'waitlist.updated';
+
+const SUBJECT_TYPE_OF: Readonly<Record<string, string>> = {
+  'waitlist.added': WAITLIST_SUBJECT_TYPE,
+  'waitlist.notified': WAITLIST_SUBJECT_TYPE,
+  'waitlist.seated': WAITLIST_SUBJECT_TYPE,
+  'waitlist.left': WAITLIST_SUBJECT_TYPE,
+  'waitlist.cancelled': WAITLIST_SUBJECT_TYPE,
+} satisfies Record<WaitlistEventType, string>;
+
 /**
- * A CloudEvents 1.0 JSON envelope (docs/subscriptions.md). `id` is also sent as the
- * `Nats-Msg-Id` header so JetStream drops duplicates from relay retries. `tenantid` is a CloudEvents extension
- * attribute. `subject` (CloudEvents) is the id of the record the event is about; the NATS subject is
- * `tenant.<tenantId>.restaurant.<type>` where `type` is e.g. `tables.status`.
+ * The last tokens of the NATS subject an event type is published on: the type itself, except the waitlist's
+ * changes, which share `waitlist.updated` (one subject to follow; the CloudEvents `type` says which change).
  */
-export interface CloudEvent<T = unknown> {
-  specversion: '1.0';
-  id: string;
-  source: string;
-  type: string;
-  subject: string;
-  time: string;
-  datacontenttype: 'application/json';
-  tenantid: string;
-  data: T;
+export function subjectTypeOf(type: string): string {
+  return Object.hasOwn(SUBJECT_TYPE_OF, type) ? SUBJECT_TYPE_OF[type]! : type;
 }
 
-/** The event types of the interface (section 6). */
-export type RestaurantEventType =
-  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled';
-
-/** `tenant.<tenantId>.restaurant.<type>` */
+/** `tenant.<tenantId>.restaurant.<subject type>` (see subjectTypeOf). */
 export function natsSubject(tenantId: TenantId | string, type: RestaurantEventType | string): string {
-  return `tenant.${tenantId}.restaurant.${type}`;
+  return `tenant.${tenantId}.restaurant.${subjectTypeOf(type)}`;
 }
 
 export interface BusStatus {

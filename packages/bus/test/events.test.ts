@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { decodeEvent, encodeEvent, isCloudEvent } from '../src/codec.js';
 import { buildEvent } from '../src/events.js';
+import { natsSubject, subjectTypeOf } from '../src/types.js';
 
 const tenantId = trustedTenantId('acme');
 
@@ -57,6 +58,25 @@ describe('buildEvent', () => {
       expect(() => buildEvent({ ...base, tenantId: bad as TenantId })).toThrow(TypeError);
     }
     expect(() => buildEvent({ ...base, tenantId, time: 'not a date' })).toThrow(TypeError);
+  });
+});
+
+describe('subjects', () => {
+  it('publishes each type on its own subject, the waitlist changes all on waitlist.updated', () => {
+    expect(natsSubject('acme', 'bookings.created')).toBe('tenant.acme.restaurant.bookings.created');
+    for (const type of [
+      'waitlist.added',
+      'waitlist.notified',
+      'waitlist.seated',
+      'waitlist.left',
+      'waitlist.cancelled',
+    ]) {
+      expect(subjectTypeOf(type)).toBe('waitlist.updated');
+      expect(natsSubject('acme', type)).toBe('tenant.acme.restaurant.waitlist.updated');
+    }
+    expect(subjectTypeOf('waitlist.updated')).toBe('waitlist.updated');
+    expect(subjectTypeOf('tables.status')).toBe('tables.status');
+    expect(subjectTypeOf('toString')).toBe('toString');
   });
 });
 

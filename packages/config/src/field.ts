@@ -1,9 +1,14 @@
+import type { z } from 'zod';
+
 /**
- * A field describes one environment variable: how to parse its text, what to use when it is unset, and
- * whether its value may appear in error messages. Fields are made by the builders in ./fields.ts and read
- * by `loadConfig`.
+ * A field describes one environment variable: the zod schema that turns its (trimmed, non-empty) text into a
+ * value, what to use when it is unset, and whether its value may appear in error messages. Fields are made by
+ * the builders in ./fields.ts and read by `loadConfig`, which runs every field's schema in one zod object so
+ * that every bad variable is reported at once.
  */
 export interface Field<T> {
+  /** From the trimmed, non-empty text to the value; its issues say what is wrong, never the value. */
+  readonly schema: z.ZodType<T, string>;
   /** What a valid value looks like, in words, e.g. `an integer between 0 and 65535`. Shown in errors. */
   readonly expected: string;
   /** A secret's value never appears in an error message. */
@@ -13,7 +18,7 @@ export interface Field<T> {
   /** Present when the variable may be unset: the value used then (`undefined` for optional fields). */
   readonly whenUnset: { readonly value: T } | undefined;
   /**
-   * Parses a trimmed, non-empty value. Throws `InvalidValueError` (or any Error) whose message says what is
+   * Parses a trimmed, non-empty value with `schema`. Throws `InvalidValueError` whose message says what is
    * wrong without repeating the value; `loadConfig` adds the value itself unless the field is secret.
    */
   parse(raw: string): T;
@@ -50,10 +55,16 @@ export class InvalidValueError extends Error {
   }
 }
 
+/** The first issue of a failed parse, as the message of a field error (`item 2: …` inside a list). */
+export function issueMessage(issue: z.core.$ZodIssue, depth = 0): string {
+  const item = issue.path.slice(depth).find((key) => typeof key === 'number');
+  return item === undefined ? issue.message : `item ${item + 1}: ${issue.message}`;
+}
+
 /** Builds a field from its parts, deriving `whenUnset` from `default` / `optional`. */
 export function makeField<T, O extends PresenceOptions<unknown>>(
   options: O | undefined,
-  parts: { expected: string; parse: (raw: string) => T; show?: (raw: string) => string },
+  parts: { expected: string; schema: z.ZodType<T, string>; show?: (raw: string) => string },
 ): Field<Presence<T, O>> {
   const secret = options?.secret === true;
   const whenUnset =
@@ -62,14 +73,20 @@ export function makeField<T, O extends PresenceOptions<unknown>>(
       : options?.optional === true
         ? { value: undefined }
         : undefined;
-  const field: Field<T | undefined> = {
+  const field: Omit<Field<T | undefined>, 'schema'> = {
     expected: parts.expected,
     secret,
     description: options?.description,
     whenUnset,
-    parse: parts.parse,
+    parse: (raw) => {
+      const result = parts.schema.safeParse(raw);
+      if (result.success) return result.data;
+      throw new InvalidValueError(issueMessage(result.error.issues[0]!));
+    },
     ...(secret ? {} : { show: parts.show ?? quote }),
   };
+  // Not enumerable: a field printed (test names, logs) stays its description, not zod's internals.
+  Object.defineProperty(field, 'schema', { value: parts.schema, enumerable: false });
   return field as unknown as Field<Presence<T, O>>;
 }
 

@@ -1,5 +1,6 @@
+import { z } from 'zod';
 import type { Field, Presence, PresenceOptions } from './field.js';
-import { InvalidValueError, makeField, quote } from './field.js';
+import { makeField, quote } from './field.js';
 
 /** Options of `str`. */
 export interface StrOptions extends PresenceOptions<string> {
@@ -18,19 +19,23 @@ export function str<const O extends StrOptions = {}>(options?: O): Field<Presenc
     maxLength !== undefined ? `at most ${maxLength} characters` : '',
     pattern ? `matching ${String(pattern)}` : '',
   ].filter(Boolean);
+  let schema = z.string();
+  if (minLength !== undefined) {
+    schema = schema.min(minLength, {
+      error: (issue) => `too short: ${String(issue.input).length} characters, at least ${minLength} needed`,
+      abort: true,
+    });
+  }
+  if (maxLength !== undefined) {
+    schema = schema.max(maxLength, {
+      error: (issue) => `too long: ${String(issue.input).length} characters, at most ${maxLength} allowed`,
+      abort: true,
+    });
+  }
+  if (pattern) schema = schema.regex(wholePattern(pattern), `does not match ${String(pattern)}`);
   return makeField<string, O>(options, {
     expected: bounds.length > 0 ? `a string (${bounds.join(', ')})` : 'a string',
-    parse: (raw) => {
-      if (minLength !== undefined && raw.length < minLength) {
-        throw new InvalidValueError(`too short: ${raw.length} characters, at least ${minLength} needed`);
-      }
-      if (maxLength !== undefined && raw.length > maxLength) {
-        throw new InvalidValueError(`too long: ${raw.length} characters, at most ${maxLength} allowed`);
-      }
-      if (pattern && !wholeMatch(pattern, raw))
-        throw new InvalidValueError(`does not match ${String(pattern)}`);
-      return raw;
-    },
+    schema,
   });
 }
 
@@ -51,16 +56,16 @@ export function int<const O extends IntOptions = {}>(options?: O): Field<Presenc
         : max !== undefined
           ? `an integer <= ${max}`
           : 'an integer';
+  let bounded = z.number().int({ error: `expected ${expected}` });
+  if (min !== undefined) bounded = bounded.min(min, `out of range: expected ${expected}`);
+  if (max !== undefined) bounded = bounded.max(max, `out of range: expected ${expected}`);
   return makeField<number, O>(options, {
     expected,
-    parse: (raw) => {
-      const value = /^[+-]?\d+$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!Number.isSafeInteger(value)) throw new InvalidValueError(`expected ${expected}`);
-      if ((min !== undefined && value < min) || (max !== undefined && value > max)) {
-        throw new InvalidValueError(`out of range: expected ${expected}`);
-      }
-      return value;
-    },
+    schema: z
+      .string()
+      .regex(/^[+-]?\d+$/, `expected ${expected}`)
+      .transform(Number)
+      .pipe(bounded),
   });
 }
 
@@ -69,16 +74,15 @@ export function port<const O extends PresenceOptions<number> = {}>(options?: O):
   const expected = 'a port number (0-65535)';
   return makeField<number, O>(options, {
     expected,
-    parse: (raw) => {
-      const value = /^\d{1,5}$/.test(raw) ? Number(raw) : Number.NaN;
-      if (!(value >= 0 && value <= 65535)) throw new InvalidValueError(`expected ${expected}`);
-      return value;
-    },
+    schema: z
+      .string()
+      .regex(/^\d{1,5}$/, `expected ${expected}`)
+      .transform(Number)
+      .pipe(z.number().max(65535, `expected ${expected}`)),
   });
 }
 
-const TRUE = new Set(['true', '1']);
-const FALSE = new Set(['false', '0']);
+const BOOLEAN_TEXT = { true: true, '1': true, false: false, '0': false } as const;
 
 /** A boolean: `true`/`false`/`1`/`0` (case-insensitive). Anything else is an error, not `false`. */
 export function bool<const O extends PresenceOptions<boolean> = {}>(
@@ -86,12 +90,11 @@ export function bool<const O extends PresenceOptions<boolean> = {}>(
 ): Field<Presence<boolean, O>> {
   return makeField<boolean, O>(options, {
     expected: 'true, false, 1 or 0',
-    parse: (raw) => {
-      const lower = raw.toLowerCase();
-      if (TRUE.has(lower)) return true;
-      if (FALSE.has(lower)) return false;
-      throw new InvalidValueError('expected true, false, 1 or 0');
-    },
+    schema: z
+      .string()
+      .toLowerCase()
+      .pipe(z.enum(['true', 'false', '1', '0'], 'expected true, false, 1 or 0'))
+      .transform((text) => BOOLEAN_TEXT[text]),
   });
 }
 
@@ -115,14 +118,13 @@ export function url<const O extends UrlOptions = {}>(options?: O): Field<Presenc
     : 'an absolute URL';
   return makeField<string, O>(options, {
     expected,
-    parse: (raw) => {
-      const protocol = protocolOf(raw);
-      if (protocol === undefined) throw new InvalidValueError(`expected ${expected}`);
-      if (protocols && !protocols.includes(protocol)) {
-        throw new InvalidValueError(`scheme ${protocol.slice(0, -1)} not allowed: expected ${expected}`);
-      }
-      return raw;
-    },
+    schema: z
+      .string()
+      .refine((raw) => protocolOf(raw) !== undefined, { error: `expected ${expected}`, abort: true })
+      .refine((raw) => !protocols || protocols.includes(protocolOf(raw)!), {
+        error: (issue) =>
+          `scheme ${protocolOf(String(issue.input))!.slice(0, -1)} not allowed: expected ${expected}`,
+      }),
     show: (raw) => quote(raw.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^@/?#]*@/i, '$1***@')),
   });
 }
@@ -140,10 +142,7 @@ export function oneOf<
   const expected = `one of ${values.join(', ')}`;
   return makeField<V[number], O>(options, {
     expected,
-    parse: (raw) => {
-      if (!values.includes(raw)) throw new InvalidValueError(`expected ${expected}`);
-      return raw as V[number];
-    },
+    schema: z.enum(values, `expected ${expected}`) as unknown as z.ZodType<V[number], string>,
   });
 }
 
@@ -165,28 +164,24 @@ export function list<const O extends ListOptions = {}>(
 ): Field<Presence<readonly ListItem<O>[], O>> {
   const item = options?.item;
   const expected = item ? `a comma-separated list of ${item.expected}` : 'a comma-separated list';
-  const field = makeField<readonly ListItem<O>[], O>(options, {
+  const items = z
+    .array((item?.schema ?? z.string()) as z.ZodType<ListItem<O>, string>)
+    .min(1, `expected ${expected}, got no items`);
+  // A list of secrets is a secret.
+  const presence = (item?.secret ? { ...options, secret: true } : options) as O | undefined;
+  return makeField<readonly ListItem<O>[], O>(presence, {
     expected,
-    parse: (raw) => {
-      const parts = raw
-        .split(',')
-        .map((part) => part.trim())
-        .filter((part) => part.length > 0);
-      if (parts.length === 0) throw new InvalidValueError(`expected ${expected}, got no items`);
-      const values = parts.map((part, index) => {
-        if (!item) return part as ListItem<O>;
-        try {
-          return item.parse(part) as ListItem<O>;
-        } catch (error) {
-          throw new InvalidValueError(`item ${index + 1}: ${messageOf(error)}`);
-        }
-      });
-      return Object.freeze(values);
-    },
+    schema: z
+      .string()
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((part) => part.trim())
+          .filter((part) => part.length > 0),
+      )
+      .pipe(items)
+      .transform((values) => Object.freeze(values)),
   });
-  if (!item?.secret) return field;
-  const { show: _hidden, ...rest } = field;
-  return { ...rest, secret: true };
 }
 
 /** Options of `duration`. */
@@ -201,6 +196,8 @@ export interface DurationOptions extends PresenceOptions<number> {
 
 export type DurationUnit = 'ms' | 's' | 'm' | 'h' | 'd';
 
+const DURATION = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/;
+
 const MS_PER_UNIT: Record<DurationUnit, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000 };
 
 /**
@@ -210,18 +207,19 @@ const MS_PER_UNIT: Record<DurationUnit, number> = { ms: 1, s: 1000, m: 60_000, h
 export function duration<const O extends DurationOptions = {}>(options?: O): Field<Presence<number, O>> {
   const { bareUnit = 'ms', min, max } = options ?? {};
   const expected = 'a duration such as 500ms, 30s, 5m, 2h or 1d';
+  let milliseconds = z.number().int('too large');
+  if (min !== undefined) milliseconds = milliseconds.min(min, `too short: at least ${min}ms`);
+  if (max !== undefined) milliseconds = milliseconds.max(max, `too long: at most ${max}ms`);
   return makeField<number, O>(options, {
     expected,
-    parse: (raw) => {
-      const match = /^(\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/.exec(raw);
-      if (!match) throw new InvalidValueError(`expected ${expected}`);
-      const unit = (match[2] ?? bareUnit) as DurationUnit;
-      const value = Math.round(Number(match[1]) * MS_PER_UNIT[unit]);
-      if (!Number.isSafeInteger(value)) throw new InvalidValueError('too large');
-      if (min !== undefined && value < min) throw new InvalidValueError(`too short: at least ${min}ms`);
-      if (max !== undefined && value > max) throw new InvalidValueError(`too long: at most ${max}ms`);
-      return value;
-    },
+    schema: z
+      .string()
+      .regex(DURATION, `expected ${expected}`)
+      .transform((raw) => {
+        const [, amount, unit = bareUnit] = DURATION.exec(raw)!;
+        return Math.round(Number(amount) * MS_PER_UNIT[unit as DurationUnit]);
+      })
+      .pipe(milliseconds),
   });
 }
 
@@ -237,12 +235,22 @@ export interface CustomOptions<T> extends PresenceOptions<T> {
 export function custom<const O extends CustomOptions<any>>(
   options: O,
 ): Field<Presence<ReturnType<O['parse']>, O>> {
-  return makeField<ReturnType<O['parse']>, O>(options, { expected: options.expected, parse: options.parse });
+  return makeField<ReturnType<O['parse']>, O>(options, {
+    expected: options.expected,
+    schema: z.string().transform((raw, context) => {
+      try {
+        return options.parse(raw) as ReturnType<O['parse']>;
+      } catch (error) {
+        context.addIssue({ code: 'custom', message: messageOf(error) });
+        return z.NEVER;
+      }
+    }),
+  });
 }
 
-function wholeMatch(pattern: RegExp, raw: string): boolean {
-  const anchored = new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''));
-  return anchored.test(raw);
+/** The pattern anchored at both ends (the whole value must match), without stateful flags. */
+function wholePattern(pattern: RegExp): RegExp {
+  return new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''));
 }
 
 export function messageOf(error: unknown): string {

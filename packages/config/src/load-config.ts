@@ -1,6 +1,7 @@
+import { z } from 'zod';
 import type { ConfigIssue } from './config-error.js';
 import { ConfigError } from './config-error.js';
-import type { Field } from './field.js';
+import { issueMessage, type Field } from './field.js';
 
 /** A config spec: environment variable name → field. */
 export type ConfigSpec = Readonly<Record<string, Field<unknown>>>;
@@ -22,10 +23,32 @@ export interface LoadConfigOptions<S extends ConfigSpec> {
   check?: (config: Config<S>) => readonly ConfigIssue[];
 }
 
+/** A field's schema over the environment's text: trimmed, empty = unset, then its default, or "missing". */
+function variableSchema(field: Field<unknown>): z.ZodType<unknown, string | undefined> {
+  const unset = (raw: string | undefined) => (raw ?? '').trim() === '';
+  const whenUnset = field.whenUnset;
+  return z
+    .string()
+    .optional()
+    .transform((raw, context) => {
+      if (unset(raw)) {
+        if (whenUnset) return frozen(whenUnset.value);
+        context.addIssue({ code: 'custom', message: `missing: expected ${field.expected}`, input: raw });
+        return z.NEVER;
+      }
+      const result = field.schema.safeParse(raw!.trim());
+      if (result.success) return result.data;
+      const shown = field.secret || !field.show ? '(value hidden)' : `(got ${field.show(raw!.trim())})`;
+      context.addIssue({ code: 'custom', message: `${issueMessage(result.error.issues[0]!)} ${shown}` });
+      return z.NEVER;
+    });
+}
+
 /**
- * Parses `env` against `spec` and returns a frozen, typed object with one entry per spec key. Values are
- * trimmed; an empty (or blank) value counts as unset. Every missing or invalid variable is collected and
- * thrown as a single ConfigError; secret values never appear in it. Variables not in the spec are ignored.
+ * Parses `env` against `spec` with one zod object (a schema per variable) and returns a frozen, typed object
+ * with one entry per spec key. Values are trimmed; an empty (or blank) value counts as unset. Every missing or
+ * invalid variable is collected and thrown as a single ConfigError; secret values never appear in it.
+ * Variables not in the spec are ignored.
  *
  * @example
  * const config = loadConfig({ PORT: port({ default: 3000 }), MONGO_URL: url({ optional: true }) }, process.env);
@@ -35,25 +58,17 @@ export function loadConfig<const S extends ConfigSpec>(
   env: Env,
   options: LoadConfigOptions<S> = {},
 ): Config<S> {
-  const values: Record<string, unknown> = {};
-  const issues: ConfigIssue[] = [];
-  for (const [variable, field] of Object.entries(spec)) {
-    const raw = env[variable]?.trim() ?? '';
-    if (raw === '') {
-      if (field.whenUnset) values[variable] = frozen(field.whenUnset.value);
-      else issues.push({ variable, message: `missing: expected ${field.expected}` });
-      continue;
-    }
-    try {
-      values[variable] = field.parse(raw);
-    } catch (error) {
-      const reason = error instanceof Error ? error.message : 'invalid value';
-      const shown = field.secret || !field.show ? '(value hidden)' : `(got ${field.show(raw)})`;
-      issues.push({ variable, message: `${reason} ${shown}` });
-    }
+  const shape = Object.fromEntries(
+    Object.entries(spec).map(([variable, field]) => [variable, variableSchema(field)]),
+  );
+  const values = Object.fromEntries(Object.keys(spec).map((variable) => [variable, env[variable]]));
+  const result = z.object(shape).safeParse(values);
+  if (!result.success) {
+    throw new ConfigError(
+      result.error.issues.map((issue) => ({ variable: String(issue.path[0]), message: issue.message })),
+    );
   }
-  if (issues.length > 0) throw new ConfigError(issues);
-  const config = Object.freeze(values) as Config<S>;
+  const config = Object.freeze({ ...result.data }) as Config<S>;
   const crossIssues = options.check?.(config) ?? [];
   if (crossIssues.length > 0) throw new ConfigError(crossIssues);
   return config;

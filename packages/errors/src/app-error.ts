@@ -81,6 +81,27 @@ export class TableUnavailableError extends AppError {
   }
 }
 
+/** Auto-assignment found no free table or combination that fits the party for the window. */
+export class NoTableAvailableError extends AppError {
+  constructor(covers: number, startsAt: string, message?: string) {
+    super(
+      'NO_TABLE_AVAILABLE',
+      message ?? `No free table or combination fits ${covers} covers at ${startsAt}`,
+      {
+        covers,
+        startsAt,
+      },
+    );
+  }
+}
+
+/** An option (a hold during checkout) that expired, was released or used, or never existed. */
+export class OptionExpiredError extends AppError {
+  constructor(id: string) {
+    super('OPTION_EXPIRED', `Option ${id} expired, was used or released, or does not exist`, { id });
+  }
+}
+
 export class DuplicateError extends AppError {
   constructor(field: string, value: string) {
     super('DUPLICATE', `${field} ${value} already exists`, { field, value });

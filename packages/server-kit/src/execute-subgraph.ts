@@ -6,6 +6,7 @@ import {
   validate,
   type DocumentNode,
   type GraphQLFormattedError,
+  type GraphQLSchema,
 } from 'graphql';
 import { LRUCache } from 'lru-cache';
 import { findAppError, formatGraphQLError } from '@coperto/errors';
@@ -38,18 +39,34 @@ export interface SubgraphExecutorOptions {
   logger?: Logger;
 }
 
-/** Executes a request; `authenticate` and `executeAuthenticated` let an HTTP port check the token first. */
+/**
+ * Executes a request; `authenticate` lets an HTTP port check the token first, `prepare`, `format` and
+ * `logRequest` let it hand the rest to a GraphQL-over-HTTP handler (serve-subgraph.ts).
+ */
 export interface SubgraphExecutor {
   (body: GraphQLRequestBody, request: SubgraphRequest): Promise<SubgraphResult>;
+  readonly schema: GraphQLSchema;
   authenticate(request: SubgraphRequest): Promise<SubgraphAuthentication>;
   executeAuthenticated(
     body: GraphQLRequestBody,
     contextValue: unknown,
     request?: SubgraphRequest,
   ): Promise<SubgraphResult>;
+  /** The parsed and validated document of a query (cached), or the errors that refuse it. */
+  prepare(query: string): Prepared;
+  /** An error as the caller sees it: stable code, no internal text. */
+  format(error: unknown): GraphQLFormattedError;
+  /** The access line of one request. */
+  logRequest(
+    body: GraphQLRequestBody,
+    request: SubgraphRequest | undefined,
+    result: SubgraphResult,
+    started: number,
+  ): void;
 }
 
-type Prepared = DocumentNode | readonly GraphQLFormattedError[];
+/** A parsed and validated document, or the errors (with their codes) that refuse the query. */
+export type Prepared = DocumentNode | readonly GraphQLError[];
 
 export const DEFAULT_DOCUMENT_CACHE_BYTES = 4 * 1024 * 1024;
 
@@ -77,10 +94,14 @@ export function createSubgraphExecutor(
     ) as GraphQLFormattedError;
 
   /** A query the subgraph cannot parse or validate is the caller's mistake, not an internal error. */
-  const withCode = (error: unknown, code: string) => {
-    if (findAppError(error)) return format(error);
+  const withCode = (error: unknown, code: string): GraphQLError => {
+    const original = findAppError(error);
+    if (original)
+      return error instanceof GraphQLError
+        ? error
+        : new GraphQLError(original.message, { originalError: original });
     const { message } = error as { message: string };
-    return format(new GraphQLError(message, { extensions: { code } }));
+    return new GraphQLError(message, { extensions: { code } });
   };
 
   const prepare = (query: string): Prepared => {
@@ -111,7 +132,7 @@ export function createSubgraphExecutor(
       return { errors: [{ message: 'Missing query', extensions: { code: 'VALIDATION_FAILED' } }] };
     }
     const prepared = prepare(body.query);
-    if (Array.isArray(prepared)) return { errors: [...prepared] };
+    if (Array.isArray(prepared)) return { errors: prepared.map(format) };
     const document = prepared as DocumentNode;
     const variableValues = isRecord(body.variables) ? body.variables : undefined;
     const operationName = typeof body.operationName === 'string' ? body.operationName : undefined;
@@ -167,7 +188,19 @@ export function createSubgraphExecutor(
     }
     return executeAuthenticated(body, auth.contextValue, request);
   };
-  return Object.assign(executeSubgraph, { authenticate, executeAuthenticated });
+  return Object.assign(executeSubgraph, {
+    schema: subgraph.schema,
+    authenticate,
+    executeAuthenticated,
+    prepare,
+    format,
+    logRequest: (
+      body: GraphQLRequestBody,
+      request: SubgraphRequest | undefined,
+      result: SubgraphResult,
+      started: number,
+    ) => logRequest(body, request, result, started),
+  });
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

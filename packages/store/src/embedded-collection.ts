@@ -1,11 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantId } from '@coperto/auth';
-import type { EmbeddedEngine } from './embedded-engine.js';
-import type { CollectionState, StoredRecord } from './embedded-state.js';
 import { DuplicateKeyError } from './errors.js';
 import { compileFilter } from './embedded-filter.js';
 import { applyUpdate } from './embedded-update.js';
-import { copyJson, type JsonObject } from './json-values.js';
+import type { JsonObject } from './json-values.js';
+import type { LmdbEngine, StoredRecord } from './lmdb-engine.js';
 import { page, sortDocuments, validatePaging, validateSort } from './sort.js';
 import {
   deletedOutboxCollection,
@@ -20,6 +19,7 @@ import type {
   Filter,
   FindOptions,
   Identified,
+  OutboxMessage,
   Sort,
   TenantCollection,
   Update,
@@ -29,13 +29,14 @@ import type {
 import { upsertId, upsertSeed, validateUpdate } from './update-validation.js';
 
 /**
- * One tenant's view of an embedded collection. Each method validates, then reads or changes memory
- * synchronously (before its first `await`), so concurrent calls are applied one at a time in call order; a
- * write then waits for its log line to be durable.
+ * One tenant's view of an embedded collection. Reads see committed (so durable) data only. Each write validates,
+ * then reads, decides and writes inside one LMDB transaction (`engine.write`), so concurrent conditional updates
+ * are serialized (exactly one sees the old state), and the record, its unique index entries, its outbox and a
+ * delete's tombstone change together. The promise resolves once the commit is on disk.
  */
 export class EmbeddedCollection<T extends Identified> implements TenantCollection<T> {
   constructor(
-    private readonly engine: EmbeddedEngine,
+    private readonly engine: LmdbEngine,
     private readonly name: string,
     private readonly tenantId: TenantId,
   ) {}
@@ -44,36 +45,23 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     this.engine.assertUsable();
     const body = prepareNewDocument(doc);
     const events = prepareEvents(options?.events);
-    const collection = this.engine.collection(this.name);
     const stored: JsonObject = { tenantId: this.tenantId, ...body };
-    const taken = collection.conflict(this.tenantId, stored, null);
-    if (taken) throw new DuplicateKeyError(taken);
-    const result = view<T>(stored);
-    await this.engine.commitPut(collection, {
-      tenantId: this.tenantId,
-      id: body.id as string,
-      doc: stored,
-      outbox: events,
-      outboxAt: events.length > 0 ? new Date().toISOString() : null,
-      lease: 0,
-    });
-    return result;
+    return await this.engine.write(() => this.insert(stored, events));
   }
 
   async findById(id: string): Promise<T | null> {
     this.engine.assertUsable();
     if (typeof id !== 'string' || id === '') return null;
-    const record = this.engine.existing(this.name)?.get(this.tenantId, id);
+    const record = this.engine.get(this.name, this.tenantId, id);
     return record ? view<T>(record.doc) : null;
   }
 
   async findByIds(ids: readonly string[]): Promise<T[]> {
     this.engine.assertUsable();
-    const collection = this.engine.existing(this.name);
-    if (!collection) return [];
     const found: T[] = [];
     for (const id of new Set(ids)) {
-      const record = typeof id === 'string' ? collection.get(this.tenantId, id) : undefined;
+      const record =
+        typeof id === 'string' && id !== '' ? this.engine.get(this.name, this.tenantId, id) : undefined;
       if (record) found.push(view<T>(record.doc));
     }
     return found;
@@ -105,107 +93,86 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     validateTenantFilter(filter);
     validateUpdate(update, PROTECTED_FIELDS, ['id']);
     const events = prepareEvents(options.events);
-    const collection = this.engine.collection(this.name);
-    const [target] = this.matching(filter, 1);
-    if (target) return await this.updateRecord(collection, target, update, events);
-    if (!options.upsert) return null;
-    return await this.insertUpserted(collection, filter, update, events);
+    return await this.engine.write(() => {
+      const [target] = this.matching(filter, 1);
+      if (target) return this.update(target, update, events);
+      if (!options.upsert) return null;
+      const id = upsertId(filter, update) ?? randomUUID();
+      const seed: JsonObject = { ...upsertSeed(filter), id, tenantId: this.tenantId };
+      return this.insert(applyUpdate(seed, update, { inserting: true }), events);
+    });
   }
 
   async deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean> {
     this.engine.assertUsable();
     validateTenantFilter(filter);
     const events = prepareEvents(options?.events);
-    const [target] = this.matching(filter, 1);
-    if (!target) return false;
-    await this.deleteRecord(target, events);
-    return true;
+    return await this.engine.write(() => {
+      const [target] = this.matching(filter, 1);
+      if (target) this.delete(target, events);
+      return target !== undefined;
+    });
   }
 
   async deleteMany(filter: Filter): Promise<number> {
     this.engine.assertUsable();
     validateTenantFilter(filter);
-    const targets = this.matching(filter);
-    await Promise.all(targets.map((target) => this.deleteRecord(target, [])));
-    return targets.length;
+    return await this.engine.write(() => {
+      const targets = this.matching(filter);
+      for (const target of targets) this.delete(target, []);
+      return targets.length;
+    });
+  }
+
+  /** In a transaction: stores a new record (DuplicateKeyError when its id or a unique value is taken). */
+  private insert(doc: JsonObject, events: OutboxMessage[]): T {
+    const taken = this.engine.conflict(this.name, this.tenantId, doc, null);
+    if (taken) throw new DuplicateKeyError(taken);
+    const outboxAt = events.length > 0 ? new Date().toISOString() : null;
+    this.engine.put(this.name, this.tenantId, { doc, outbox: events, outboxAt }, undefined);
+    return view<T>(doc);
+  }
+
+  /** In a transaction: applies the update to the record and appends its events to the outbox. */
+  private update(target: StoredRecord, update: Update, events: OutboxMessage[]): T {
+    const doc = applyUpdate(target.doc, update, { inserting: false });
+    const taken = this.engine.conflict(this.name, this.tenantId, doc, target.doc.id as string);
+    if (taken) throw new DuplicateKeyError(taken);
+    const outbox = [...target.outbox, ...events];
+    const outboxAt = target.outboxAt ?? (events.length > 0 ? new Date().toISOString() : null);
+    this.engine.put(this.name, this.tenantId, { doc, outbox, outboxAt }, target);
+    return view<T>(doc);
   }
 
   /**
-   * Removes a record now; its pending events (and `events`) move to a tombstone in the same synchronous step,
-   * logged before the deletion, so they reach the relay whatever happens next.
+   * In a transaction: removes a record; its pending events (and `events`) move to a tombstone in the same
+   * transaction, so they reach the relay whatever happens next.
    */
-  private deleteRecord(target: StoredRecord, events: StoredRecord['outbox']): Promise<unknown> {
+  private delete(target: StoredRecord, events: OutboxMessage[]): void {
     const outbox = [...target.outbox, ...events];
-    const writes: Array<Promise<void>> = [];
     if (outbox.length > 0) {
-      const id = tombstoneId(target.id);
-      writes.push(
-        this.engine.commitPut(this.engine.collection(deletedOutboxCollection(this.name)), {
-          tenantId: this.tenantId,
-          id,
-          doc: { tenantId: this.tenantId, id, deletedId: target.id },
+      const id = tombstoneId(target.doc.id as string);
+      this.engine.put(
+        deletedOutboxCollection(this.name),
+        this.tenantId,
+        {
+          doc: { tenantId: this.tenantId, id, deletedId: target.doc.id },
           outbox,
           outboxAt: target.outboxAt ?? new Date().toISOString(),
-          lease: 0,
-        }),
+        },
+        undefined,
       );
     }
-    writes.push(this.engine.commitDelete(this.engine.collection(this.name), this.tenantId, target.id));
-    return Promise.all(writes);
+    this.engine.remove(this.name, this.tenantId, target);
   }
 
-  private async updateRecord(
-    collection: CollectionState,
-    target: StoredRecord,
-    update: Update,
-    events: StoredRecord['outbox'],
-  ): Promise<T> {
-    const doc = applyUpdate(target.doc, update, { inserting: false });
-    const taken = collection.conflict(this.tenantId, doc, target.id);
-    if (taken) throw new DuplicateKeyError(taken);
-    const result = view<T>(doc);
-    await this.engine.commitPut(collection, {
-      tenantId: this.tenantId,
-      id: target.id,
-      doc,
-      outbox: events.length > 0 ? [...target.outbox, ...events] : target.outbox,
-      outboxAt: target.outboxAt ?? (events.length > 0 ? new Date().toISOString() : null),
-      lease: target.lease,
-    });
-    return result;
-  }
-
-  private async insertUpserted(
-    collection: CollectionState,
-    filter: Filter,
-    update: Update,
-    events: StoredRecord['outbox'],
-  ): Promise<T> {
-    const id = upsertId(filter, update) ?? randomUUID();
-    const seed: JsonObject = { ...upsertSeed(filter), id, tenantId: this.tenantId };
-    const doc = applyUpdate(seed, update, { inserting: true });
-    const taken = collection.conflict(this.tenantId, doc, null);
-    if (taken) throw new DuplicateKeyError(taken);
-    const result = view<T>(doc);
-    await this.engine.commitPut(collection, {
-      tenantId: this.tenantId,
-      id,
-      doc,
-      outbox: events,
-      outboxAt: events.length > 0 ? new Date().toISOString() : null,
-      lease: 0,
-    });
-    return result;
-  }
-
-  /** The tenant's records matching the filter, in natural order (an `id` equality is a direct lookup). */
+  /** The tenant's records matching the filter, in insertion order (an `id` equality is a direct lookup). */
   private matching(filter: Filter, limit = Infinity): StoredRecord[] {
-    const collection = this.engine.existing(this.name);
-    if (!collection || limit <= 0) return [];
+    if (limit <= 0) return [];
     const candidates =
       typeof filter.id === 'string'
-        ? [collection.get(this.tenantId, filter.id)]
-        : collection.records(this.tenantId);
+        ? [this.engine.get(this.name, this.tenantId, filter.id)]
+        : this.engine.scan(this.name, this.tenantId);
     const matches = compileFilter(filter);
     const found: StoredRecord[] = [];
     for (const record of candidates) {
@@ -218,7 +185,7 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
   }
 }
 
-/** A caller's copy: internal fields removed, nothing shared with stored state. */
+/** A caller's view: internal fields removed (the stored document is a fresh decoded copy, shared with no one). */
 function view<T>(doc: JsonObject): T {
-  return copyJson(publicDocument<T>(doc));
+  return publicDocument<T>(doc);
 }

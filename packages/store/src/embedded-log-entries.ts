@@ -2,8 +2,9 @@ import { isPlainObject, type JsonObject } from './json-values.js';
 import type { IndexSpec, OutboxMessage } from './types.js';
 
 /**
- * The embedded store's log format: one JSON object per line (JSON Lines), each the full resulting state of what
- * it names, so replaying the lines in order rebuilds the data and replaying a line twice changes nothing.
+ * The earlier embedded store's log format (`data.jsonl`), read once by the import into LMDB (legacy-import.ts):
+ * one JSON object per line (JSON Lines), each the full resulting state of what it names, so replaying the lines
+ * in order rebuilds the data and replaying a line twice changes nothing.
  *
  *   {"op":"header","format":"coperto-embedded-store","version":1}
  *   {"op":"indexes","collection":"tavoli","indexes":[{"name":"codice","fields":{"codice":1},"unique":true}]}

@@ -1,76 +1,76 @@
 import { trustedTenantId } from '@coperto/auth';
-import type { EmbeddedEngine } from './embedded-engine.js';
-import type { CollectionState, StoredRecord } from './embedded-state.js';
-import { copyJson } from './json-values.js';
+import type { LmdbEngine } from './lmdb-engine.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
 import { isDeletedOutboxCollection } from './stored-document.js';
 import type { OutboxSource, PendingOutbox } from './types.js';
 
 /**
- * The relay's view of the embedded store. Leases live in memory only (a restart frees them, which at worst
- * republishes events: the relay is at-least-once anyway); acknowledgements are logged like any write. An
- * acknowledgement of every claimed message releases the claim; a partial one keeps it.
+ * The relay's view of the embedded store. It reads committed (durable) outboxes only, oldest first. Leases live
+ * in memory only (a restart frees them, which at worst republishes events: the relay is at-least-once anyway);
+ * acknowledgements are written like any write. An acknowledgement of every claimed message releases the claim;
+ * a partial one keeps it.
  */
 export class EmbeddedOutbox implements OutboxSource {
   constructor(
-    private readonly engine: EmbeddedEngine,
+    private readonly engine: LmdbEngine,
     private readonly collections: readonly string[],
+    /** `collection \0 tenant \0 id` → epoch ms until which a relay holds the record's outbox. */
+    private readonly leases: Map<string, number>,
   ) {}
 
   async claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]> {
     this.engine.assertUsable();
     assertClaim(limit, leaseMs);
     const now = Date.now();
-    const free: Array<{ collection: CollectionState; record: StoredRecord }> = [];
-    for (const name of new Set(this.collections)) {
-      const collection = this.engine.existing(name);
-      if (!collection) continue;
-      for (const record of collection.pending) if (record.lease <= now) free.push({ collection, record });
+    const free: Array<{ collection: string; outboxAt: string; tenantId: string; id: string }> = [];
+    for (const collection of new Set(this.collections)) {
+      let taken = 0;
+      for (const entry of this.engine.pending(collection)) {
+        if ((this.leases.get(leaseKey(collection, entry.tenantId, entry.id)) ?? 0) > now) continue;
+        free.push({ collection, ...entry });
+        if (++taken >= limit) break;
+      }
     }
-    free.sort((a, b) =>
-      a.record.outboxAt! < b.record.outboxAt! ? -1 : a.record.outboxAt! > b.record.outboxAt! ? 1 : 0,
-    );
-    return free.slice(0, limit).map(({ collection, record }) => {
-      record.lease = now + leaseMs;
-      return {
-        collection: collection.name,
-        tenantId: trustedTenantId(record.tenantId),
-        id: record.id,
-        messages: copyJson(record.outbox),
-      };
-    });
+    free.sort((a, b) => (a.outboxAt < b.outboxAt ? -1 : a.outboxAt > b.outboxAt ? 1 : 0));
+    const claimed: PendingOutbox[] = [];
+    for (const { collection, tenantId, id } of free.slice(0, limit)) {
+      const record = this.engine.get(collection, tenantId, id);
+      if (!record || record.outbox.length === 0) continue;
+      this.leases.set(leaseKey(collection, tenantId, id), now + leaseMs);
+      claimed.push({ collection, tenantId: trustedTenantId(tenantId), id, messages: record.outbox });
+    }
+    return claimed;
   }
 
   async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
     this.engine.assertUsable();
-    const collection = this.engine.existing(pending.collection);
-    const record = collection?.get(pending.tenantId, pending.id);
-    if (!collection || !record) return; // deleted meanwhile
+    const { collection, tenantId, id } = pending;
+    const key = leaseKey(collection, tenantId, id);
     const published = new Set(messageIds);
-    const outbox = record.outbox.filter((message) => !published.has(message.id));
-    const lease = releasesClaim(pending, published) ? 0 : record.lease;
-    if (outbox.length === record.outbox.length) {
-      record.lease = lease;
-      return;
-    }
-    if (outbox.length === 0 && isDeletedOutboxCollection(collection.name)) {
-      await this.engine.commitDelete(collection, record.tenantId, record.id); // a relayed tombstone is purged
-      return;
-    }
-    await this.engine.commitPut(collection, {
-      tenantId: record.tenantId,
-      id: record.id,
-      doc: record.doc,
-      outbox,
-      outboxAt: outbox.length > 0 ? record.outboxAt : null,
-      lease,
+    const releases = releasesClaim(pending, published);
+    await this.engine.write(() => {
+      const record = this.engine.get(collection, tenantId, id);
+      if (!record) return; // deleted meanwhile
+      const outbox = record.outbox.filter((message) => !published.has(message.id));
+      if (outbox.length === record.outbox.length) return;
+      if (outbox.length === 0 && isDeletedOutboxCollection(collection)) {
+        this.engine.remove(collection, tenantId, record); // a relayed tombstone is purged
+        return;
+      }
+      const outboxAt = outbox.length > 0 ? record.outboxAt : null;
+      this.engine.put(collection, tenantId, { doc: record.doc, outbox, outboxAt }, record);
     });
+    if (releases) this.leases.delete(key);
   }
 
   async countPending(): Promise<number> {
     this.engine.assertUsable();
     let count = 0;
-    for (const name of new Set(this.collections)) count += this.engine.existing(name)?.pending.size ?? 0;
+    for (const collection of new Set(this.collections)) count += this.engine.countPending(collection);
     return count;
   }
+}
+
+export function leaseKey(collection: string, tenantId: string, id: string): string {
+  return `${collection}\u0000${tenantId}\u0000${id}`;
 }

@@ -1,4 +1,9 @@
-import { DEFAULT_MEAL_DURATION_MINUTES } from '@coperto/domain';
+import {
+  DEFAULT_MEAL_DURATION_MINUTES,
+  TURN_TIME_MAX_MINUTES,
+  TURN_TIME_MIN_MINUTES,
+  type TurnTime,
+} from '@coperto/domain';
 import { defaultOpeningHours, type WeeklyHours } from './opening-hours.js';
 
 /** The tenant's slot settings as stored in `slot_config` (one record per tenant, id `default`). */
@@ -9,6 +14,10 @@ export interface SlotConfigRecord {
   maxCoversPerSlot: number;
   defaultMealMinutes: number;
   timeZone: string;
+  /** Absent in records saved before turn times existed (read as the defaults). */
+  turnTimes?: TurnTime[];
+  reseat?: boolean;
+  reseatFreezeMinutes?: number;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -21,6 +30,9 @@ export interface SlotConfig {
   maxCoversPerSlot: number;
   defaultMealMinutes: number;
   timeZone: string;
+  turnTimes: TurnTime[];
+  reseat: boolean;
+  reseatFreezeMinutes: number;
   customized: boolean;
   updatedAt: string | null;
 }
@@ -35,6 +47,14 @@ export const SLOT_MINUTES_RANGE = [5, 240] as const;
 export const MAX_COVERS_RANGE = [0, 100_000] as const;
 export const MEAL_MINUTES_RANGE = [1, 720] as const;
 
+export const DEFAULT_RESEAT = true;
+export const DEFAULT_RESEAT_FREEZE_MINUTES = 60;
+export const RESEAT_FREEZE_MINUTES_RANGE = [0, 1440] as const;
+export const TURN_TIME_MINUTES_RANGE = [TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES] as const;
+/** A row's maxCovers: the availability check's largest party (numeroPersone 1..1000). */
+export const TURN_TIME_MAX_COVERS_RANGE = [1, 1000] as const;
+export const MAX_TURN_TIMES = 20;
+
 /** The defaults, in the restaurant's zone (RESTAURANT_TIMEZONE). */
 export function defaultSlotConfig(timeZone: string): SlotConfig {
   return {
@@ -43,6 +63,9 @@ export function defaultSlotConfig(timeZone: string): SlotConfig {
     maxCoversPerSlot: DEFAULT_MAX_COVERS_PER_SLOT,
     defaultMealMinutes: DEFAULT_MEAL_MINUTES,
     timeZone,
+    turnTimes: [],
+    reseat: DEFAULT_RESEAT,
+    reseatFreezeMinutes: DEFAULT_RESEAT_FREEZE_MINUTES,
     customized: false,
     updatedAt: null,
   };
@@ -56,6 +79,9 @@ export function slotConfigOf(record: SlotConfigRecord): SlotConfig {
     maxCoversPerSlot: record.maxCoversPerSlot,
     defaultMealMinutes: record.defaultMealMinutes,
     timeZone: record.timeZone,
+    turnTimes: record.turnTimes ?? [],
+    reseat: record.reseat ?? DEFAULT_RESEAT,
+    reseatFreezeMinutes: record.reseatFreezeMinutes ?? DEFAULT_RESEAT_FREEZE_MINUTES,
     customized: true,
     updatedAt: record.updatedAt,
   };

@@ -8,6 +8,7 @@ import {
   defaultSlotConfig,
   MAX_COVERS_RANGE,
   MEAL_MINUTES_RANGE,
+  RESEAT_FREEZE_MINUTES_RANGE,
   SLOT_CONFIG_ID,
   SLOT_MINUTES_RANGE,
   slotConfigOf,
@@ -16,6 +17,7 @@ import {
 } from './slot-config-record.js';
 import type { SlotConfigStore } from './slot-config-store.js';
 import { canonicalTimeZone } from './time-zone.js';
+import { checkTurnTimes, turnTimeRows } from './turn-times.js';
 
 const MAX_CAS_ATTEMPTS = 5;
 
@@ -48,6 +50,9 @@ export class SlotConfigService {
         maxCoversPerSlot: input.maxCoversPerSlot ?? base.maxCoversPerSlot,
         defaultMealMinutes: input.defaultMealMinutes ?? base.defaultMealMinutes,
         timeZone: timeZone ?? base.timeZone,
+        turnTimes: input.turnTimes ? turnTimeRows(input.turnTimes) : base.turnTimes,
+        reseat: input.reseat ?? base.reseat,
+        reseatFreezeMinutes: input.reseatFreezeMinutes ?? base.reseatFreezeMinutes,
         version: (current?.version ?? 0) + 1,
         createdAt: current?.createdAt ?? now,
         updatedAt: now,
@@ -76,17 +81,22 @@ export function checkSlotConfigInput(input: SlotConfigInput): string | undefined
   const checks = new InputChecks()
     .intInRange('slotMinutes', input.slotMinutes, ...SLOT_MINUTES_RANGE)
     .intInRange('maxCoversPerSlot', input.maxCoversPerSlot, ...MAX_COVERS_RANGE)
-    .intInRange('defaultMealMinutes', input.defaultMealMinutes, ...MEAL_MINUTES_RANGE);
+    .intInRange('defaultMealMinutes', input.defaultMealMinutes, ...MEAL_MINUTES_RANGE)
+    .intInRange('reseatFreezeMinutes', input.reseatFreezeMinutes, ...RESEAT_FREEZE_MINUTES_RANGE);
   for (const field of [
     'slotMinutes',
     'openingHours',
     'maxCoversPerSlot',
     'defaultMealMinutes',
     'timeZone',
+    'turnTimes',
+    'reseat',
+    'reseatFreezeMinutes',
   ] as const) {
     if (input[field] === null) checks.add(field, 'must not be null');
   }
   if (input.openingHours) checkOpeningDays(input.openingHours, checks);
+  if (input.turnTimes) checkTurnTimes(input.turnTimes, checks);
   let timeZone: string | undefined;
   if (input.timeZone != null) {
     timeZone = canonicalTimeZone(input.timeZone) ?? undefined;

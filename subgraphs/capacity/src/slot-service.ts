@@ -66,7 +66,13 @@ export class SlotService {
       new Date(first.startsAt.getTime() - LONGEST_STAY_MS),
       new Date(last.endsAt.getTime() - 1),
     );
-    return countCovers(windows, bookings, config.maxCoversPerSlot, config.defaultMealMinutes);
+    return countCovers(
+      windows,
+      bookings,
+      config.maxCoversPerSlot,
+      config.defaultMealMinutes,
+      config.turnTimes,
+    );
   }
 
   private async bookingsBetween(from: Date, to: Date): Promise<ArrivingBooking[]> {

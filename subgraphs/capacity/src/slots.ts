@@ -1,4 +1,10 @@
-import { instantOfWallClock, isActiveBookingState, zoneOffsetMinutes } from '@coperto/domain';
+import {
+  instantOfWallClock,
+  isActiveBookingState,
+  turnMinutes,
+  zoneOffsetMinutes,
+  type TurnTime,
+} from '@coperto/domain';
 import { minutesOfClock, type OpeningInterval } from './opening-hours.js';
 
 /** A slot of a local day: local wall-clock labels and the instants they stand for. */
@@ -15,7 +21,7 @@ export interface ArrivingBooking {
   id: string;
   covers: number;
   startsAt: Date;
-  /** The booking's own stay; null: the configured default meal duration. */
+  /** The booking's own stay; null: the turn time of its party (turnMinutes of the configured rows). */
   durationMinutes: number | null;
   state: string;
 }
@@ -81,19 +87,22 @@ export function slotsOfDay(
  * Pacing and occupancy (pure). Each slot's `coversBooked` are those of the active bookings whose start falls in
  * [startsAt, endsAt) (a booking arriving while the restaurant is closed is in no slot); its `coversSeated` are
  * those of the active bookings at their tables during the slot: whose stay [start, start + own duration, or
- * `defaultMealMinutes` when it has none) overlaps the slot (touching ends do not).
+ * the turn time of its covers when it has none: `turnMinutes(turnTimes, covers, defaultMealMinutes)`) overlaps
+ * the slot (touching ends do not).
  */
 export function countCovers(
   slots: readonly SlotWindow[],
   bookings: readonly ArrivingBooking[],
   maxCoversPerSlot: number,
   defaultMealMinutes: number,
+  turnTimes: readonly TurnTime[] = [],
 ): CapacitySlot[] {
   const active = bookings
     .filter((b) => isActiveBookingState(b.state))
     .map((b) => {
       const start = b.startsAt.getTime();
-      return { covers: b.covers, start, end: start + (b.durationMinutes ?? defaultMealMinutes) * 60_000 };
+      const minutes = b.durationMinutes ?? turnMinutes(turnTimes, b.covers, defaultMealMinutes);
+      return { covers: b.covers, start, end: start + minutes * 60_000 };
     });
   return slots.map((slot) => {
     const from = slot.startsAt.getTime();

@@ -29,6 +29,9 @@ describe('slot settings', () => {
       maxCoversPerSlot: 40,
       defaultMealMinutes: 120,
       timeZone: 'Europe/Rome',
+      turnTimes: [],
+      reseat: true,
+      reseatFreezeMinutes: 60,
       customized: false,
       updatedAt: null,
     });
@@ -45,6 +48,19 @@ describe('slot settings', () => {
     expect(fieldsOf({ slotMinutes: 5, maxCoversPerSlot: 0, defaultMealMinutes: 1 })).toEqual([]);
     expect(fieldsOf({ slotMinutes: 240, maxCoversPerSlot: 100_000, defaultMealMinutes: 720 })).toEqual([]);
     expect(fieldsOf({ openingHours: [day(0), day(6, ['00:00', '24:00'])], timeZone: 'UTC' })).toEqual([]);
+    expect(fieldsOf({ turnTimes: [], reseat: false, reseatFreezeMinutes: 0 })).toEqual([]);
+    expect(
+      fieldsOf({
+        turnTimes: [
+          { maxCovers: 1, minutes: 15 },
+          { maxCovers: 1000, minutes: 720 },
+        ],
+        reseatFreezeMinutes: 1440,
+      }),
+    ).toEqual([]);
+    expect(
+      fieldsOf({ turnTimes: Array.from({ length: 20 }, (_, i) => ({ maxCovers: i + 1, minutes: 60 })) }),
+    ).toEqual([]);
   });
 
   it.each([
@@ -58,6 +74,33 @@ describe('slot settings', () => {
     [{ timeZone: '+01:00' }, 'timeZone'],
     [{ timeZone: '' }, 'timeZone'],
     [{ slotMinutes: null }, 'slotMinutes'],
+    [{ turnTimes: null }, 'turnTimes'],
+    [{ reseat: null }, 'reseat'],
+    [{ reseatFreezeMinutes: -1 }, 'reseatFreezeMinutes'],
+    [{ reseatFreezeMinutes: 1441 }, 'reseatFreezeMinutes'],
+    [{ turnTimes: [{ maxCovers: 0, minutes: 60 }] }, 'turnTimes.0.maxCovers'],
+    [{ turnTimes: [{ maxCovers: 2, minutes: 14 }] }, 'turnTimes.0.minutes'],
+    [{ turnTimes: [{ maxCovers: 2, minutes: 721 }] }, 'turnTimes.0.minutes'],
+    [{ turnTimes: [{ maxCovers: 2, minutes: 90.5 }] }, 'turnTimes.0.minutes'],
+    [
+      {
+        turnTimes: [
+          { maxCovers: 4, minutes: 90 },
+          { maxCovers: 4, minutes: 120 },
+        ],
+      },
+      'turnTimes.1.maxCovers',
+    ],
+    [
+      {
+        turnTimes: [
+          { maxCovers: 6, minutes: 90 },
+          { maxCovers: 2, minutes: 60 },
+        ],
+      },
+      'turnTimes.1.maxCovers',
+    ],
+    [{ turnTimes: Array.from({ length: 21 }, (_, i) => ({ maxCovers: i + 1, minutes: 60 })) }, 'turnTimes'],
     [{ openingHours: [day(7)] }, 'openingHours.0.weekday'],
     [{ openingHours: [day(1), day(1)] }, 'openingHours.1.weekday'],
     [{ openingHours: [day(1, ['9:00', '12:00'])] }, 'openingHours.0.intervals.0.open'],

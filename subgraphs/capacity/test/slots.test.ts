@@ -178,6 +178,26 @@ describe('countCovers', () => {
     expect(counted.map((s) => s.coversSeated)).toEqual([9, 6, 0, 0]);
     expect(counted.map((s) => s.coversBooked)).toEqual([6, 0, 0, 0]);
   });
+
+  it('gives a booking without its own duration the turn time of its party size', () => {
+    const turnTimes = [
+      { maxCovers: 2, minutes: 15 },
+      { maxCovers: 6, minutes: 45 },
+    ];
+    const counted = countCovers(
+      slots, // 17:00Z, 17:15Z, 17:30Z, 17:45Z
+      [
+        booking('couple', 2, '2026-06-10T17:00:00Z'), // 15 min: first slot only
+        booking('four', 4, '2026-06-10T17:00:00Z'), // 45 min: three slots
+        booking('ten', 10, '2026-06-10T17:00:00Z'), // beyond the last row: its 45 min
+        booking('own', 1, '2026-06-10T17:00:00Z', 'pending', 60), // its own duration wins
+      ],
+      40,
+      120,
+      turnTimes,
+    );
+    expect(counted.map((s) => s.coversSeated)).toEqual([17, 15, 15, 1]);
+  });
 });
 
 describe('calendar helpers', () => {

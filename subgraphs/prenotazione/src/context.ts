@@ -1,15 +1,22 @@
 import DataLoader from 'dataloader';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
-import type { DefaultMealMinutes } from './meal-minutes.js';
+import { OpzioneService } from './opzione-service.js';
+import { OpzioneStore } from './opzione-store.js';
 import type { PrenotazioneRecord } from './prenotazione-record.js';
 import { PrenotazioneService } from './prenotazione-service.js';
 import { PrenotazioneStore } from './prenotazione-store.js';
+import { createSeatingSources, type SeatingConfigCache } from './seating-sources.js';
 import { TableAgendaStore } from './table-agenda-store.js';
+import { subgraphSeatingInputs } from './waitlist-seating-inputs.js';
+import { WaitlistService } from './waitlist-service.js';
+import { WaitlistStore } from './waitlist-store.js';
 
 export type PrenotazioneDeps = SubgraphDeps;
 
 export interface PrenotazioneContext {
   prenotazioni: PrenotazioneService;
+  opzioni: OpzioneService;
+  waitlist: WaitlistService;
   /** Batches `_entities` references: one store query per request for N bookings. */
   prenotazioneById: DataLoader<string, PrenotazioneRecord | null>;
 }
@@ -17,20 +24,40 @@ export interface PrenotazioneContext {
 export async function createPrenotazioneContext(
   deps: PrenotazioneDeps,
   request: SubgraphRequest,
-  mealMinutes: DefaultMealMinutes,
+  seatingConfig: SeatingConfigCache,
 ): Promise<PrenotazioneContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
   const store = new PrenotazioneStore(tenantStore);
+  const options = new OpzioneStore(tenantStore);
+  const now = deps.now ?? (() => new Date());
+  const seating = createSeatingSources({
+    subgraphs: deps.subgraphs,
+    configCache: seatingConfig,
+    tenantId: viewer.tenantId,
+    token: viewer.token,
+  });
+  const prenotazioni = new PrenotazioneService({
+    store,
+    agenda: new TableAgendaStore(tenantStore),
+    options,
+    viewer,
+    subgraphs: deps.subgraphs,
+    seating,
+    timeZone: deps.timeZone,
+    now,
+    onEventsWritten: deps.onEventsWritten,
+  });
   return {
-    prenotazioni: new PrenotazioneService({
-      store,
-      agenda: new TableAgendaStore(tenantStore),
+    prenotazioni,
+    opzioni: new OpzioneService({ store: options, prenotazioni, seating, timeZone: deps.timeZone, now }),
+    waitlist: new WaitlistService({
+      store: new WaitlistStore(tenantStore),
+      bookings: prenotazioni,
+      seating: subgraphSeatingInputs({ subgraphs: deps.subgraphs, viewer, seating }),
       viewer,
-      subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,
-      now: deps.now ?? (() => new Date()),
-      defaultMealMinutes: () => mealMinutes.get(viewer.tenantId, viewer.token),
+      now,
       onEventsWritten: deps.onEventsWritten,
     }),
     prenotazioneById: new DataLoader(async (ids) => {

@@ -1,4 +1,5 @@
 import type { AgendaEntry } from './table-agenda-store.js';
+import { isLiveOption, type OpzioneRecord } from './opzione-record.js';
 import { isActive, type PrenotazioneRecord } from './prenotazione-record.js';
 
 /** Meal length of bookings stored before effective durations were (the figure their holds were written with). */
@@ -44,6 +45,51 @@ export function holdVerdict(
     entry.end === endsAt(booking);
   if (matches) return 'live';
   return young ? 'in-flight' : 'stale';
+}
+
+/**
+ * What a hold written by an option is worth: `live` while the option is unused, unreleased and unexpired and
+ * holds exactly this, `stale` once it expired, was released or became a booking (the booking holds with its
+ * own entries), `in-flight` for IN_FLIGHT_CLAIM_MS when the option is not (yet) stored or does not match.
+ * Expiry needs no request: the verdict changes with the clock, so an expired option's tables are free at once,
+ * also after a restart.
+ */
+export function optionHoldVerdict(
+  entry: AgendaEntry,
+  tableId: string,
+  option: OpzioneRecord | undefined,
+  inFlightAfter: string,
+  now: string,
+): HoldVerdict {
+  const young = entry.at >= inFlightAfter;
+  if (!option) return young ? 'in-flight' : 'stale';
+  if (!isLiveOption(option, now)) return 'stale';
+  const matches =
+    entry.claimId === option.claimId &&
+    option.tableIds.includes(tableId) &&
+    entry.start === option.startsAt &&
+    entry.end === option.endsAt;
+  if (matches) return 'live';
+  return young ? 'in-flight' : 'stale';
+}
+
+/** The holders of a set of agenda entries: bookings and options by id. */
+export interface HoldOwners {
+  bookings: ReadonlyMap<string, PrenotazioneRecord>;
+  options: ReadonlyMap<string, OpzioneRecord>;
+}
+
+/** The verdict of any entry: an option's hold (owner 'opzione') or a booking's. */
+export function entryVerdict(
+  entry: AgendaEntry,
+  tableId: string,
+  owners: HoldOwners,
+  inFlightAfter: string,
+  now: string,
+): HoldVerdict {
+  return entry.owner === 'opzione'
+    ? optionHoldVerdict(entry, tableId, owners.options.get(entry.bookingId), inFlightAfter, now)
+    : holdVerdict(entry, tableId, owners.bookings.get(entry.bookingId), inFlightAfter);
 }
 
 /** Half-open windows [aStart, aEnd) and [bStart, bEnd) of ISO instants overlap; touching ends do not. */

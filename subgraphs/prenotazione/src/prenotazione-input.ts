@@ -67,6 +67,7 @@ export function checkPrenotazione(
       checks.add('tableIds', 'must not repeat a table');
     if (input.tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
   }
+  checkPlacement(checks, input);
   let moment: BookingMoment | undefined;
   if (merged.bookingDate != null) {
     moment = bookingMoment(merged.bookingDate, options.zone) ?? undefined;
@@ -74,4 +75,20 @@ export function checkPrenotazione(
   }
   checks.throwIfAny();
   return moment;
+}
+
+/** What decides a party's tables: at most one of tableIds, combinationId and autoAssign: true. */
+export function checkPlacement(
+  checks: InputChecks,
+  input: { tableIds?: readonly string[] | null; combinationId?: string | null; autoAssign?: boolean | null },
+): void {
+  checks.text('combinationId', input.combinationId, { min: 1, max: 200 });
+  const given = [
+    input.tableIds != null ? 'tableIds' : null,
+    input.combinationId != null ? 'combinationId' : null,
+    input.autoAssign === true ? 'autoAssign' : null,
+  ].filter((name) => name !== null);
+  if (given.length > 1) {
+    checks.add(given[1]!, `at most one of tableIds, combinationId and autoAssign (got ${given.join(', ')})`);
+  }
 }

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
-import type { BookingState } from './generated/resolvers-types.js';
+import type { Assegnazione, BookingState } from './generated/resolvers-types.js';
 
 /** Booking states: schema.graphql's enum BookingState, the one declaration (generated into TypeScript). */
 export type { BookingState } from './generated/resolvers-types.js';
@@ -51,6 +51,10 @@ export interface PrenotazioneRecord {
   cliente: string;
   customerPhone: string | null;
   tableIds: string[];
+  /** The combination the tables came from (absent on records stored before combinations existed). */
+  combinationId?: string | null;
+  /** How the tables were chosen (absent on older records: manual). */
+  assegnazione?: Assegnazione;
   notes: string | null;
   state: BookingState;
   durationMinutes: number | null;
@@ -85,5 +89,11 @@ export function generateCodice(): string {
  */
 export function publicPrenotazione(record: PrenotazioneRecord) {
   const { version: _v, claimRev: _c, localDate: _d, effectiveDurationMinutes: _e, ...visible } = record;
-  return visible;
+  const assegnazione = assegnazioneOf(record);
+  return { ...visible, combinationId: record.combinationId ?? null, assegnazione, assignment: assegnazione };
+}
+
+/** How the booking's tables were chosen; records stored before auto-assignment existed are manual. */
+export function assegnazioneOf(record: Pick<PrenotazioneRecord, 'assegnazione'>): Assegnazione {
+  return record.assegnazione ?? 'manual';
 }

@@ -4,10 +4,18 @@ import { buildEvent, type RestaurantEventType } from '@coperto/bus';
 import {
   InvalidTransitionError,
   NotFoundError,
+  OptionExpiredError,
   TableUnavailableError,
   ValidationError,
 } from '@coperto/errors';
-import { InputChecks, localDateOf, localDayBounds, parseLocalDate } from '@coperto/domain';
+import {
+  InputChecks,
+  localDateOf,
+  localDayBounds,
+  parseLocalDate,
+  preferEnglish,
+  turnMinutes,
+} from '@coperto/domain';
 import type { Logger, SubgraphClient } from '@coperto/server-kit';
 import { DuplicateKeyError, type OutboxMessage } from '@coperto/store';
 import type {
@@ -40,41 +48,34 @@ import {
   SYNC_SETTLE_MS,
   type SyncPagePlan,
 } from './sync.js';
-import {
-  endsAt,
-  holdVerdict,
-  IN_FLIGHT_CLAIM_MS,
-  overlapsWindow,
-  PAST_HOLD_MARGIN_MS,
-  TIDY_MAX_BOOKINGS,
-} from './holds.js';
-import type { AgendaEntry, TableAgendaStore } from './table-agenda-store.js';
+import { endsAt } from './holds.js';
+import { isLiveOption, type OpzioneRecord } from './opzione-record.js';
+import type { OpzioneStore } from './opzione-store.js';
+import { Reseater } from './reseater.js';
+import { SeatPlacement, type PlacementOwner, type Placed, type PlacementRequest } from './seat-placement.js';
+import type { SeatingSources } from './seating-sources.js';
+import { TableClaims } from './table-claims.js';
+import type { TableAgendaStore } from './table-agenda-store.js';
 
 /** At most this many tables per window query (the availability check asks for its candidate tables). */
 export const WINDOW_MAX_TABLES = 5000;
 const MAX_CAS_ATTEMPTS = 8;
+/** The claim revision of an option's holds (the booking made from it claims at revision 1 and up). */
+export const OPTION_CLAIM_REV = 0;
 const MAX_CODICE_ATTEMPTS = 10;
 const EVENT_SOURCE = 'coperto/prenotazione';
-
-const TABLES_EXIST = /* GraphQL */ `
-  query TablesExist($representations: [_Any!]!) {
-    _entities(representations: $representations) {
-      ... on Tavolo {
-        id
-      }
-    }
-  }
-`;
 
 export interface PrenotazioneServiceDeps {
   store: PrenotazioneStore;
   agenda: TableAgendaStore;
+  /** Options (holds during checkout): a booking may be made from one. */
+  options: OpzioneStore;
   viewer: Viewer;
   subgraphs: SubgraphClient;
+  /** Tables, combinations and the seating settings (turn times, re-seating), from tavolo and capacity. */
+  seating: SeatingSources;
   timeZone: string;
   now: () => Date;
-  /** The tenant's default meal duration (capacity slot_config.defaultMealMinutes). */
-  defaultMealMinutes: () => Promise<number>;
   onEventsWritten: () => void;
   logger?: Logger;
 }
@@ -89,7 +90,45 @@ export interface TableHold {
 
 /** Rules for bookings: validation, aliases, codice, no double booking, the state flow and its events. */
 export class PrenotazioneService {
-  constructor(private readonly deps: PrenotazioneServiceDeps) {}
+  private readonly claims: TableClaims;
+  private readonly placement: SeatPlacement;
+  private readonly reseater: Reseater;
+
+  constructor(private readonly deps: PrenotazioneServiceDeps) {
+    this.claims = new TableClaims({
+      agenda: deps.agenda,
+      bookings: deps.store,
+      options: deps.options,
+      now: deps.now,
+      logger: deps.logger,
+    });
+    this.placement = new SeatPlacement({
+      claims: this.claims,
+      sources: deps.seating,
+      subgraphs: deps.subgraphs,
+      token: deps.viewer.token,
+      timeZone: deps.timeZone,
+    });
+    this.reseater = new Reseater({
+      claims: this.claims,
+      placement: this.placement,
+      store: deps.store,
+      sources: deps.seating,
+      now: deps.now,
+      event: (type, record, extra) => this.event(type, record, extra),
+      onEventsWritten: deps.onEventsWritten,
+      logger: deps.logger,
+    });
+  }
+
+  /** The seating code shared with options (one placement rule for bookings and options). */
+  get seatPlacement(): SeatPlacement {
+    return this.placement;
+  }
+
+  get tableClaims(): TableClaims {
+    return this.claims;
+  }
 
   get(id: string): Promise<PrenotazioneRecord | null> {
     return this.deps.store.findById(id);
@@ -144,12 +183,16 @@ export class PrenotazioneService {
   ): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
     const externalId = input.externalId?.trim();
     if (!externalId) throw new ValidationError([{ field: 'externalId', message: 'is required' }]);
+    if (input.opzioneId != null || input.holdId != null) {
+      // An imported booking's id comes from its externalId; a booking from an option takes the option's.
+      throw new ValidationError([{ field: 'opzioneId', message: 'is not accepted by the batch upload' }]);
+    }
     return this.createRecord(input, importedId(externalId));
   }
 
   async update(id: string, patch: PrenotazionePatch): Promise<PrenotazioneRecord> {
     const moment = checkPrenotazione(patch, { required: false, zone: this.deps.timeZone });
-    if (patch.tableIds) await this.requireTables(patch.tableIds);
+    if (patch.tableIds) await this.placement.requireTables(patch.tableIds);
     const merged = mergeAliases(patch);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.requireBooking(id);
@@ -169,9 +212,22 @@ export class PrenotazioneService {
         ...(patch.customerPhone !== undefined ? { customerPhone: patch.customerPhone?.trim() || null } : {}),
         ...(patch.notes !== undefined ? { notes: patch.notes ?? null } : {}),
         ...(patch.durationMinutes !== undefined ? { durationMinutes: patch.durationMinutes ?? null } : {}),
-        ...(patch.tableIds != null ? { tableIds: [...patch.tableIds] } : {}),
+        ...(patch.tableIds != null
+          ? { tableIds: [...patch.tableIds], combinationId: null, assegnazione: 'manual' as const }
+          : {}),
       };
-      if (!changesAnything(current, changes)) return current;
+      if (patch.combinationId != null) {
+        const combination = await this.placement.combinationFor(
+          patch.combinationId,
+          merged.covers ?? current.covers,
+        );
+        Object.assign(changes, {
+          tableIds: [...combination.tableIds],
+          combinationId: combination.id,
+          assegnazione: 'manual',
+        });
+      }
+      if (!patch.autoAssign && !changesAnything(current, changes)) return current;
       const next: PrenotazioneRecord = {
         ...current,
         ...changes,
@@ -179,16 +235,32 @@ export class PrenotazioneService {
         updatedAt: this.stamp(),
       };
       const moved =
+        patch.autoAssign === true ||
         next.startsAt !== current.startsAt ||
         next.durationMinutes !== current.durationMinutes ||
+        next.covers !== current.covers ||
         next.tableIds.join() !== current.tableIds.join();
-      // A move fixes the effective duration anew (its own, else the tenant's default now).
-      if (moved) next.effectiveDurationMinutes = await this.effectiveDuration(next.durationMinutes);
+      // A move fixes the effective duration anew (its own, else the turn time for its covers now).
+      if (moved) {
+        next.effectiveDurationMinutes = await this.effectiveDuration(next.durationMinutes, next.covers);
+      }
       const reschedule = isActive(current.state) && moved;
       let claimId: string | null = null;
       if (reschedule) {
         next.claimRev = current.claimRev + 1;
-        claimId = await this.claimTables(next);
+        if (patch.autoAssign) {
+          const placed = await this.placement.assign(this.placementOwner(next), await this.reseatIfEnabled());
+          Object.assign(next, {
+            tableIds: placed.tableIds,
+            combinationId: placed.combinationId,
+            assegnazione: 'auto',
+          });
+          claimId = placed.claimId;
+        } else {
+          claimId = await this.claims.claim(this.claimOwner(next));
+        }
+      } else if (patch.autoAssign) {
+        throw new ValidationError([{ field: 'autoAssign', message: 'needs an active booking state' }]);
       }
       let saved: PrenotazioneRecord | null;
       try {
@@ -202,7 +274,12 @@ export class PrenotazioneService {
         continue;
       }
       this.deps.onEventsWritten();
-      if (reschedule) await this.releaseOlderRevisions(saved, current.tableIds);
+      if (reschedule) {
+        await this.claims.releaseOlderRevisions(saved.id, saved.claimRev, [
+          ...current.tableIds,
+          ...saved.tableIds,
+        ]);
+      }
       return saved;
     }
     throw new Error(`Prenotazione ${id} kept changing during the update`);
@@ -232,7 +309,7 @@ export class PrenotazioneService {
       const saved = await this.deps.store.replace(current.version, next, [this.event(type, next)]);
       if (!saved) continue;
       this.deps.onEventsWritten();
-      if (!isActive(to)) await this.releaseAll(saved);
+      if (!isActive(to)) await this.claims.releaseAll(saved.id, saved.tableIds);
       return saved;
     }
     throw new Error(`Prenotazione ${id} kept changing during the state change`);
@@ -252,24 +329,12 @@ export class PrenotazioneService {
     if (from && to && from >= to) checks.add('to', 'must be after from');
     if (args.tableIds.length > WINDOW_MAX_TABLES) checks.add('tableIds', `at most ${WINDOW_MAX_TABLES}`);
     checks.throwIfAny();
-    const candidates = (await this.deps.agenda.agendas([...new Set(args.tableIds)])).flatMap((agenda) =>
-      agenda.entries
-        .filter((e) => overlapsWindow(e, from!, to!))
-        .map((entry) => ({ tableId: agenda.id, entry })),
-    );
-    if (candidates.length === 0) return [];
-    const bookings = await this.bookingsById(candidates.map((c) => c.entry.bookingId));
-    const inFlightAfter = this.inFlightAfter();
-    return candidates
-      .filter(
-        (c) => holdVerdict(c.entry, c.tableId, bookings.get(c.entry.bookingId), inFlightAfter) !== 'stale',
-      )
-      .map((c) => ({
-        tableId: c.tableId,
-        prenotazioneId: c.entry.bookingId,
-        startsAt: c.entry.start,
-        endsAt: c.entry.end,
-      }));
+    return (await this.claims.heldIn(args.tableIds, from!, to!)).map((c) => ({
+      tableId: c.tableId,
+      prenotazioneId: c.entry.bookingId,
+      startsAt: c.entry.start,
+      endsAt: c.entry.end,
+    }));
   }
 
   /** One page of the delta sync (see sync.ts for why it never skips or repeats a change). */
@@ -310,21 +375,22 @@ export class PrenotazioneService {
     input: PrenotazioneInput,
     fixedId: string | null,
   ): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
+    const optionId = preferEnglish(input.opzioneId, input.holdId);
+    if (optionId != null) return { status: 'created', record: await this.createFromOption(input, optionId) };
     const moment = checkPrenotazione(input, { required: true, zone: this.deps.timeZone })!;
     if (fixedId) {
       const existing = await this.deps.store.findById(fixedId);
       if (existing) return { status: 'duplicate', record: existing };
     }
-    const tableIds = [...(input.tableIds ?? [])];
-    if (tableIds.length > 0) await this.requireTables(tableIds);
     const merged = mergeAliases(input);
-    const effectiveDurationMinutes = await this.effectiveDuration(input.durationMinutes ?? null);
+    const covers = merged.covers!;
+    const effectiveDurationMinutes = await this.effectiveDuration(input.durationMinutes ?? null, covers);
     const now = this.stamp();
     const base: PrenotazioneRecord = {
       id: fixedId ?? randomUUID(),
       codice: '',
-      covers: merged.covers!,
-      numeroPersone: merged.covers!,
+      covers,
+      numeroPersone: covers,
       bookingDate: moment.local,
       dataOra: moment.local,
       startsAt: moment.startsAt,
@@ -332,7 +398,9 @@ export class PrenotazioneService {
       customerName: merged.customerName!.trim(),
       cliente: merged.customerName!.trim(),
       customerPhone: input.customerPhone?.trim() || null,
-      tableIds,
+      tableIds: [],
+      combinationId: null,
+      assegnazione: input.autoAssign ? 'auto' : 'manual',
       notes: input.notes ?? null,
       state: input.state ?? 'pending',
       durationMinutes: input.durationMinutes ?? null,
@@ -345,7 +413,113 @@ export class PrenotazioneService {
       version: 1,
       claimRev: 1,
     };
-    const claimId = isActive(base.state) ? await this.claimTables(base) : null;
+    const placed = await this.placement.place(this.placementOwner(base), input, {
+      claim: isActive(base.state),
+      reseat: input.autoAssign ? await this.reseatIfEnabled() : undefined,
+    });
+    const record = {
+      ...base,
+      tableIds: placed.tableIds,
+      combinationId: placed.combinationId,
+      assegnazione: placed.assegnazione,
+    };
+    return this.insertClaimed(record, placed.claimId, fixedId);
+  }
+
+  /**
+   * A booking from an option: exactly the option's tables and window, its id the option's (so one option can
+   * never become two bookings: the id is unique), the option consumed by compare-and-set. The booking claims
+   * its tables first (the option's own holds do not block it: same id), so the tables are never free in
+   * between; then the option is closed; then the booking is stored; then the option's holds are removed.
+   */
+  private async createFromOption(input: PrenotazioneInput, optionId: string): Promise<PrenotazioneRecord> {
+    const moment = checkPrenotazione(input, { required: false, zone: this.deps.timeZone });
+    const merged = mergeAliases(input);
+    const checks = new InputChecks().required('customerName', merged.customerName);
+    if (input.tableIds != null || input.combinationId != null || input.autoAssign === true) {
+      checks.add('opzioneId', 'takes the tables of the option: no tableIds, combinationId or autoAssign');
+    }
+    if (input.durationMinutes != null) checks.add('durationMinutes', "the option's window applies");
+    checks.text('opzioneId', optionId, { min: 1, max: 200 }).throwIfAny();
+    const option = await this.deps.options.findById(optionId);
+    if (!option || !isLiveOption(option, this.stamp())) throw new OptionExpiredError(optionId);
+    const mismatch = new InputChecks();
+    if (merged.covers != null && merged.covers !== option.covers) {
+      mismatch.add('covers', `must be the option's ${option.covers} (or absent)`);
+    }
+    if (moment && moment.startsAt !== option.startsAt) {
+      mismatch.add('bookingDate', `must be the option's ${option.bookingDate} (or absent)`);
+    }
+    const state = input.state ?? 'pending';
+    if (!isActive(state)) mismatch.add('state', 'must be an active state for a booking from an option');
+    mismatch.throwIfAny();
+    const now = this.stamp();
+    const record: PrenotazioneRecord = {
+      id: option.id,
+      codice: '',
+      covers: option.covers,
+      numeroPersone: option.covers,
+      bookingDate: option.bookingDate,
+      dataOra: option.bookingDate,
+      startsAt: option.startsAt,
+      localDate: option.localDate,
+      customerName: merged.customerName!.trim(),
+      cliente: merged.customerName!.trim(),
+      customerPhone: input.customerPhone?.trim() || null,
+      tableIds: [...option.tableIds],
+      combinationId: option.combinationId,
+      assegnazione: option.assegnazione,
+      notes: input.notes ?? null,
+      state,
+      durationMinutes: option.durationMinutes,
+      effectiveDurationMinutes: (Date.parse(option.endsAt) - Date.parse(option.startsAt)) / 60_000,
+      motivo: null,
+      cancelledAt: null,
+      externalId: input.externalId?.trim() || null,
+      createdAt: now,
+      updatedAt: now,
+      version: 1,
+      claimRev: 1,
+    };
+    let claimId: string | null;
+    try {
+      claimId = await this.claims.claim(this.claimOwner(record));
+    } catch (error) {
+      const again = await this.deps.options.findById(optionId);
+      if (error instanceof TableUnavailableError && (!again || !isLiveOption(again, this.stamp()))) {
+        throw new OptionExpiredError(optionId);
+      }
+      throw error;
+    }
+    const usedAt = this.stamp();
+    if (!(await this.deps.options.close(option.id, usedAt, 'usedAt'))) {
+      if (claimId) await this.releaseClaim(record, claimId).catch(() => {});
+      throw new OptionExpiredError(optionId);
+    }
+    let saved: PrenotazioneRecord;
+    try {
+      saved = (await this.insertClaimed(record, claimId, null)).record;
+    } catch (error) {
+      await this.deps.options.reopen(option.id, usedAt).catch(() => {});
+      throw error;
+    }
+    await this.releaseOptionHolds(option);
+    return saved;
+  }
+
+  /** Removes an option's own holds (best effort: once used or released, they are stale anyway). */
+  async releaseOptionHolds(option: OpzioneRecord): Promise<void> {
+    await this.claims
+      .release({ id: option.id, rev: OPTION_CLAIM_REV, tableIds: option.tableIds }, option.claimId)
+      .catch(() => {});
+  }
+
+  /** Stores a new booking whose tables are claimed (codice retried on collision); releases the claim on failure. */
+  private async insertClaimed(
+    base: PrenotazioneRecord,
+    claimId: string | null,
+    fixedId: string | null,
+  ): Promise<{ status: 'created' | 'duplicate'; record: PrenotazioneRecord }> {
     try {
       for (let attempt = 0; ; attempt++) {
         const record = { ...base, codice: generateCodice() };
@@ -374,155 +548,45 @@ export class PrenotazioneService {
     }
   }
 
-  /**
-   * Claims every table of the booking for [startsAt, startsAt + duration), in id order. If one is taken the
-   * ones already claimed are released and the booking is refused with TABLE_UNAVAILABLE.
-   */
-  private async claimTables(record: PrenotazioneRecord): Promise<string | null> {
-    if (record.tableIds.length === 0) return null;
-    const start = record.startsAt;
-    const end = endsAt(record);
-    const tableIds = [...new Set(record.tableIds)].sort();
-    if (tableIds.length > 1) await this.refuseIfHeld(tableIds, record.id, start, end);
-    const claimId = randomUUID();
-    const claimed: string[] = [];
-    for (const tableId of tableIds) {
-      await this.tidy(tableId, record.id);
-      const entry: AgendaEntry = {
-        bookingId: record.id,
-        rev: record.claimRev,
-        start,
-        end,
-        at: this.stamp(),
-        claimId,
-      };
-      if (!(await this.claimOrRepair(tableId, entry))) {
-        await Promise.all(claimed.map((t) => this.deps.agenda.removeEntry(t, entry))).catch(() => {});
-        throw new TableUnavailableError([tableId]);
-      }
-      claimed.push(tableId);
-    }
-    return claimId;
+  /** The re-seating step of auto-assignment, when the tenant's settings allow it. */
+  private async reseatIfEnabled() {
+    const config = await this.deps.seating.config();
+    if (!config.reseat) return undefined;
+    return (owner: PlacementOwner, fitting: Parameters<Reseater['reseat']>[1]): Promise<Placed | null> =>
+      this.reseater.reseat(owner, fitting, config.reseatFreezeMinutes);
   }
 
-  /**
-   * A booking on several tables first reads their agendas and is refused, claiming nothing, when another
-   * booking's live hold covers the window on any of them. Without it, claiming in id order took the free tables
-   * before reaching the held one and released them only after: for that moment a booking that the
-   * availability check had rightly offered one of them was refused (found by the torture run). Only a truly
-   * concurrent claim can still make a multi-table attempt release what it took.
-   */
-  private async refuseIfHeld(
-    tableIds: string[],
-    bookingId: string,
-    start: string,
-    end: string,
-  ): Promise<void> {
-    const blocking = (await this.deps.agenda.agendas(tableIds)).flatMap((agenda) =>
-      agenda.entries
-        .filter((e) => e.bookingId !== bookingId && e.start < end && e.end > start)
-        .map((entry) => ({ tableId: agenda.id, entry })),
-    );
-    if (blocking.length === 0) return;
-    const bookings = await this.bookingsById([...new Set(blocking.map((b) => b.entry.bookingId))]);
-    const inFlightAfter = this.inFlightAfter();
-    const held = blocking
-      .filter(
-        (b) => holdVerdict(b.entry, b.tableId, bookings.get(b.entry.bookingId), inFlightAfter) !== 'stale',
-      )
-      .map((b) => b.tableId);
-    if (held.length > 0) throw new TableUnavailableError([...new Set(held)].sort());
+  private claimOwner(record: PrenotazioneRecord) {
+    return {
+      id: record.id,
+      rev: record.claimRev,
+      tableIds: record.tableIds,
+      start: record.startsAt,
+      end: endsAt(record),
+    };
   }
 
-  /**
-   * Keeps an agenda from growing forever, whenever a claim touches it: drops holds that ended more than
-   * PAST_HOLD_MARGIN_MS ago and stale holds (see holdVerdict) of at most TIDY_MAX_BOOKINGS bookings.
-   */
-  private async tidy(tableId: string, claimant: string): Promise<void> {
-    const cutoff = new Date(this.deps.now().getTime() - PAST_HOLD_MARGIN_MS).toISOString();
-    const entries = await this.deps.agenda.entries(tableId);
-    if (entries.some((e) => e.end < cutoff)) await this.deps.agenda.prune(tableId, cutoff);
-    const others = entries.filter((e) => e.end >= cutoff && e.bookingId !== claimant);
-    const ids = [...new Set(others.map((e) => e.bookingId))].slice(0, TIDY_MAX_BOOKINGS);
-    if (ids.length === 0) return;
-    const bookings = await this.bookingsById(ids);
-    const looked = new Set(ids);
-    const inFlightAfter = this.inFlightAfter();
-    const stale = others.filter(
-      (e) =>
-        looked.has(e.bookingId) &&
-        holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
-    );
-    await Promise.all(stale.map((e) => this.deps.agenda.removeEntry(tableId, e)));
-  }
-
-  /**
-   * A refused claim is retried after removing stale entries in the way: claims of bookings that are no longer
-   * active or were rescheduled, and claims whose booking never appeared (a crash between claim and insert).
-   */
-  private async claimOrRepair(tableId: string, entry: AgendaEntry): Promise<boolean> {
-    for (let attempt = 0; attempt < 3; attempt++) {
-      if (await this.deps.agenda.claim(tableId, entry)) return true;
-      const blocking = await this.deps.agenda.overlapping(tableId, entry);
-      const bookings = await this.bookingsById(blocking.map((e) => e.bookingId));
-      const inFlightAfter = this.inFlightAfter();
-      const stale = blocking.filter(
-        (e) => holdVerdict(e, tableId, bookings.get(e.bookingId), inFlightAfter) === 'stale',
-      );
-      if (stale.length === 0) return false;
-      await Promise.all(stale.map((e) => this.deps.agenda.removeEntry(tableId, e)));
-    }
-    return false;
+  private placementOwner(record: PrenotazioneRecord): PlacementOwner {
+    return {
+      id: record.id,
+      rev: record.claimRev,
+      start: record.startsAt,
+      end: endsAt(record),
+      covers: record.covers,
+      localDate: record.localDate,
+    };
   }
 
   /** Removes one claim attempt's entries (and only those: another attempt of the same booking keeps its own). */
-  private async releaseClaim(record: PrenotazioneRecord, claimId: string): Promise<void> {
-    await Promise.all(
-      record.tableIds.map((t) =>
-        this.deps.agenda.removeEntry(t, { bookingId: record.id, rev: record.claimRev, claimId }),
-      ),
-    );
+  private releaseClaim(record: PrenotazioneRecord, claimId: string): Promise<void> {
+    return this.claims.release({ id: record.id, rev: record.claimRev, tableIds: record.tableIds }, claimId);
   }
 
-  private async bookingsById(ids: readonly string[]): Promise<Map<string, PrenotazioneRecord>> {
-    const unique = [...new Set(ids)];
-    if (unique.length === 0) return new Map();
-    return new Map((await this.deps.store.findByIds(unique)).map((b) => [b.id, b]));
-  }
-
-  /** Claims written after this instant are still in flight (see holdVerdict). */
-  private inFlightAfter(): string {
-    return new Date(this.deps.now().getTime() - IN_FLIGHT_CLAIM_MS).toISOString();
-  }
-
-  /** The effective duration to store: the booking's own, else the tenant's default meal duration now. */
-  private async effectiveDuration(own: number | null): Promise<number> {
-    return own ?? (await this.deps.defaultMealMinutes());
-  }
-
-  private async releaseOlderRevisions(
-    record: PrenotazioneRecord,
-    previousTables: readonly string[],
-  ): Promise<void> {
-    const tables = new Set([...previousTables, ...record.tableIds]);
-    await this.bestEffort(
-      Promise.all([...tables].map((t) => this.deps.agenda.release(t, record.id, record.claimRev))),
-    );
-  }
-
-  private async releaseAll(record: PrenotazioneRecord): Promise<void> {
-    await this.bestEffort(Promise.all(record.tableIds.map((t) => this.deps.agenda.release(t, record.id))));
-  }
-
-  /** Releasing is repaired later if it fails (stale claims are removed when they block a new claim). */
-  private async bestEffort(work: Promise<unknown>): Promise<void> {
-    try {
-      await work;
-    } catch (error) {
-      this.deps.logger?.warn('releasing table claims failed; they will be repaired on the next conflict', {
-        error,
-      });
-    }
+  /** The effective duration to store: the booking's own, else the turn time for its covers now. */
+  private async effectiveDuration(own: number | null, covers: number): Promise<number> {
+    if (own != null) return own;
+    const config = await this.deps.seating.config();
+    return turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
   }
 
   private async requireBooking(id: string): Promise<PrenotazioneRecord> {
@@ -531,27 +595,17 @@ export class PrenotazioneService {
     return found;
   }
 
-  /** tableIds must exist in the caller's tenant: asked to tavolo through its API (one call for N tables). */
-  private async requireTables(tableIds: readonly string[]): Promise<void> {
-    if (tableIds.length === 0) return;
-    const { _entities } = await this.deps.subgraphs.request<{ _entities: Array<{ id: string } | null> }>(
-      'tavolo',
-      TABLES_EXIST,
-      { representations: tableIds.map((id) => ({ __typename: 'Tavolo', id })) },
-      `Bearer ${this.deps.viewer.token}`,
-    );
-    const missing = tableIds.filter((_, i) => !_entities[i]);
-    // Which tables exist is state, not shape: a booking naming a table that does not exist is a 404.
-    if (missing.length > 0) throw new NotFoundError('Tavolo', missing.join(', '));
-  }
-
-  private event(type: RestaurantEventType, record: PrenotazioneRecord): OutboxMessage {
+  private event(
+    type: RestaurantEventType,
+    record: PrenotazioneRecord,
+    extra: Record<string, unknown> = {},
+  ): OutboxMessage {
     return buildEvent({
       tenantId: this.deps.viewer.tenantId,
       type,
       source: EVENT_SOURCE,
       subject: record.id,
-      data: publicPrenotazione(record),
+      data: { ...publicPrenotazione(record), ...extra },
     }).message;
   }
 

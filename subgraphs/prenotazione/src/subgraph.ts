@@ -1,29 +1,43 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
-import { DefaultMealMinutes } from './meal-minutes.js';
+import { ensureOpzioniIndexes } from './opzione-store.js';
 import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './prenotazione-store.js';
+import { SeatingConfigCache } from './seating-sources.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
+import { Opzione } from './resolvers/Opzione.js';
 import { Prenotazione } from './resolvers/Prenotazione.js';
 import { Query } from './resolvers/Query.js';
 import { Tavolo } from './resolvers/Tavolo.js';
+import { WaitlistMutation, WaitlistQuery } from './resolvers/Waitlist.js';
+import { ensureWaitlistIndexes, WAITLIST_COLLECTION } from './waitlist-store.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
-const resolvers: Resolvers = { Query, Mutation, Prenotazione, Tavolo };
+const resolvers: Resolvers = {
+  Query: { ...Query, ...WaitlistQuery },
+  Mutation: { ...Mutation, ...WaitlistMutation },
+  Prenotazione,
+  Tavolo,
+  Opzione,
+};
 
 /** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
-  const mealMinutes = new DefaultMealMinutes(deps.subgraphs, deps.now);
+  const seatingConfig = new SeatingConfigCache(deps.subgraphs, deps.now);
   return {
     name: 'prenotazione',
     typeDefs,
     schema,
-    outboxCollections: [PRENOTAZIONI_COLLECTION],
-    createContext: (request) => createPrenotazioneContext(deps, request, mealMinutes),
-    init: () => ensurePrenotazioniIndexes(deps.store),
+    outboxCollections: [PRENOTAZIONI_COLLECTION, WAITLIST_COLLECTION],
+    createContext: (request) => createPrenotazioneContext(deps, request, seatingConfig),
+    init: async () => {
+      await ensurePrenotazioniIndexes(deps.store);
+      await ensureOpzioniIndexes(deps.store);
+      await ensureWaitlistIndexes(deps.store);
+    },
   };
 }
 

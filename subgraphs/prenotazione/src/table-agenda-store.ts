@@ -13,6 +13,11 @@ export interface AgendaEntry {
   at: string;
   /** Unique per claim attempt, so an attempt that fails removes its own entries only (absent on old holds). */
   claimId?: string;
+  /**
+   * 'opzione' when the holder is an option (collection `opzioni`, same id space as the booking it may become);
+   * absent for a booking's hold.
+   */
+  owner?: 'opzione';
 }
 
 /** The agenda of one table: every active booking's hold, in ONE document, so a claim is one atomic write. */
@@ -35,8 +40,11 @@ export class TableAgendaStore {
     this.agenda = tenantStore.collection<AgendaRecord>(AGENDA_COLLECTION);
   }
 
-  /** True when the claim was written, false when another booking holds an overlapping entry. */
-  async claim(tableId: string, entry: AgendaEntry): Promise<boolean> {
+  /**
+   * True when the claim was written, false when another booking holds an overlapping entry. `ignoring`: owners
+   * whose entries do not block (re-seating claims a table over the bookings it is moving away in the same step).
+   */
+  async claim(tableId: string, entry: AgendaEntry, ignoring: readonly string[] = []): Promise<boolean> {
     try {
       const saved = await this.agenda.findOneAndUpdate(
         {
@@ -44,7 +52,8 @@ export class TableAgendaStore {
           entries: {
             $not: {
               $elemMatch: {
-                bookingId: { $ne: entry.bookingId },
+                bookingId:
+                  ignoring.length === 0 ? { $ne: entry.bookingId } : { $nin: [entry.bookingId, ...ignoring] },
                 start: { $lt: entry.end },
                 end: { $gt: entry.start },
               },

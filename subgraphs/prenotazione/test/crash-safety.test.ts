@@ -3,17 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
-import type { SubgraphClient } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { PrenotazioneService } from '../src/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/prenotazione-store.js';
+import { OpzioneStore } from '../src/opzione-store.js';
 import { TableAgendaStore } from '../src/table-agenda-store.js';
-
-/** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
-const tablesExist: SubgraphClient = {
-  request: async <T>(_: string, __: string, variables: Record<string, unknown>) =>
-    ({ _entities: (variables.representations as Array<{ id: string }>).map(({ id }) => ({ id })) }) as T,
-};
+import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
 
 /**
  * What a crash leaves behind, simulated at the exact points where a process could die between two writes:
@@ -50,7 +45,11 @@ describe('a crash never leaves half a booking', () => {
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
-      defaultMealMinutes: async () => 120,
+      options: new OpzioneStore(tenantStore),
+      seating: {
+        ...worldSources(seatingWorld()),
+        config: async () => ({ ...seatingWorld().config, defaultMealMinutes: 120 }),
+      },
       onEventsWritten: () => {},
     });
   };

@@ -3,17 +3,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
-import type { SubgraphClient } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { importedId, PrenotazioneService } from '../src/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/prenotazione-store.js';
+import { OpzioneStore } from '../src/opzione-store.js';
 import { TableAgendaStore } from '../src/table-agenda-store.js';
-
-/** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
-const tablesExist: SubgraphClient = {
-  request: async <T>(_: string, __: string, variables: Record<string, unknown>) =>
-    ({ _entities: (variables.representations as Array<{ id: string }>).map(({ id }) => ({ id })) }) as T,
-};
+import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
 
 /** Effective durations, table holds, their pruning and the window query, on the embedded store. */
 describe('table holds', () => {
@@ -53,7 +48,11 @@ describe('table holds', () => {
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
-      defaultMealMinutes: async () => mealMinutes,
+      options: new OpzioneStore(tenantStore()),
+      seating: {
+        ...worldSources(seatingWorld()),
+        config: async () => ({ ...seatingWorld().config, defaultMealMinutes: mealMinutes }),
+      },
       onEventsWritten: () => {},
     });
   const booking = (table: string, bookingDate: string, durationMinutes?: number) => ({

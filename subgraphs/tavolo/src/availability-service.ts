@@ -1,14 +1,28 @@
 import type { Viewer } from '@coperto/auth';
-import { DEFAULT_MEAL_DURATION_MINUTES, InputChecks, parseRestaurantDateTime } from '@coperto/domain';
+import {
+  DEFAULT_MEAL_DURATION_MINUTES,
+  InputChecks,
+  parseRestaurantDateTime,
+  turnMinutes,
+} from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { availableTables, type BookedSlot } from './availability.js';
+import {
+  availableCombinations,
+  availableTables,
+  candidateTableIds,
+  type BookedSlot,
+} from './availability.js';
+import type { CombinazioneRecord } from './combinazione-record.js';
+import type { CombinazioneStore } from './combinazione-store.js';
 import type { DisponibilitaInput } from './generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
+import type { TurnTimeConfig } from './turn-time-config.js';
 
 /**
  * DisponibilitaInput.durataMediaPasto in minutes, documented in schema.graphql and the REST facade from these.
- * The same figures as capacity's default meal duration and its range (test/domain-values.test.ts).
+ * The same figures as capacity's default meal duration and its range (test/domain-values.test.ts). Without
+ * it, the window is the party's turn time (capacity's turnTimes, else its defaultMealMinutes).
  */
 export const DURATA_MEDIA_PASTO_MINUTES = {
   min: 1,
@@ -36,47 +50,85 @@ interface Hold {
   endsAt: string;
 }
 
+export interface Availability {
+  tables: TavoloRecord[];
+  totalCapacity: number;
+  combinations: CombinazioneRecord[];
+}
+
 /**
- * verifica-disponibilita: one query for the candidate tables, then one window query to prenotazione for those
- * tables, whatever the number of tables and bookings. A booking of the evening before that runs past midnight
- * is found like any other: its hold overlaps the window.
+ * verifica-disponibilita: one query for the active tables big enough and one for the active combinations (and,
+ * when some combination holds the party, one for their other tables), then one window query to prenotazione for
+ * the candidate tables (single tables big enough and the tables of the combinations that hold the party),
+ * whatever the number of tables and bookings. A booking of the evening
+ * before that runs past midnight is found like any other: its hold overlaps the window.
  */
 export class AvailabilityService {
   constructor(
     private readonly deps: {
       store: TavoloStore;
+      combinations: CombinazioneStore;
       viewer: Viewer;
       subgraphs: SubgraphClient;
       timeZone: string;
+      /** The tenant's turn times (capacity's slotConfig, cached per tenant). */
+      turnTimes: () => Promise<TurnTimeConfig>;
     },
   ) {}
 
-  async check(input: DisponibilitaInput): Promise<{ tables: TavoloRecord[]; totalCapacity: number }> {
-    const durationMinutes = input.durataMediaPasto ?? DURATA_MEDIA_PASTO_MINUTES.default;
+  async check(input: DisponibilitaInput): Promise<Availability> {
     const checks = new InputChecks()
       .intInRange('numeroPersone', input.numeroPersone, 1, 1000)
       .intInRange(
         'durataMediaPasto',
-        durationMinutes,
+        input.durataMediaPasto,
         DURATA_MEDIA_PASTO_MINUTES.min,
         DURATA_MEDIA_PASTO_MINUTES.max,
       );
     const start = parseRestaurantDateTime(input.dataOra, this.deps.timeZone);
     if (!start) checks.add('dataOra', 'must be an ISO 8601 date-time');
     checks.throwIfAny();
-    const end = new Date(start!.getTime() + durationMinutes * 60_000);
+    const durationMinutes = input.durataMediaPasto ?? (await this.turnMinutesOf(input.numeroPersone));
+    const window = {
+      start: start!,
+      end: new Date(start!.getTime() + durationMinutes * 60_000),
+      partySize: input.numeroPersone,
+    };
 
-    const tables = await this.deps.store.list({
-      attivo: true,
-      capacitaMin: input.numeroPersone,
-      salaId: input.salaId ?? null,
-    });
-    const bookings = await this.holdsDuring(
-      start!,
-      end,
-      tables.map((t) => t.id),
+    const salaId = input.salaId ?? null;
+    const [tables, fitting] = await Promise.all([
+      this.deps.store.list({ attivo: true, capacitaMin: input.numeroPersone, salaId }),
+      this.deps.combinations.list({ attivo: true, salaId }),
+    ]);
+    const combinations = fitting.filter(
+      (c) => c.capacitaMin <= window.partySize && window.partySize <= c.capacitaMax,
     );
-    return availableTables(tables, { start: start!, end, partySize: input.numeroPersone }, bookings);
+    const members = await this.memberTables(combinations, tables);
+    const bookings = await this.holdsDuring(
+      window.start,
+      window.end,
+      candidateTableIds([...tables, ...members], combinations, window.partySize),
+    );
+    return {
+      ...availableTables(tables, window, bookings),
+      combinations: availableCombinations(combinations, [...tables, ...members], window, bookings),
+    };
+  }
+
+  /** The combinations' tables not already read as single candidates (one query; none without combinations). */
+  private async memberTables(
+    combinations: readonly CombinazioneRecord[],
+    read: readonly TavoloRecord[],
+  ): Promise<TavoloRecord[]> {
+    const have = new Set(read.map((t) => t.id));
+    const missing = [...new Set(combinations.flatMap((c) => c.tableIds))].filter((id) => !have.has(id));
+    return missing.length === 0 ? [] : this.deps.store.findByIds(missing);
+  }
+
+  /** The party's turn time: the figure prenotazione stores with a booking that has no duration of its own. */
+  private async turnMinutesOf(covers: number): Promise<number> {
+    const config = await this.deps.turnTimes();
+    return turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
   }
 
   private async holdsDuring(start: Date, end: Date, tableIds: string[]): Promise<BookedSlot[]> {

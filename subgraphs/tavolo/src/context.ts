@@ -2,29 +2,40 @@ import DataLoader from 'dataloader';
 import { bumpReadScope } from '@coperto/cache';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { AvailabilityService } from './availability-service.js';
+import type { CombinazioneRecord } from './combinazione-record.js';
+import { CombinazioneService } from './combinazione-service.js';
+import { CombinazioneStore } from './combinazione-store.js';
 import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
 import { TavoloService } from './tavolo-service.js';
 import { TAVOLI_COLLECTION, TavoloStore } from './tavolo-store.js';
+import type { TenantTurnTimes } from './turn-time-config.js';
 
 export type TavoloDeps = SubgraphDeps;
 
 export interface TavoloContext {
   tavoli: TavoloService;
   availability: AvailabilityService;
+  combinazioni: CombinazioneService;
   now: () => Date;
   /** Batches `_entities` references: one store query per request for N tables. */
   tavoloById: DataLoader<string, TavoloRecord | null>;
   /** Tables of N rooms (Sala.tavoli) in one store query. */
   tavoliBySala: DataLoader<string, TavoloRecord[]>;
+  /** Batches `_entities` references of combinations. */
+  combinazioneById: DataLoader<string, CombinazioneRecord | null>;
 }
 
 export async function createTavoloContext(
   deps: TavoloDeps,
   request: SubgraphRequest,
+  turnTimes: TenantTurnTimes,
 ): Promise<TavoloContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
-  const store = new TavoloStore(deps.store.forTenant(viewer.tenantId));
+  const tenantStore = deps.store.forTenant(viewer.tenantId);
+  const store = new TavoloStore(tenantStore);
+  const combinationStore = new CombinazioneStore(tenantStore);
   const now = deps.now ?? (() => new Date());
+  const combinazioni = new CombinazioneService({ store: combinationStore, tables: store, viewer, now });
   return {
     now,
     tavoli: new TavoloService({
@@ -34,13 +45,17 @@ export async function createTavoloContext(
       now,
       onEventsWritten: deps.onEventsWritten,
       onTablesChanged: () => bumpReadScope(deps.cache.forTenant(viewer.tenantId), TAVOLI_COLLECTION),
+      onTableDeleted: (tableId) => combinazioni.removeTable(tableId),
     }),
     availability: new AvailabilityService({
       store,
+      combinations: combinationStore,
       viewer,
       subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,
+      turnTimes: () => turnTimes.get(viewer.tenantId, viewer.token),
     }),
+    combinazioni,
     tavoloById: new DataLoader(async (ids) => {
       const found = new Map((await store.findByIds(ids)).map((t) => [t.id, withActiveLock(t, now())]));
       return ids.map((id) => found.get(id) ?? null);
@@ -50,6 +65,10 @@ export async function createTavoloContext(
       return salaIds.map((salaId) =>
         tables.filter((t) => t.salaId === salaId).map((t) => withActiveLock(t, now())),
       );
+    }),
+    combinazioneById: new DataLoader(async (ids) => {
+      const found = new Map((await combinationStore.findByIds(ids)).map((c) => [c.id, c]));
+      return ids.map((id) => found.get(id) ?? null);
     }),
   };
 }

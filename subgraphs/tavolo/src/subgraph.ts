@@ -6,22 +6,29 @@ import { Mutation } from './resolvers/Mutation.js';
 import { Query } from './resolvers/Query.js';
 import { Sala } from './resolvers/Sala.js';
 import { Tavolo } from './resolvers/Tavolo.js';
+import { Combinazione } from './resolvers/Combinazione.js';
+import { ensureCombinazioniIndexes } from './combinazione-store.js';
 import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tavolo-store.js';
+import { TenantTurnTimes } from './turn-time-config.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
-const resolvers: Resolvers = { Query, Mutation, Tavolo, Sala };
+const resolvers: Resolvers = { Query, Mutation, Tavolo, Sala, Combinazione };
 
 /** The tavolo subgraph (tables, locks, availability), ready to be served in-process or over HTTP. */
 export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const turnTimes = new TenantTurnTimes(deps.subgraphs, deps.now);
   return {
     name: 'tavolo',
     typeDefs,
     schema,
     outboxCollections: [TAVOLI_COLLECTION],
-    createContext: (request) => createTavoloContext(deps, request),
-    init: () => ensureTavoliIndexes(deps.store),
+    createContext: (request) => createTavoloContext(deps, request, turnTimes),
+    init: async () => {
+      await ensureTavoliIndexes(deps.store);
+      await ensureCombinazioniIndexes(deps.store);
+    },
   };
 }
 

@@ -48,6 +48,8 @@ export interface TavoloServiceDeps {
   onEventsWritten: () => void;
   /** Invalidates cached reads of the tenant's tables; awaited before a write is acknowledged. */
   onTablesChanged: () => Promise<void>;
+  /** After a table is deleted: it leaves its combinations (CombinazioneService.removeTable). */
+  onTableDeleted: (tableId: string) => Promise<void>;
 }
 
 const MAX_CAS_ATTEMPTS = 8;
@@ -127,7 +129,10 @@ export class TavoloService {
     }));
   }
 
-  /** Refused (IN_USE) while an active booking that has not ended yet uses the table. */
+  /**
+   * Refused (IN_USE) while an active booking that has not ended yet uses the table. A deleted table leaves its
+   * combinations (a combination left with one table is deactivated).
+   */
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
     await this.require(id);
     const { prenotazioni } = await this.deps.subgraphs.request<{
@@ -142,6 +147,7 @@ export class TavoloService {
       });
     }
     const deleted = await this.deps.store.delete(id);
+    await this.deps.onTableDeleted(id);
     await this.deps.onTablesChanged();
     return { id, deleted };
   }

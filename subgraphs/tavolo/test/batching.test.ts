@@ -6,6 +6,7 @@ import { createTokenVerifier } from '@coperto/auth';
 import { createMemoryCache } from '@coperto/cache';
 import { hostSubgraphsInProcess, type InProcessSubgraphs } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore, type TenantCollection } from '@coperto/store';
+import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
@@ -61,6 +62,7 @@ describe('tavolo store access per request', () => {
         tavolo: createTavoloSubgraph,
         sala: createSalaSubgraph,
         prenotazione: createPrenotazioneSubgraph,
+        capacity: createCapacitySubgraph,
       },
       deps: {
         store,
@@ -113,7 +115,8 @@ describe('tavolo store access per request', () => {
         { i: { dataOra: '2027-03-01T20:00', numeroPersone: 2 } },
         token,
       );
-      return [...calls].sort();
+      // capacity's turn times are read once per tenant and cached: not part of what scales with the tables.
+      return calls.filter((c) => !c.startsWith('slot_config.')).sort();
     };
     const tenantToken = `Bearer ${await mintToken({ tenantId: newTenantId() })}`;
     token = tenantToken;
@@ -123,8 +126,55 @@ describe('tavolo store access per request', () => {
     const many = await check();
     expect(many).toEqual(few);
     expect(few.filter((c) => c.startsWith('tavoli.'))).toEqual(['tavoli.find']);
+    expect(few.filter((c) => c.startsWith('combinazioni.'))).toEqual(['combinazioni.find']);
     // one window query: the candidate tables' agendas by id, never a scan of the day's bookings
     expect(few.filter((c) => c.startsWith('prenotazioni.') || c.startsWith('tavoli_agenda.'))).toEqual([
+      'tavoli_agenda.findByIds',
+    ]);
+  });
+
+  it('checks combinations with the same store operations for 2 or 12 of them', async () => {
+    token = `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}`;
+    const { createSala } = await hosted.client.request<{ createSala: { id: string } }>(
+      'sala',
+      'mutation($i: SalaInput!) { createSala(input: $i) { id } }',
+      { i: { codice: 'SALA', width: 1000, height: 600 } },
+      token,
+    );
+    const addCombinations = async (count: number) => {
+      for (let i = 0; i < count; i++) {
+        const [a, b] = await createTables(2, { seats: 3, roomId: createSala.id });
+        await hosted.client.request(
+          'tavolo',
+          'mutation($i: CombinazioneInput!) { createCombinazione(input: $i) { id } }',
+          { i: { name: `C${i}`, tableIds: [a, b], maxCovers: 6 } },
+          token,
+        );
+      }
+    };
+    const check = async () => {
+      calls.length = 0;
+      const { verificaDisponibilita } = await hosted.client.request<{
+        verificaDisponibilita: { availableCombinations: unknown[] };
+      }>(
+        'tavolo',
+        'query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { availableCombinations { id } } }',
+        { i: { dataOra: '2027-03-01T20:00', numeroPersone: 5, durataMediaPasto: 120 } },
+        token,
+      );
+      return { offered: verificaDisponibilita.availableCombinations.length, calls: [...calls].sort() };
+    };
+    await addCombinations(2);
+    const few = await check();
+    await addCombinations(10);
+    const many = await check();
+    expect([few.offered, many.offered]).toEqual([2, 12]);
+    expect(many.calls).toEqual(few.calls);
+    // the single tables big enough (none here), the combinations, their tables, one window query
+    expect(few.calls).toEqual([
+      'combinazioni.find',
+      'tavoli.find',
+      'tavoli.findByIds',
       'tavoli_agenda.findByIds',
     ]);
   });

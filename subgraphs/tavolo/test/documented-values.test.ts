@@ -22,7 +22,7 @@ describe("schema.graphql's descriptions of tavolo's bounds", () => {
   it('DisponibilitaInput.durataMediaPasto quotes DURATA_MEDIA_PASTO_MINUTES', () => {
     const { min, max, default: fallback } = DURATA_MEDIA_PASTO_MINUTES;
     expect(description('DisponibilitaInput', 'durataMediaPasto')).toBe(
-      `Minutes, ${min}..${max}, default ${fallback}.`,
+      `Minutes, ${min}..${max}, default the turn time of numeroPersone (capacity's turnTimes, else its defaultMealMinutes, ${fallback} unless changed).`,
     );
   });
 });

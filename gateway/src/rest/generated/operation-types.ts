@@ -3,6 +3,17 @@
 type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
+export type AnnullaAttesaInput = {
+  motivo?: string | null | undefined;
+  /** left (the party went away) or cancelled (the default). */
+  state?: StatoAttesa | null | undefined;
+};
+
+/** How a booking's or option's tables were chosen. */
+export type Assegnazione =
+  | 'manual'
+  | 'auto';
+
 export type BatchItemStatus =
   /** A new booking was created. */
   | 'created'
@@ -19,11 +30,26 @@ export type BookingState =
   | 'annullata'
   | 'no_show';
 
+/**
+ * Create (nome|name, tableIds and capacitaMax|maxCovers required) and change (only the fields sent). English wins
+ * when both names of a field are sent.
+ */
+export type CombinazioneInput = {
+  nome?: string | null | undefined;
+  name?: string | null | undefined;
+  tableIds?: Array<string | number> | null | undefined;
+  capacitaMin?: number | null | undefined;
+  minCovers?: number | null | undefined;
+  capacitaMax?: number | null | undefined;
+  maxCovers?: number | null | undefined;
+  attivo?: boolean | null | undefined;
+};
+
 export type DisponibilitaInput = {
   /** Restaurant-local wall-clock time (ISO 8601 without zone); an explicit offset or Z is converted. */
   dataOra: string;
   numeroPersone: number;
-  /** Minutes, 1..720, default 120. */
+  /** Minutes, 1..720, default the turn time of numeroPersone (capacity's turnTimes, else its defaultMealMinutes, 120 unless changed). */
   durataMediaPasto?: number | null | undefined;
   salaId?: string | number | null | undefined;
 };
@@ -45,6 +71,19 @@ export type OpeningIntervalInput = {
   close: string;
 };
 
+/** At most one of tableIds, combinationId and autoAssign; ttl in seconds (30..900, default 300). */
+export type OpzioneInput = {
+  dataOra?: string | null | undefined;
+  bookingDate?: string | null | undefined;
+  numeroPersone?: number | null | undefined;
+  covers?: number | null | undefined;
+  tableIds?: Array<string | number> | null | undefined;
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
+  ttl?: number | null | undefined;
+  durationMinutes?: number | null | undefined;
+};
+
 /** Create input: English or Italian names; when both are sent the English one wins. */
 export type PrenotazioneInput = {
   covers?: number | null | undefined;
@@ -59,6 +98,12 @@ export type PrenotazioneInput = {
   state?: BookingState | null | undefined;
   durationMinutes?: number | null | undefined;
   externalId?: string | null | undefined;
+  /** Seating: at most one of tableIds, combinationId and autoAssign (docs/seating.md). */
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
+  /** Seating: book the tables and window an option holds (holdId is its alias; opzioneId wins). */
+  opzioneId?: string | number | null | undefined;
+  holdId?: string | number | null | undefined;
 };
 
 export type PrenotazionePatch = {
@@ -72,6 +117,9 @@ export type PrenotazionePatch = {
   tableIds?: Array<string | number> | null | undefined;
   notes?: string | null | undefined;
   durationMinutes?: number | null | undefined;
+  /** Seating: at most one of tableIds, combinationId and autoAssign (docs/seating.md). */
+  combinationId?: string | number | null | undefined;
+  autoAssign?: boolean | null | undefined;
 };
 
 export type PrenotazioniFilter = {
@@ -108,6 +156,12 @@ export type SalaPatch = {
   height?: number | null | undefined;
 };
 
+/** At most one of tableIds and combinationId; neither: the suggested fit that is free now. */
+export type SiediAttesaInput = {
+  tableIds?: Array<string | number> | null | undefined;
+  combinationId?: string | number | null | undefined;
+};
+
 /** Only the fields sent change; a weekday sent in openingHours replaces that day's intervals ([] = closed). */
 export type SlotConfigInput = {
   slotMinutes?: number | null | undefined;
@@ -115,7 +169,20 @@ export type SlotConfigInput = {
   maxCoversPerSlot?: number | null | undefined;
   defaultMealMinutes?: number | null | undefined;
   timeZone?: string | null | undefined;
+  /** Replaces all rows: at most 20, maxCovers >= 1 strictly ascending, minutes 15..720; [] = defaultMealMinutes. */
+  turnTimes?: Array<TurnTimeInput> | null | undefined;
+  reseat?: boolean | null | undefined;
+  /** 0..1440. */
+  reseatFreezeMinutes?: number | null | undefined;
 };
+
+/** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
+export type StatoAttesa =
+  | 'waiting'
+  | 'notified'
+  | 'seated'
+  | 'left'
+  | 'cancelled';
 
 export type TableShape =
   | 'round'
@@ -184,8 +251,23 @@ export type TavoloPatch = {
   deviceId?: string | null | undefined;
 };
 
+export type TurnTimeInput = {
+  maxCovers: number;
+  minutes: number;
+};
+
 export type UnlockInput = {
   deviceId: string;
+};
+
+/** English or Italian names; when both are sent the English one wins. */
+export type VoceAttesaInput = {
+  customerName?: string | null | undefined;
+  cliente?: string | null | undefined;
+  covers?: number | null | undefined;
+  numeroPersone?: number | null | undefined;
+  customerPhone?: string | null | undefined;
+  notes?: string | null | undefined;
 };
 
 export type ListTavoliQueryVariables = Exact<{
@@ -264,7 +346,9 @@ export type VerificaDisponibilitaQueryVariables = Exact<{
 }>;
 
 
-export type VerificaDisponibilitaQuery = { verificaDisponibilita: { capacitaTotale: number, totalCapacity: number, tavoliDisponibili: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, availableTables: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }> } };
+export type VerificaDisponibilitaQuery = { verificaDisponibilita: { capacitaTotale: number, totalCapacity: number, tavoliDisponibili: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, availableTables: Array<{ id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null }>, combinazioniDisponibili: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }>, availableCombinations: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }> } };
+
+export type CombinazioneFieldsFragment = { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string };
 
 export type ListSaleQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -307,23 +391,23 @@ export type CreatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
-export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string };
+export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione };
 
 export type ListPrenotazioniQueryVariables = Exact<{
   filter?: PrenotazioniFilter | null | undefined;
 }>;
 
 
-export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string }> };
+export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> };
 
 export type GetPrenotazioneQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } | null };
+export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } | null };
 
 export type UpdatePrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -331,14 +415,14 @@ export type UpdatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type ConfermaPrenotazioneMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type AnnullaPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -346,7 +430,7 @@ export type AnnullaPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type CambiaStatoPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -354,7 +438,7 @@ export type CambiaStatoPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string } };
+export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
 
 export type SyncPrenotazioniQueryVariables = Exact<{
   modifiedSince?: string | null | undefined;
@@ -364,7 +448,28 @@ export type SyncPrenotazioniQueryVariables = Exact<{
 }>;
 
 
-export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string }> } };
+export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> } };
+
+export type CreateOpzioneMutationVariables = Exact<{
+  input: OpzioneInput;
+}>;
+
+
+export type CreateOpzioneMutation = { createOpzione: { id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string } };
+
+export type OpzioneFieldsFragment = { id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string };
+
+export type ListOpzioniQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListOpzioniQuery = { opzioni: Array<{ id: string, tableIds: Array<string>, combinationId: string | null, dataOra: string, bookingDate: string, startsAt: string, endsAt: string, covers: number, numeroPersone: number, expiresAt: string, assegnazione: Assegnazione, assignment: Assegnazione, createdAt: string }> };
+
+export type ReleaseOpzioneMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type ReleaseOpzioneMutation = { releaseOpzione: { id: string, released: boolean } };
 
 export type UploadBatchMutationVariables = Exact<{
   items: unknown;
@@ -385,16 +490,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -439,6 +544,87 @@ export type CapacitySlotsQueryVariables = Exact<{
 
 export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, arrivals: number, coversSeated: number }> };
 
+export type ListCombinazioniQueryVariables = Exact<{
+  salaId?: string | number | null | undefined;
+  attivo?: boolean | null | undefined;
+}>;
+
+
+export type ListCombinazioniQuery = { combinazioni: Array<{ id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string }> };
+
+export type GetCombinazioneQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetCombinazioneQuery = { combinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } | null };
+
+export type CreateCombinazioneMutationVariables = Exact<{
+  input: CombinazioneInput;
+}>;
+
+
+export type CreateCombinazioneMutation = { createCombinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } };
+
+export type UpdateCombinazioneMutationVariables = Exact<{
+  id: string | number;
+  input: CombinazioneInput;
+}>;
+
+
+export type UpdateCombinazioneMutation = { updateCombinazione: { id: string, nome: string, name: string, tableIds: Array<string>, salaId: string | null, roomId: string | null, capacitaMin: number, minCovers: number, capacitaMax: number, maxCovers: number, attivo: boolean, createdAt: string, updatedAt: string } };
+
+export type DeleteCombinazioneMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCombinazioneMutation = { deleteCombinazione: { id: string, deleted: boolean } };
+
+export type AggiungiAttesaMutationVariables = Exact<{
+  input: VoceAttesaInput;
+}>;
+
+
+export type AggiungiAttesaMutation = { aggiungiAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type VoceAttesaFieldsFragment = { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string };
+
+export type ListaAttesaQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListaAttesaQuery = { listaAttesa: Array<{ id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string }> };
+
+export type GetVoceAttesaQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetVoceAttesaQuery = { voceAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } | null };
+
+export type AvvisaAttesaMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type AvvisaAttesaMutation = { avvisaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type SiediAttesaMutationVariables = Exact<{
+  id: string | number;
+  input?: SiediAttesaInput | null | undefined;
+}>;
+
+
+export type SiediAttesaMutation = { siediAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type AnnullaAttesaMutationVariables = Exact<{
+  id: string | number;
+  input?: AnnullaAttesaInput | null | undefined;
+}>;
+
+
+export type AnnullaAttesaMutation = { annullaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -464,6 +650,9 @@ export interface OperationResults {
   AnnullaPrenotazione: AnnullaPrenotazioneMutation;
   CambiaStatoPrenotazione: CambiaStatoPrenotazioneMutation;
   SyncPrenotazioni: SyncPrenotazioniQuery;
+  CreateOpzione: CreateOpzioneMutation;
+  ListOpzioni: ListOpzioniQuery;
+  ReleaseOpzione: ReleaseOpzioneMutation;
   UploadBatch: UploadBatchMutation;
   GetBatchUpload: GetBatchUploadQuery;
   GetSlotConfig: GetSlotConfigQuery;
@@ -474,4 +663,15 @@ export interface OperationResults {
   UpdateProductionCategory: UpdateProductionCategoryMutation;
   DeleteProductionCategory: DeleteProductionCategoryMutation;
   CapacitySlots: CapacitySlotsQuery;
+  ListCombinazioni: ListCombinazioniQuery;
+  GetCombinazione: GetCombinazioneQuery;
+  CreateCombinazione: CreateCombinazioneMutation;
+  UpdateCombinazione: UpdateCombinazioneMutation;
+  DeleteCombinazione: DeleteCombinazioneMutation;
+  AggiungiAttesa: AggiungiAttesaMutation;
+  ListaAttesa: ListaAttesaQuery;
+  GetVoceAttesa: GetVoceAttesaQuery;
+  AvvisaAttesa: AvvisaAttesaMutation;
+  SiediAttesa: SiediAttesaMutation;
+  AnnullaAttesa: AnnullaAttesaMutation;
 }

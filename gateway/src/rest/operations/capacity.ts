@@ -12,6 +12,12 @@ const SLOT_CONFIG_FIELDS = /* GraphQL */ `
     maxCoversPerSlot
     defaultMealMinutes
     timeZone
+    turnTimes {
+      maxCovers
+      minutes
+    }
+    reseat
+    reseatFreezeMinutes
     customized
     updatedAt
   }

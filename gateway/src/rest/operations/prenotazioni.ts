@@ -20,6 +20,27 @@ export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
     externalId
     createdAt
     updatedAt
+    combinationId
+    assegnazione
+    assignment
+  }
+`;
+
+export const OPZIONE_FIELDS = /* GraphQL */ `
+  fragment OpzioneFields on Opzione {
+    id
+    tableIds
+    combinationId
+    dataOra
+    bookingDate
+    startsAt
+    endsAt
+    covers
+    numeroPersone
+    expiresAt
+    assegnazione
+    assignment
+    createdAt
   }
 `;
 
@@ -36,4 +57,7 @@ export const prenotazioniOperations = {
       items { ...PrenotazioneFields } serverTime hasMore limit
     }
   } ${PRENOTAZIONE_FIELDS}`,
+  CreateOpzione: `mutation CreateOpzione($input: OpzioneInput!) { createOpzione(input: $input) { ...OpzioneFields } } ${OPZIONE_FIELDS}`,
+  ListOpzioni: `query ListOpzioni { opzioni { ...OpzioneFields } } ${OPZIONE_FIELDS}`,
+  ReleaseOpzione: `mutation ReleaseOpzione($id: ID!) { releaseOpzione(id: $id) { id released } }`,
 } as const;

@@ -1,3 +1,5 @@
+import { COMBINAZIONE_FIELDS } from './combinazioni.js';
+
 /** Operations behind the table routes. */
 export const TAVOLO_FIELDS = /* GraphQL */ `
   fragment TavoloFields on Tavolo {
@@ -58,6 +60,7 @@ export const tavoliOperations = {
   VerificaDisponibilita: `query VerificaDisponibilita($input: DisponibilitaInput!) {
     verificaDisponibilita(input: $input) {
       tavoliDisponibili { ...TavoloFields } availableTables { ...TavoloFields } capacitaTotale totalCapacity
+      combinazioniDisponibili { ...CombinazioneFields } availableCombinations { ...CombinazioneFields }
     }
-  } ${TAVOLO_FIELDS}`,
+  } ${TAVOLO_FIELDS} ${COMBINAZIONE_FIELDS}`,
 } as const;

@@ -1,6 +1,15 @@
 import type { RestRoute } from '../route.js';
 
-const CONFIG_FIELDS = ['slotMinutes', 'openingHours', 'maxCoversPerSlot', 'defaultMealMinutes', 'timeZone'];
+const CONFIG_FIELDS = [
+  'slotMinutes',
+  'openingHours',
+  'maxCoversPerSlot',
+  'defaultMealMinutes',
+  'timeZone',
+  'turnTimes',
+  'reseat',
+  'reseatFreezeMinutes',
+];
 const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
 
 /** Slots and capacity (paths documented in subgraphs/capacity/README.md). */
@@ -23,7 +32,15 @@ export const capacityRoutes: readonly RestRoute[] = [
         'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise).',
       body: { into: 'input', fields: CONFIG_FIELDS },
       errors: ['FORBIDDEN'],
-      example: { slotMinutes: 15, maxCoversPerSlot: 40 },
+      example: {
+        slotMinutes: 15,
+        maxCoversPerSlot: 40,
+        turnTimes: [
+          { maxCovers: 2, minutes: 90 },
+          { maxCovers: 4, minutes: 120 },
+          { maxCovers: 8, minutes: 150 },
+        ],
+      },
     },
     field: 'updateSlotConfig',
   },

@@ -12,6 +12,21 @@ const PRENOTAZIONE_FIELDS = [
   'tableIds',
   'notes',
   'durationMinutes',
+  'combinationId',
+  'autoAssign',
+];
+/** Create only: a booking from an option (holdId is opzioneId's alias). */
+const FROM_OPTION_FIELDS = ['opzioneId', 'holdId'];
+const OPZIONE_FIELDS = [
+  'dataOra',
+  'bookingDate',
+  'numeroPersone',
+  'covers',
+  'tableIds',
+  'combinationId',
+  'autoAssign',
+  'ttl',
+  'durationMinutes',
 ];
 
 /** Bookings: list, read one, create, update, status, delta sync. */
@@ -23,13 +38,44 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Prenotazioni',
       summary: 'Create a booking',
-      description: 'A `tableIds` entry that is not a table of this tenant is a 404.',
-      body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state'] },
-      errors: ['TABLE_UNAVAILABLE', 'NOT_FOUND'],
-      example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', tableIds: [] },
+      description:
+        'At most one of `tableIds`, `combinationId`, `autoAssign: true`; `opzioneId|holdId` books what an option holds (docs/seating.md). A `tableIds` entry that is not a table of this tenant is a 404.',
+      body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state', ...FROM_OPTION_FIELDS] },
+      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'OPTION_EXPIRED', 'NOT_FOUND'],
+      example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', autoAssign: true },
     },
     field: 'createPrenotazione',
     status: 201,
+  },
+  {
+    method: 'POST',
+    path: '/api/prenotazioni/opzioni',
+    operation: 'CreateOpzione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: 'Hold tables while a guest completes a booking (an option)',
+      description:
+        'One of `tableIds`, `combinationId`, `autoAssign: true`; `ttl` 30..900 s (default 300). The tables are held until `expiresAt`.',
+      body: { into: 'input', fields: OPZIONE_FIELDS },
+      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE'],
+      example: { covers: 2, bookingDate: '2026-12-24T20:00:00', autoAssign: true, ttl: 300 },
+    },
+    field: 'createOpzione',
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/api/prenotazioni/opzioni',
+    operation: 'ListOpzioni',
+    docs: { tag: 'Prenotazioni', summary: 'Live options (unexpired, unused, unreleased)' },
+    field: 'opzioni',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/prenotazioni/opzioni/:id',
+    operation: 'ReleaseOpzione',
+    docs: { tag: 'Prenotazioni', summary: 'Release an option (frees its tables at once)' },
+    field: 'releaseOpzione',
   },
   {
     method: 'GET',
@@ -72,7 +118,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'Change a booking',
       body: { into: 'input', fields: PRENOTAZIONE_FIELDS },
-      errors: ['TABLE_UNAVAILABLE', 'INVALID_TRANSITION'],
+      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'INVALID_TRANSITION'],
       example: { covers: 5 },
     },
     field: 'updatePrenotazione',

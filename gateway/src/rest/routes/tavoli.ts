@@ -40,8 +40,8 @@ export const tavoliRoutes: readonly RestRoute[] = [
     operation: 'VerificaDisponibilita',
     docs: {
       tag: 'Tavoli',
-      summary: 'Tables free for a party at a time',
-      description: `\`dataOra\` is restaurant-local wall-clock time (an explicit offset or Z is converted); \`durataMediaPasto\` in minutes (${DURATA_MEDIA_PASTO_MINUTES.min}..${DURATA_MEDIA_PASTO_MINUTES.max}, default ${DURATA_MEDIA_PASTO_MINUTES.default}).`,
+      summary: 'Tables and table combinations free for a party at a time',
+      description: `\`dataOra\` is restaurant-local wall-clock time (an explicit offset or Z is converted); \`durataMediaPasto\` in minutes (${DURATA_MEDIA_PASTO_MINUTES.min}..${DURATA_MEDIA_PASTO_MINUTES.max}); without it, the turn time of \`numeroPersone\` (capacity's \`turnTimes\`, else \`defaultMealMinutes\`, default ${DURATA_MEDIA_PASTO_MINUTES.default}). \`combinazioniDisponibili|availableCombinations\`: the active combinations whose every table is free and whose range holds the party.`,
       body: { into: 'input', fields: VERIFICA_FIELDS, required: ['dataOra', 'numeroPersone'] },
       example: {
         dataOra: '2026-12-24T20:00:00',

@@ -36,6 +36,8 @@ export type Subscription = {
   bookingUpdated: BookingEvent;
   /** bookings.cancelled: a booking was cancelled (annullata). */
   bookingCancelled: BookingEvent;
+  /** waitlist.updated: a waitlist entry was added, notified, seated, left or cancelled (the event's type says which). */
+  waitlistChanged: WaitlistEvent;
 };
 
 
@@ -150,6 +152,13 @@ export type Prenotazione = {
   externalId?: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['String']['output'];
   updatedAt: Scalars['String']['output'];
+  /** The combination the booking's tables came from, when booked as one. */
+  combinationId?: Maybe<Scalars['ID']['output']>;
+  /** auto when the service chose the tables (autoAssign or an auto-assigned option), else manual. */
+  assegnazione: Assegnazione;
+  assignment: Assegnazione;
+  /** Only in bookings.updated of a re-seated booking: its tables before the move. */
+  previousTableIds?: Maybe<Array<Scalars['ID']['output']>>;
 };
 
 export type BookingState =
@@ -159,6 +168,59 @@ export type BookingState =
   | 'completata'
   | 'annullata'
   | 'no_show';
+
+/** A waitlist change (CloudEvents envelope fields), published on waitlist.updated. */
+export type WaitlistEvent = {
+  __typename?: 'WaitlistEvent';
+  /** Event id (CloudEvents id): unique; delivery is at least once, so dedupe by it. */
+  id: Scalars['ID']['output'];
+  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left or waitlist.cancelled */
+  type: Scalars['String']['output'];
+  /** When the change happened (ISO 8601, UTC). */
+  time: Scalars['String']['output'];
+  /** The entry's id. */
+  subject: Scalars['String']['output'];
+  /** The entry after the change (position and estimatedMinutes: those of the moment it was added, else null). */
+  data: VoceAttesa;
+};
+
+/** A waitlist entry as the prenotazione subgraph returns it. */
+export type VoceAttesa = {
+  __typename?: 'VoceAttesa';
+  id: Scalars['ID']['output'];
+  customerName: Scalars['String']['output'];
+  cliente: Scalars['String']['output'];
+  covers: Scalars['Int']['output'];
+  numeroPersone: Scalars['Int']['output'];
+  customerPhone?: Maybe<Scalars['String']['output']>;
+  notes?: Maybe<Scalars['String']['output']>;
+  state: StatoAttesa;
+  position?: Maybe<Scalars['Int']['output']>;
+  quotedMinutes?: Maybe<Scalars['Int']['output']>;
+  quotedAt: Scalars['String']['output'];
+  estimatedMinutes?: Maybe<Scalars['Int']['output']>;
+  suggestedTableIds: Array<Scalars['ID']['output']>;
+  suggestedCombinationId?: Maybe<Scalars['ID']['output']>;
+  notifiedAt?: Maybe<Scalars['String']['output']>;
+  seatedAt?: Maybe<Scalars['String']['output']>;
+  prenotazioneId?: Maybe<Scalars['ID']['output']>;
+  tableIds: Array<Scalars['ID']['output']>;
+  motivo?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
+export type StatoAttesa =
+  | 'waiting'
+  | 'notified'
+  | 'seated'
+  | 'left'
+  | 'cancelled';
+
+/** How a booking's tables were chosen. */
+export type Assegnazione =
+  | 'manual'
+  | 'auto';
 
 
 
@@ -248,6 +310,10 @@ export type ResolversTypes = {
   TableLock: ResolverTypeWrapper<TableLock>;
   Prenotazione: ResolverTypeWrapper<Prenotazione>;
   BookingState: BookingState;
+  WaitlistEvent: ResolverTypeWrapper<CloudEventModel>;
+  VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
+  StatoAttesa: StatoAttesa;
+  Assegnazione: Assegnazione;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -264,6 +330,8 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   TableLock: TableLock;
   Prenotazione: Prenotazione;
+  WaitlistEvent: CloudEventModel;
+  VoceAttesa: VoceAttesa;
 };
 
 export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -275,6 +343,7 @@ export type SubscriptionResolvers<ContextType = SubscriptionContext, ParentType 
   bookingCreated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCreated", ParentType, ContextType>;
   bookingUpdated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingUpdated", ParentType, ContextType>;
   bookingCancelled?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCancelled", ParentType, ContextType>;
+  waitlistChanged?: SubscriptionResolver<ResolversTypes['WaitlistEvent'], "waitlistChanged", ParentType, ContextType>;
 };
 
 export type TableStatusEventResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['TableStatusEvent'] = ResolversParentTypes['TableStatusEvent']> = {
@@ -349,6 +418,42 @@ export type PrenotazioneResolvers<ContextType = SubscriptionContext, ParentType 
   externalId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  combinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  assegnazione?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
+  assignment?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
+  previousTableIds?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
+};
+
+export type WaitlistEventResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['WaitlistEvent'] = ResolversParentTypes['WaitlistEvent']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  type?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  subject?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  data?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType>;
+};
+
+export type VoceAttesaResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['VoceAttesa'] = ResolversParentTypes['VoceAttesa']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  numeroPersone?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['StatoAttesa'], ParentType, ContextType>;
+  position?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  quotedMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  quotedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  estimatedMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  suggestedTableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  suggestedCombinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  notifiedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  seatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  prenotazioneId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
+  motivo?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type Resolvers<ContextType = SubscriptionContext> = {
@@ -359,5 +464,7 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   Tavolo?: TavoloResolvers<ContextType>;
   TableLock?: TableLockResolvers<ContextType>;
   Prenotazione?: PrenotazioneResolvers<ContextType>;
+  WaitlistEvent?: WaitlistEventResolvers<ContextType>;
+  VoceAttesa?: VoceAttesaResolvers<ContextType>;
 };
 

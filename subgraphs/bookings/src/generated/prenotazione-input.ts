@@ -16,6 +16,18 @@ input PrenotazioneInput {
   state: BookingState
   durationMinutes: Int
   externalId: String
+
+  """
+  Seating: at most one of tableIds, combinationId and autoAssign (docs/seating.md).
+  """
+  combinationId: ID
+  autoAssign: Boolean
+
+  """
+  Seating: book the tables and window an option holds (holdId is its alias; opzioneId wins).
+  """
+  opzioneId: ID
+  holdId: ID
 }
 
 enum BookingState {

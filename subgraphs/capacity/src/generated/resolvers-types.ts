@@ -33,10 +33,27 @@ export type SlotConfig = {
   defaultMealMinutes: Scalars['Int']['output'];
   /** IANA zone of the opening hours and slots (default: the restaurant's RESTAURANT_TIMEZONE). */
   timeZone: Scalars['String']['output'];
+  /**
+   * Turn times by party size, ascending maxCovers: a party stays the minutes of the first row whose maxCovers >=
+   * its covers; beyond the last row, the last row's minutes; [] (default) = defaultMealMinutes for every party.
+   * A booking without its own duration gets its party's turn time, stored with it when created or moved.
+   */
+  turnTimes: Array<TurnTime>;
+  /** Whether a booking that would otherwise be refused may move future auto-assigned bookings (default true). */
+  reseat: Scalars['Boolean']['output'];
+  /** Bookings starting within this many minutes are never moved by re-seating (0..1440, default 60). */
+  reseatFreezeMinutes: Scalars['Int']['output'];
   /** False while the defaults apply. */
   customized: Scalars['Boolean']['output'];
   /** Last change (null while the defaults apply). */
   updatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+/** One row of the turn times: parties of up to maxCovers keep their table for minutes. */
+export type TurnTime = {
+  __typename?: 'TurnTime';
+  maxCovers: Scalars['Int']['output'];
+  minutes: Scalars['Int']['output'];
 };
 
 export type OpeningDay = {
@@ -61,6 +78,16 @@ export type SlotConfigInput = {
   maxCoversPerSlot?: InputMaybe<Scalars['Int']['input']>;
   defaultMealMinutes?: InputMaybe<Scalars['Int']['input']>;
   timeZone?: InputMaybe<Scalars['String']['input']>;
+  /** Replaces all rows: at most 20, maxCovers >= 1 strictly ascending, minutes 15..720; [] = defaultMealMinutes. */
+  turnTimes?: InputMaybe<Array<TurnTimeInput>>;
+  reseat?: InputMaybe<Scalars['Boolean']['input']>;
+  /** 0..1440. */
+  reseatFreezeMinutes?: InputMaybe<Scalars['Int']['input']>;
+};
+
+export type TurnTimeInput = {
+  maxCovers: Scalars['Int']['input'];
+  minutes: Scalars['Int']['input'];
 };
 
 export type OpeningDayInput = {
@@ -280,9 +307,11 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  TurnTime: ResolverTypeWrapper<TurnTime>;
   OpeningDay: ResolverTypeWrapper<OpeningDay>;
   OpeningInterval: ResolverTypeWrapper<OpeningInterval>;
   SlotConfigInput: SlotConfigInput;
+  TurnTimeInput: TurnTimeInput;
   OpeningDayInput: OpeningDayInput;
   OpeningIntervalInput: OpeningIntervalInput;
   ProductionCategory: ResolverTypeWrapper<CategoryRecordModel>;
@@ -301,9 +330,11 @@ export type ResolversParentTypes = {
   Int: Scalars['Int']['output'];
   String: Scalars['String']['output'];
   Boolean: Scalars['Boolean']['output'];
+  TurnTime: TurnTime;
   OpeningDay: OpeningDay;
   OpeningInterval: OpeningInterval;
   SlotConfigInput: SlotConfigInput;
+  TurnTimeInput: TurnTimeInput;
   OpeningDayInput: OpeningDayInput;
   OpeningIntervalInput: OpeningIntervalInput;
   ProductionCategory: CategoryRecordModel;
@@ -322,8 +353,16 @@ export type SlotConfigResolvers<ContextType = CapacityContext, ParentType extend
   maxCoversPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   defaultMealMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  turnTimes?: Resolver<Array<ResolversTypes['TurnTime']>, ParentType, ContextType>;
+  reseat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reseatFreezeMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type TurnTimeResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['TurnTime'] = ResolversParentTypes['TurnTime']> = {
+  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type OpeningDayResolvers<ContextType = CapacityContext, ParentType extends ResolversParentTypes['OpeningDay'] = ResolversParentTypes['OpeningDay']> = {
@@ -378,6 +417,7 @@ export type MutationResolvers<ContextType = CapacityContext, ParentType extends 
 
 export type Resolvers<ContextType = CapacityContext> = {
   SlotConfig?: SlotConfigResolvers<ContextType>;
+  TurnTime?: TurnTimeResolvers<ContextType>;
   OpeningDay?: OpeningDayResolvers<ContextType>;
   OpeningInterval?: OpeningIntervalResolvers<ContextType>;
   ProductionCategory?: ProductionCategoryResolvers<ContextType>;

@@ -11,4 +11,6 @@ export const Mutation: MutationResolvers = {
   annullaPrenotazione: (_, args, context) =>
     context.prenotazioni.changeState(args.id, 'annullata', args.motivo),
   cambiaStatoPrenotazione: (_, args, context) => context.prenotazioni.changeState(args.id, args.nuovoStato),
+  createOpzione: (_, args, context) => context.opzioni.create(args.input),
+  releaseOpzione: (_, args, context) => context.opzioni.release(args.id),
 };

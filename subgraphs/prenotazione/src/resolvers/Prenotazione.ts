@@ -1,9 +1,13 @@
 import type { PrenotazioneResolvers } from '../generated/resolvers-types.js';
 import { effectiveMinutes, endsAt } from '../holds.js';
+import { assegnazioneOf } from '../prenotazione-record.js';
 
 export const Prenotazione: PrenotazioneResolvers = {
   __resolveReference: (reference, context) => context.prenotazioneById.load(reference.id),
   effectiveDurationMinutes: (p) => effectiveMinutes(p),
   endsAt: (p) => endsAt(p),
+  combinationId: (p) => p.combinationId ?? null,
+  assegnazione: (p) => assegnazioneOf(p),
+  assignment: (p) => assegnazioneOf(p),
   tavoli: (p) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
 };

@@ -7,4 +7,5 @@ export const Query: QueryResolvers = {
   prenotazioniGiorno: (_, args, context) => context.prenotazioni.day(args.data),
   occupazioniTavoli: (_, args, context) => context.prenotazioni.holdsInWindow(args),
   syncPrenotazioni: (_, args, context) => context.prenotazioni.sync(args),
+  opzioni: (_, __, context) => context.opzioni.list(),
 };

@@ -8,4 +8,7 @@ export const Mutation: MutationResolvers = {
   lockTavolo: (_, args, context) => context.tavoli.lock(args.id, args.input),
   unlockTavolo: (_, args, context) => context.tavoli.unlock(args.id, args.input.deviceId),
   forceUnlockTavolo: (_, args, context) => context.tavoli.forceUnlock(args.id),
+  createCombinazione: (_, args, context) => context.combinazioni.create(args.input),
+  updateCombinazione: (_, args, context) => context.combinazioni.update(args.id, args.input),
+  deleteCombinazione: (_, args, context) => context.combinazioni.delete(args.id),
 };

@@ -1,0 +1,57 @@
+import type { RestaurantEventType } from '@coperto/bus';
+
+/** One published event type: the record its `data` carries and what it means. */
+export interface EventChannel {
+  /**
+   * The GraphQL type of `data` in the gateway's subscription schema (subscriptions/schema.graphql), which
+   * mirrors the subgraph type as the subgraph publishes it (gateway/test/subscription-schema-drift.test.ts).
+   */
+  record: string;
+  /** When the event is published. */
+  summary: string;
+}
+
+/**
+ * Every event subject, one entry each: the AsyncAPI document (`GET /asyncapi.json`) has a channel, an operation
+ * and a message per entry. Keyed by the bus's event types, so a new type fails typecheck until it is added here.
+ */
+export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>> = {
+  'tables.status': {
+    record: 'Tavolo',
+    summary:
+      'A table changed status (any of the six, from any status); data is the table after the change, with previousStatus.',
+  },
+  'bookings.created': {
+    record: 'Prenotazione',
+    summary: 'A booking was created (also by the batch upload); data is the booking.',
+  },
+  'bookings.updated': {
+    record: 'Prenotazione',
+    summary:
+      'A booking was edited (PATCH), confirmed or moved to another state than annullata; data is the booking after the change.',
+  },
+  'bookings.cancelled': {
+    record: 'Prenotazione',
+    summary: 'A booking moved to annullata; data is the booking after the change.',
+  },
+  'waitlist.added': {
+    record: 'VoceAttesa',
+    summary: 'A party joined the waitlist; data is the entry with its position and quoted wait.',
+  },
+  'waitlist.notified': {
+    record: 'VoceAttesa',
+    summary: 'The party was told its table is ready; data is the entry.',
+  },
+  'waitlist.seated': {
+    record: 'VoceAttesa',
+    summary: 'The party was seated (its walk-in booking and tables are on the entry); data is the entry.',
+  },
+  'waitlist.left': {
+    record: 'VoceAttesa',
+    summary: 'The party left without being seated; data is the entry.',
+  },
+  'waitlist.cancelled': {
+    record: 'VoceAttesa',
+    summary: 'The entry was cancelled; data is the entry.',
+  },
+};

@@ -1,0 +1,26 @@
+/** Operations behind the table-combination routes. */
+export const COMBINAZIONE_FIELDS = /* GraphQL */ `
+  fragment CombinazioneFields on Combinazione {
+    id
+    nome
+    name
+    tableIds
+    salaId
+    roomId
+    capacitaMin
+    minCovers
+    capacitaMax
+    maxCovers
+    attivo
+    createdAt
+    updatedAt
+  }
+`;
+
+export const combinazioniOperations = {
+  ListCombinazioni: `query ListCombinazioni($salaId: ID, $attivo: Boolean) { combinazioni(salaId: $salaId, attivo: $attivo) { ...CombinazioneFields } } ${COMBINAZIONE_FIELDS}`,
+  GetCombinazione: `query GetCombinazione($id: ID!) { combinazione(id: $id) { ...CombinazioneFields } } ${COMBINAZIONE_FIELDS}`,
+  CreateCombinazione: `mutation CreateCombinazione($input: CombinazioneInput!) { createCombinazione(input: $input) { ...CombinazioneFields } } ${COMBINAZIONE_FIELDS}`,
+  UpdateCombinazione: `mutation UpdateCombinazione($id: ID!, $input: CombinazioneInput!) { updateCombinazione(id: $id, input: $input) { ...CombinazioneFields } } ${COMBINAZIONE_FIELDS}`,
+  DeleteCombinazione: `mutation DeleteCombinazione($id: ID!) { deleteCombinazione(id: $id) { id deleted } }`,
+} as const;

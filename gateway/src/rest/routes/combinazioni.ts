@@ -1,0 +1,77 @@
+import type { RestRoute } from '../route.js';
+
+const COMBINAZIONE_FIELDS = [
+  'nome',
+  'name',
+  'tableIds',
+  'capacitaMin',
+  'minCovers',
+  'capacitaMax',
+  'maxCovers',
+  'attivo',
+];
+const RULES =
+  "`tableIds`: 2..8 distinct active tables of one room; `capacitaMin|minCovers` (default 1) <= `capacitaMax|maxCovers` <= the sum of the tables' seats. English wins when both names are sent.";
+
+/** Table combinations (docs/seating.md): any staff member reads, administrators write. */
+export const combinazioniRoutes: readonly RestRoute[] = [
+  {
+    method: 'GET',
+    path: '/api/combinazioni',
+    operation: 'ListCombinazioni',
+    docs: {
+      tag: 'Combinazioni',
+      summary: 'List the table combinations',
+      query: { names: ['salaId', 'attivo'] },
+    },
+    field: 'combinazioni',
+  },
+  {
+    method: 'POST',
+    path: '/api/combinazioni',
+    operation: 'CreateCombinazione',
+    docs: {
+      tag: 'Combinazioni',
+      summary: 'Join tables into a combination (administrator)',
+      description: RULES,
+      body: { into: 'input', fields: COMBINAZIONE_FIELDS },
+      errors: ['FORBIDDEN'],
+      example: { name: 'T1+T2', tableIds: ['<table id>', '<table id>'], maxCovers: 7 },
+    },
+    field: 'createCombinazione',
+    status: 201,
+  },
+  {
+    method: 'GET',
+    path: '/api/combinazioni/:id',
+    operation: 'GetCombinazione',
+    docs: { tag: 'Combinazioni', summary: 'Read a table combination' },
+    field: 'combinazione',
+    notFound: 'Combinazione',
+  },
+  {
+    method: 'PATCH',
+    path: '/api/combinazioni/:id',
+    operation: 'UpdateCombinazione',
+    docs: {
+      tag: 'Combinazioni',
+      summary: 'Change a table combination (administrator)',
+      description: `Only the fields sent change; the result is checked whole. ${RULES}`,
+      body: { into: 'input', fields: COMBINAZIONE_FIELDS },
+      errors: ['FORBIDDEN'],
+      example: { maxCovers: 6 },
+    },
+    field: 'updateCombinazione',
+  },
+  {
+    method: 'DELETE',
+    path: '/api/combinazioni/:id',
+    operation: 'DeleteCombinazione',
+    docs: {
+      tag: 'Combinazioni',
+      summary: 'Delete a table combination (administrator)',
+      errors: ['FORBIDDEN'],
+    },
+    field: 'deleteCombinazione',
+  },
+];

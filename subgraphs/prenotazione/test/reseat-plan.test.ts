@@ -1,0 +1,115 @@
+import { describe, expect, it } from 'vitest';
+import { seatCandidates, type Span } from '../src/assignment.js';
+import { planReseat, type BlockingBooking, type OwnedSpan } from '../src/reseat-plan.js';
+import type { SeatingTable } from '../src/seating-sources.js';
+
+const h = (hours: number) => hours * 3_600_000;
+const day: Span = { start: 0, end: h(24) };
+const window: Span = { start: h(20), end: h(22) };
+
+/** Room R: A (2 seats), B (4), C (4); room S: D (2). */
+const tables: SeatingTable[] = [
+  { id: 'A', seats: 2, salaId: 'R' },
+  { id: 'B', seats: 4, salaId: 'R' },
+  { id: 'C', seats: 4, salaId: 'R' },
+  { id: 'D', seats: 2, salaId: 'S' },
+];
+
+function search(holds: Record<string, OwnedSpan[]>, bookings: Record<string, BlockingBooking>) {
+  return {
+    targets: seatCandidates(tables, [], 4),
+    covers: 4,
+    ownerId: 'NEW',
+    window,
+    day,
+    places: (covers: number, salaId: string | null) =>
+      seatCandidates(
+        tables.filter((t) => t.salaId === salaId),
+        [],
+        covers,
+      ),
+    holdsOf: (t: string) => holds[t] ?? [],
+    bookingOf: (id: string) => bookings[id],
+    salaOf: (t: string) => tables.find((x) => x.id === t)?.salaId,
+  };
+}
+const booking = (id: string, tableIds: string[], covers = 2, movable = true): BlockingBooking => ({
+  id,
+  covers,
+  window,
+  tableIds,
+  movable,
+});
+const hold = (ownerId: string, span: Span = window): OwnedSpan => ({ ownerId, ...span });
+
+describe('re-seating plan', () => {
+  it('moves a blocking auto-assigned party to another free fitting table of its room', () => {
+    const plan = planReseat(
+      search(
+        { B: [hold('x')], C: [hold('y')] },
+        { x: booking('x', ['B']), y: booking('y', ['C'], 4, false) },
+      ),
+    );
+    expect(plan).toEqual({
+      target: expect.objectContaining({ id: 'B' }),
+      moves: [{ bookingId: 'x', from: ['B'], to: expect.objectContaining({ id: 'A' }) }],
+    });
+  });
+
+  it('never moves a booking that is not movable (manual, or within the freeze)', () => {
+    const plan = planReseat(
+      search(
+        { B: [hold('x')], C: [hold('y')] },
+        { x: booking('x', ['B'], 2, false), y: booking('y', ['C'], 2, false) },
+      ),
+    );
+    expect(plan).toBeNull();
+  });
+
+  it('never moves to another room, nor onto a held table', () => {
+    // A is held by an option (not a booking): x fits nowhere else in room R; D is in room S
+    expect(
+      planReseat(search({ A: [hold('opt')], B: [hold('x')], C: [hold('y')] }, { x: booking('x', ['B']) })),
+    ).toBeNull();
+  });
+
+  it('two moved parties never get the same table (moves planned so far count)', () => {
+    const both = { x: booking('x', ['B']), z: booking('z', ['B']) };
+    const holds = {
+      B: [hold('x', { start: h(19), end: h(21) }), hold('z', { start: h(21), end: h(23) })],
+      C: [hold('y')],
+    };
+    both.x.window = { start: h(19), end: h(21) };
+    both.z.window = { start: h(21), end: h(23) };
+    // x and z can both use A, one after the other (their windows only touch)
+    expect(planReseat(search(holds, both))?.moves.map((m) => [m.bookingId, m.to.id])).toEqual([
+      ['x', 'A'],
+      ['z', 'A'],
+    ]);
+    both.z.window = { start: h(20), end: h(23) };
+    holds.B[1] = hold('z', both.z.window);
+    expect(planReseat(search(holds, both))).toBeNull();
+  });
+
+  it('respects its bounds: too many blocking bookings on a place', () => {
+    const holds = {
+      B: [
+        hold('a', { start: h(20), end: h(20.5) }),
+        hold('b', { start: h(20.5), end: h(21) }),
+        hold('c', { start: h(21), end: h(21.5) }),
+        hold('d', { start: h(21.5), end: h(22) }),
+      ],
+      C: [hold('y')],
+    };
+    const bookings = Object.fromEntries(
+      ['a', 'b', 'c', 'd'].map((id) => [
+        id,
+        { ...booking(id, ['B']), window: holds.B.find((x) => x.ownerId === id)! },
+      ]),
+    );
+    expect(planReseat(search(holds, bookings))).toBeNull();
+    expect(
+      planReseat({ ...search(holds, bookings), limits: { candidates: 5, blocking: 4 } })?.moves,
+    ).toHaveLength(4);
+  });
+});

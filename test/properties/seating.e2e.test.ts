@@ -1,0 +1,43 @@
+/**
+ * Generated interleavings with the seating operations (combinations, autoAssign bookings, combination bookings,
+ * turn-time and re-seating changes) and the seating invariants: no table in two overlapping active bookings
+ * (combinations included, windows as stored), an auto-assigned booking's tables fit its party, a manual booking
+ * is never moved; every default invariant as well. Written against the seating contract; runs only with
+ * SEATING_PROPERTIES=1 (the seating API must be there).
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODES } from '../support/modes.js';
+import { assertProperty, budget } from './budget.js';
+import { seatingProgramArbitrary } from './program.js';
+import { checkProgram, newTally, summary } from './property.js';
+import { startPropertyStack, type PropertyStack } from './stacks.js';
+
+const plan = budget();
+const suite = process.env.SEATING_PROPERTIES === '1' ? describe : describe.skip;
+
+suite.each(MODES)('generated seating interleavings (%s mode)', (mode) => {
+  let service: PropertyStack;
+  beforeAll(async () => {
+    service = await startPropertyStack(mode);
+  });
+  afterAll(async () => service?.close());
+
+  it(
+    'keeps every invariant, seating ones included, under random concurrent programs',
+    async () => {
+      const tally = newTally();
+      const property = fc.asyncProperty(seatingProgramArbitrary, (program) =>
+        checkProgram(
+          program,
+          { stack: service.stack, readAgendas: service.readAgendas, seating: true },
+          tally,
+        ),
+      );
+      const programs = await assertProperty(property, plan);
+      console.info(summary(`seating interleavings ${mode}`, tally));
+      expect(programs).toBeGreaterThan(0);
+    },
+    plan.testTimeoutMs,
+  );
+});
