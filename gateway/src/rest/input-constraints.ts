@@ -1,14 +1,29 @@
+import { ACTIVE_BOOKING_STATES, TURN_TIME_MAX_MINUTES, TURN_TIME_MIN_MINUTES } from '@coperto/domain';
 import {
   MAX_CAPACITY_PER_SLOT,
   MAX_COVERS_RANGE,
   MAX_INTERVALS_PER_DAY,
+  MAX_TURN_TIMES,
   MEAL_MINUTES_RANGE,
   NAME_MAX_LENGTH,
+  RESEAT_FREEZE_MINUTES_RANGE,
   SLOT_MINUTES_RANGE,
+  TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
-import { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING, SYNC_MAX_LIMIT } from '@coperto/subgraph-prenotazione';
-import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS, MAX_TABLE_SIDE } from '@coperto/subgraph-tavolo';
+import {
+  MAX_DURATION_MINUTES,
+  MAX_TABLES_PER_BOOKING,
+  OPTION_TTL_RANGE,
+  SYNC_MAX_LIMIT,
+} from '@coperto/subgraph-prenotazione';
+import {
+  COMBINAZIONE_COVERS,
+  COMBINAZIONE_TABLES,
+  DURATA_MEDIA_PASTO_MINUTES,
+  LOCK_TTL_SECONDS,
+  MAX_TABLE_SIDE,
+} from '@coperto/subgraph-tavolo';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './date-patterns.js';
 
 /** A JSON Schema fragment (2020-12, as OpenAPI 3.1 uses it). */
@@ -34,6 +49,16 @@ const positive: FieldConstraint = { exclusiveMinimum: 0 };
 const localDateTime: FieldConstraint = { pattern: LOCAL_DATE_TIME_PATTERN };
 const localDate: FieldConstraint = { pattern: LOCAL_DATE_PATTERN };
 const deviceId = text(200, { required: true });
+/** An id the service trims and refuses blank (combinationId, opzioneId). */
+const idText = text(200, { required: true });
+/** Table ids: distinct, none blank. */
+const tableIdList = (minItems: number, maxItems: number): FieldConstraint => ({
+  ...(minItems > 0 ? { minItems } : {}),
+  maxItems,
+  uniqueItems: true,
+  items: { minLength: 1, pattern: NOT_BLANK_PATTERN },
+});
+const covers = { ...int(1, 1000), ...notNull };
 
 const SALA = {
   codice: text(50, { required: true }),
@@ -64,11 +89,37 @@ const PRENOTAZIONE = {
   notes: text(2000),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
   externalId: text(200, { required: true }),
-  tableIds: {
-    maxItems: MAX_TABLES_PER_BOOKING,
-    uniqueItems: true,
-    items: { minLength: 1, pattern: NOT_BLANK_PATTERN },
-  },
+  tableIds: tableIdList(0, MAX_TABLES_PER_BOOKING),
+  combinationId: idText,
+};
+const OPZIONE = {
+  covers,
+  numeroPersone: covers,
+  bookingDate: { ...localDateTime, ...notNull },
+  dataOra: { ...localDateTime, ...notNull },
+  tableIds: tableIdList(1, MAX_TABLES_PER_BOOKING),
+  combinationId: idText,
+  ttl: int(...OPTION_TTL_RANGE),
+  durationMinutes: int(1, MAX_DURATION_MINUTES),
+};
+const COMBINAZIONE = {
+  nome: { ...text(100, { required: true }), ...notNull },
+  name: { ...text(100, { required: true }), ...notNull },
+  tableIds: { ...tableIdList(COMBINAZIONE_TABLES.min, COMBINAZIONE_TABLES.max), ...notNull },
+  capacitaMin: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
+  minCovers: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
+  capacitaMax: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
+  maxCovers: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
+  attivo: notNull,
+};
+/** A waitlist party: a booking's limits (seating it creates one). */
+const VOCE_ATTESA = {
+  customerName: { ...text(200, { required: true }), ...notNull },
+  cliente: { ...text(200, { required: true }), ...notNull },
+  covers,
+  numeroPersone: covers,
+  customerPhone: text(50),
+  notes: text(2000),
 };
 const CATEGORY = {
   name: { ...text(NAME_MAX_LENGTH, { required: true }), ...notNull },
@@ -95,6 +146,15 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'UnlockInput.deviceId': deviceId,
   ...prefixed('PrenotazioneInput', PRENOTAZIONE),
   ...prefixed('PrenotazionePatch', PRENOTAZIONE),
+  'PrenotazioneInput.opzioneId': { ...idText, ...notNull },
+  'PrenotazioneInput.holdId': { ...idText, ...notNull },
+  ...prefixed('OpzioneInput', OPZIONE),
+  ...prefixed('CombinazioneInput', COMBINAZIONE),
+  ...prefixed('VoceAttesaInput', VOCE_ATTESA),
+  'SiediAttesaInput.tableIds': tableIdList(1, MAX_TABLES_PER_BOOKING),
+  'SiediAttesaInput.combinationId': { minLength: 1, pattern: NOT_BLANK_PATTERN },
+  'AnnullaAttesaInput.motivo': text(500),
+  'AnnullaAttesaInput.state': { enum: ['left', 'cancelled', null] },
   'PrenotazioniFilter.dal': localDate,
   'PrenotazioniFilter.al': localDate,
   'AnnullaPrenotazione.$motivo': text(500),
@@ -114,6 +174,11 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'OpeningDayInput.intervals': { maxItems: MAX_INTERVALS_PER_DAY },
   'OpeningIntervalInput.open': { pattern: '^([01]\\d|2[0-3]):[0-5]\\d$' },
   'OpeningIntervalInput.close': { pattern: '^(([01]\\d|2[0-3]):[0-5]\\d|24:00)$' },
+  'SlotConfigInput.turnTimes': { maxItems: MAX_TURN_TIMES, ...notNull },
+  'SlotConfigInput.reseat': notNull,
+  'SlotConfigInput.reseatFreezeMinutes': { ...int(...RESEAT_FREEZE_MINUTES_RANGE), ...notNull },
+  'TurnTimeInput.maxCovers': int(...TURN_TIME_MAX_COVERS_RANGE),
+  'TurnTimeInput.minutes': int(TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES),
   'CapacitySlots.$date': localDate,
 };
 
@@ -143,7 +208,42 @@ const unplacedTogether = [
   },
 ];
 
-/** Rules over several fields of a body whose fields are those of an input type: required twins, x with y. */
+/** A field sent with a value (not absent, not null). */
+const given = (name: string) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
+const autoAssignOn = { required: ['autoAssign'], properties: { autoAssign: { const: true } } };
+/** At most one of tableIds, combinationId and autoAssign: true decides a party's tables. */
+const atMostOnePlacement = {
+  not: {
+    anyOf: [
+      { allOf: [given('tableIds'), given('combinationId')] },
+      { allOf: [given('tableIds'), autoAssignOn] },
+      { allOf: [given('combinationId'), autoAssignOn] },
+    ],
+  },
+};
+/** A booking from an option (opzioneId, or its alias holdId). */
+const fromOption = { anyOf: [given('opzioneId'), given('holdId')] };
+/** It takes the option's tables, window and party: no placement, no duration, an active state. */
+const optionBooking = {
+  allOf: [
+    eitherOf('customerName', 'cliente'),
+    {
+      properties: {
+        tableIds: { type: 'null' },
+        combinationId: { type: 'null' },
+        autoAssign: { not: { const: true } },
+        durationMinutes: { type: 'null' },
+        state: { enum: [...ACTIVE_BOOKING_STATES, null] },
+      },
+    },
+  ],
+};
+
+/**
+ * Rules over several fields of a body: keyed by its input type (every route that takes it), or
+ * `Operation.$variable` for one operation's body only (a create's required fields, when a change takes the same
+ * type). Required twins, x with y, the seating placement's exclusive fields.
+ */
 export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   TavoloInput: {
     allOf: [
@@ -157,10 +257,30 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   // A change may move x or y alone (the other is the table's own).
   TavoloPatch: { allOf: unplacedTogether },
   PrenotazioneInput: {
+    if: fromOption,
+    then: optionBooking,
+    else: {
+      allOf: [
+        eitherOf('covers', 'numeroPersone'),
+        eitherOf('bookingDate', 'dataOra'),
+        eitherOf('customerName', 'cliente'),
+        atMostOnePlacement,
+      ],
+    },
+  },
+  PrenotazionePatch: atMostOnePlacement,
+  // An option holds tables: exactly one of the three.
+  OpzioneInput: {
     allOf: [
       eitherOf('covers', 'numeroPersone'),
       eitherOf('bookingDate', 'dataOra'),
-      eitherOf('customerName', 'cliente'),
+      atMostOnePlacement,
+      { anyOf: [given('tableIds'), given('combinationId'), autoAssignOn] },
     ],
   },
+  'CreateCombinazione.$input': {
+    allOf: [eitherOf('name', 'nome'), eitherOf('maxCovers', 'capacitaMax'), { required: ['tableIds'] }],
+  },
+  VoceAttesaInput: { allOf: [eitherOf('customerName', 'cliente'), eitherOf('covers', 'numeroPersone')] },
+  SiediAttesaInput: { not: { allOf: [given('tableIds'), given('combinationId')] } },
 };

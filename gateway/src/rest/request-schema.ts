@@ -66,9 +66,14 @@ export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document
   const body = route.docs.body;
   if (body) {
     const into = body.into;
-    const objectConstraint = into
-      ? OBJECT_CONSTRAINTS[namedTypeName(variableType(schema, operation, into))]
-      : undefined;
+    const objectConstraints = into
+      ? [
+          OBJECT_CONSTRAINTS[namedTypeName(variableType(schema, operation, into))],
+          OBJECT_CONSTRAINTS[`${route.operation}.$${into}`],
+        ].filter((c) => c !== undefined)
+      : [];
+    const objectConstraint =
+      objectConstraints.length > 1 ? { allOf: objectConstraints } : objectConstraints[0];
     const properties = Object.fromEntries(body.fields.map((name) => [name, typed(name, into).schema]));
     const shape: JsonSchema = {
       type: 'object',

@@ -29,4 +29,11 @@ export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityCon
 export type { CapacityDeps } from './context.js';
 export { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH } from './category-record.js';
 export { MAX_INTERVALS_PER_DAY } from './opening-hours.js';
-export { MAX_COVERS_RANGE, MEAL_MINUTES_RANGE, SLOT_MINUTES_RANGE } from './slot-config-record.js';
+export {
+  MAX_COVERS_RANGE,
+  MAX_TURN_TIMES,
+  MEAL_MINUTES_RANGE,
+  RESEAT_FREEZE_MINUTES_RANGE,
+  SLOT_MINUTES_RANGE,
+  TURN_TIME_MAX_COVERS_RANGE,
+} from './slot-config-record.js';

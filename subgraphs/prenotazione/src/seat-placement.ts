@@ -85,13 +85,13 @@ export class SeatPlacement {
   }
 
   /**
-   * The combination, which must exist in the tenant, be active and hold the party (minCovers <= covers <=
-   * maxCovers); else 400 naming combinationId.
+   * The combination, which must exist in the tenant (else 404: an unknown id is state, not shape), be active and
+   * hold the party (minCovers <= covers <= maxCovers); else 400 naming combinationId.
    */
   async combinationFor(id: string, covers: number): Promise<SeatingCombination> {
     const found = await this.deps.sources.combination(id);
     const refuse = (message: string) => new ValidationError([{ field: 'combinationId', message }]);
-    if (!found) throw refuse(`unknown combination: ${id}`);
+    if (!found) throw new NotFoundError('Combinazione', id);
     if (!found.attivo) throw refuse(`combination ${id} is not active`);
     if (covers < found.minCovers || covers > found.maxCovers) {
       throw refuse(`combination ${id} seats ${found.minCovers} to ${found.maxCovers} covers, not ${covers}`);

@@ -44,3 +44,4 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
 export type { PrenotazioneDeps } from './context.js';
 export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './prenotazione-input.js';
 export { SYNC_MAX_LIMIT } from './sync.js';
+export { OPTION_TTL_RANGE } from './opzione-record.js';

@@ -166,13 +166,11 @@ describe('seating', () => {
       expect(holds.map((h) => h.tableId).sort()).toEqual([...tables].sort());
     });
 
-    it.each([
-      ['NOPE', 'unknown combination'],
-      ['OFF', 'is not active'],
-    ])('refuses combination %s (400 naming combinationId)', async (combinationId, message) => {
-      await expect(book(4, { combinationId })).rejects.toMatchObject({
+    it('refuses an unknown combination with 404 (state, not shape) and an inactive one with 400 naming combinationId', async () => {
+      await expect(book(4, { combinationId: 'NOPE' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+      await expect(book(4, { combinationId: 'OFF' })).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
-        details: { fields: [{ field: 'combinationId', message: expect.stringContaining(message) }] },
+        details: { fields: [{ field: 'combinationId', message: expect.stringContaining('is not active') }] },
       });
     });
 

@@ -36,3 +36,4 @@ export type { TavoloDeps } from './context.js';
 export { DURATA_MEDIA_PASTO_MINUTES } from './availability-service.js';
 export { LOCK_TTL_SECONDS } from './tavolo-record.js';
 export { MAX_TABLE_SIDE } from './geometry.js';
+export { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES } from './combinazione-record.js';
