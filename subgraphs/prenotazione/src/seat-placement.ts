@@ -1,4 +1,9 @@
-import { NoTableAvailableError, NotFoundError, TableUnavailableError, ValidationError } from '@coperto/errors';
+import {
+  NoTableAvailableError,
+  NotFoundError,
+  TableUnavailableError,
+  ValidationError,
+} from '@coperto/errors';
 import { localDayBounds } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from './assignment.js';
