@@ -211,15 +211,19 @@ const unplacedTogether = [
 /** A field sent with a value (not absent, not null). */
 const given = (name: string) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
 const autoAssignOn = { required: ['autoAssign'], properties: { autoAssign: { const: true } } };
-/** At most one of tableIds, combinationId and autoAssign: true decides a party's tables. */
+const notAutoAssign = { not: { const: true } };
+/**
+ * At most one of tableIds, combinationId and autoAssign: true decides a party's tables; the refusal names the
+ * later one (combinationId after tableIds, autoAssign after either), as the service does.
+ */
 const atMostOnePlacement = {
-  not: {
-    anyOf: [
-      { allOf: [given('tableIds'), given('combinationId')] },
-      { allOf: [given('tableIds'), autoAssignOn] },
-      { allOf: [given('combinationId'), autoAssignOn] },
-    ],
-  },
+  allOf: [
+    {
+      if: given('tableIds'),
+      then: { properties: { combinationId: { type: 'null' }, autoAssign: notAutoAssign } },
+    },
+    { if: given('combinationId'), then: { properties: { autoAssign: notAutoAssign } } },
+  ],
 };
 /** A booking from an option (opzioneId, or its alias holdId). */
 const fromOption = { anyOf: [given('opzioneId'), given('holdId')] };
@@ -231,7 +235,7 @@ const optionBooking = {
       properties: {
         tableIds: { type: 'null' },
         combinationId: { type: 'null' },
-        autoAssign: { not: { const: true } },
+        autoAssign: notAutoAssign,
         durationMinutes: { type: 'null' },
         state: { enum: [...ACTIVE_BOOKING_STATES, null] },
       },
@@ -282,5 +286,5 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
     allOf: [eitherOf('name', 'nome'), eitherOf('maxCovers', 'capacitaMax'), { required: ['tableIds'] }],
   },
   VoceAttesaInput: { allOf: [eitherOf('customerName', 'cliente'), eitherOf('covers', 'numeroPersone')] },
-  SiediAttesaInput: { not: { allOf: [given('tableIds'), given('combinationId')] } },
+  SiediAttesaInput: { if: given('tableIds'), then: { properties: { combinationId: { type: 'null' } } } },
 };

@@ -1,0 +1,181 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { injectableGateway } from './support/inject-gateway.js';
+
+/**
+ * The seating routes' request schemas (options, combinations, the waitlist, turn times) state what the services
+ * enforce: the gateway refuses what the document refuses with a 400 naming the field, and what the document
+ * allows is refused only for the state it meets (404, 409), never for its shape.
+ */
+describe('seating routes: the document is exact (inject, embedded)', () => {
+  let gateway: Awaited<ReturnType<typeof injectableGateway>>;
+  let auth: Record<string, string>;
+  let doc: any;
+
+  beforeAll(async () => {
+    gateway = await injectableGateway();
+    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
+    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
+  }, 60_000);
+  afterAll(() => gateway?.close());
+
+  const call = async (method: string, url: string, payload?: unknown) => {
+    const res = await gateway.http.inject({
+      method: method as 'GET',
+      url,
+      headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
+      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
+    });
+    return { status: res.statusCode, body: res.body ? res.json() : undefined };
+  };
+  const bodySchema = (path: string, method: string) =>
+    doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+  const refusedNaming = (res: { status: number; body: any }, field: string) => {
+    expect(res.status).toBe(400);
+    expect(res.body.error.code).toBe('VALIDATION_FAILED');
+    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
+  };
+  const booking = { covers: 2, bookingDate: '2027-03-05T20:00', customerName: 'Rossi' };
+
+  it('POST /api/prenotazioni: at most one of tableIds, combinationId, autoAssign (the later one named)', async () => {
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, tableIds: ['T'], autoAssign: true }),
+      'autoAssign',
+    );
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, tableIds: ['T'], combinationId: 'C' }),
+      'combinationId',
+    );
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, combinationId: 'C', autoAssign: true }),
+      'autoAssign',
+    );
+    // autoAssign false with tables is one placement: allowed (the unknown table is then a 404).
+    expect(
+      (await call('POST', '/api/prenotazioni', { ...booking, tableIds: ['T'], autoAssign: false })).status,
+    ).toBe(404);
+  });
+
+  it('POST /api/prenotazioni: an unknown combinationId is a 404 (state), a blank one a 400', async () => {
+    const res = await call('POST', '/api/prenotazioni', { ...booking, combinationId: 'no-such-combination' });
+    expect(res.status).toBe(404);
+    expect(res.body.error.code).toBe('NOT_FOUND');
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, combinationId: ' ' }),
+      'combinationId',
+    );
+  });
+
+  it('POST /api/prenotazioni with opzioneId: needs only a name, takes no placement or duration', async () => {
+    // Covers and date come from the option: without them the body is valid (an unknown option is 409).
+    const fromUnknown = await call('POST', '/api/prenotazioni', {
+      opzioneId: 'no-such-option',
+      customerName: 'R',
+    });
+    expect(fromUnknown.status).toBe(409);
+    expect(fromUnknown.body.error.code).toBe('OPTION_EXPIRED');
+    expect((await call('POST', '/api/prenotazioni', { holdId: 'no-such-option', cliente: 'R' })).status).toBe(
+      409,
+    );
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { opzioneId: 'o', customerName: 'R', tableIds: ['T'] }),
+      'tableIds',
+    );
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { opzioneId: 'o', customerName: 'R', durationMinutes: 90 }),
+      'durationMinutes',
+    );
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { opzioneId: 'o', customerName: 'R', state: 'completata' }),
+      'state',
+    );
+    expect((await call('POST', '/api/prenotazioni', { opzioneId: 'o' })).status).toBe(400);
+  });
+
+  it('POST /api/prenotazioni/opzioni: ttl 30..900, exactly one placement, tableIds not empty', async () => {
+    expect(bodySchema('/api/prenotazioni/opzioni', 'post').ttl).toMatchObject({ minimum: 30, maximum: 900 });
+    const option = { covers: 2, bookingDate: '2027-03-05T20:00', autoAssign: true };
+    refusedNaming(await call('POST', '/api/prenotazioni/opzioni', { ...option, ttl: 29 }), 'ttl');
+    refusedNaming(await call('POST', '/api/prenotazioni/opzioni', { ...option, ttl: 901 }), 'ttl');
+    expect(
+      (await call('POST', '/api/prenotazioni/opzioni', { covers: 2, bookingDate: '2027-03-05T20:00' }))
+        .status,
+    ).toBe(400);
+    refusedNaming(
+      await call('POST', '/api/prenotazioni/opzioni', {
+        covers: 2,
+        bookingDate: '2027-03-05T20:00',
+        tableIds: [],
+      }),
+      'tableIds',
+    );
+    const unknownTable = await call('POST', '/api/prenotazioni/opzioni', {
+      covers: 2,
+      bookingDate: '2027-03-05T20:00',
+      tableIds: ['no-such-table'],
+      ttl: 30,
+    });
+    expect(unknownTable.status).toBe(404);
+    // No table at all in this tenant: auto-assignment finds none (state).
+    expect((await call('POST', '/api/prenotazioni/opzioni', { ...option, ttl: 900 })).status).toBe(409);
+  });
+
+  it('POST /api/combinazioni: 2..8 distinct tables, name and maxCovers required; PATCH requires nothing', async () => {
+    expect(bodySchema('/api/combinazioni', 'post').tableIds).toMatchObject({
+      minItems: 2,
+      maxItems: 8,
+      uniqueItems: true,
+    });
+    const combination = { name: 'T1+T2', tableIds: ['a', 'b'], maxCovers: 6 };
+    refusedNaming(await call('POST', '/api/combinazioni', { ...combination, tableIds: ['a'] }), 'tableIds');
+    refusedNaming(
+      await call('POST', '/api/combinazioni', { ...combination, tableIds: ['a', 'a'] }),
+      'tableIds',
+    );
+    refusedNaming(await call('POST', '/api/combinazioni', { name: 'X', tableIds: ['a', 'b'] }), 'maxCovers');
+    refusedNaming(await call('POST', '/api/combinazioni', { ...combination, maxCovers: 0 }), 'maxCovers');
+    refusedNaming(await call('POST', '/api/combinazioni', { ...combination, attivo: null }), 'attivo');
+    expect((await call('PATCH', '/api/combinazioni/no-such-combination', {})).status).toBe(404);
+  });
+
+  it('the waitlist: a party of 1..1000 with a name; seat on tables or a combination; left or cancelled', async () => {
+    refusedNaming(await call('POST', '/api/attesa', { customerName: 'R', covers: 0 }), 'covers');
+    refusedNaming(await call('POST', '/api/attesa', { customerName: ' ', covers: 2 }), 'customerName');
+    expect((await call('POST', '/api/attesa', { cliente: 'R', numeroPersone: 2 })).status).toBe(201);
+    refusedNaming(
+      await call('POST', '/api/attesa/any/siedi', { tableIds: ['T'], combinationId: 'C' }),
+      'combinationId',
+    );
+    refusedNaming(await call('POST', '/api/attesa/any/siedi', { tableIds: [] }), 'tableIds');
+    expect((await call('POST', '/api/attesa/any/siedi', {})).status).toBe(404);
+    refusedNaming(await call('POST', '/api/attesa/any/annulla', { state: 'seated' }), 'state');
+    expect((await call('POST', '/api/attesa/any/annulla', { state: 'left' })).status).toBe(404);
+  });
+
+  it('PUT /api/capacity/config: turn times of 15..720 minutes, at most 20 rows; reseatFreezeMinutes 0..1440', async () => {
+    refusedNaming(
+      await call('PUT', '/api/capacity/config', { turnTimes: [{ maxCovers: 2, minutes: 14 }] }),
+      'turnTimes.0.minutes',
+    );
+    refusedNaming(
+      await call('PUT', '/api/capacity/config', { turnTimes: [{ maxCovers: 0, minutes: 90 }] }),
+      'turnTimes.0.maxCovers',
+    );
+    const rows = Array.from({ length: 21 }, (_, i) => ({ maxCovers: i + 1, minutes: 60 }));
+    refusedNaming(await call('PUT', '/api/capacity/config', { turnTimes: rows }), 'turnTimes');
+    refusedNaming(
+      await call('PUT', '/api/capacity/config', { reseatFreezeMinutes: 1441 }),
+      'reseatFreezeMinutes',
+    );
+    refusedNaming(await call('PUT', '/api/capacity/config', { reseat: null }), 'reseat');
+    const saved = await call('PUT', '/api/capacity/config', {
+      turnTimes: [
+        { maxCovers: 2, minutes: 15 },
+        { maxCovers: 20, minutes: 720 },
+      ],
+      reseat: false,
+      reseatFreezeMinutes: 0,
+    });
+    expect(saved.status).toBe(200);
+  });
+});
