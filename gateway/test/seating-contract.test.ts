@@ -152,6 +152,63 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
     expect((await call('POST', '/api/attesa/any/annulla', { state: 'left' })).status).toBe(404);
   });
 
+  // Schemathesis (--checks all, seed 292656617134246651970064172967252443301) found these four.
+  it('PATCH /api/prenotazioni/{id}: autoAssign on a booking that is no longer active is 409 INVALID_TRANSITION (state), not 400', async () => {
+    const created = await call('POST', '/api/prenotazioni', { ...booking, state: 'completata' });
+    expect(created.status).toBe(201);
+    const res = await call('PATCH', `/api/prenotazioni/${created.body.id}`, { autoAssign: true });
+    expect(res.status).toBe(409);
+    expect(res.body.error.code).toBe('INVALID_TRANSITION');
+    // The same on create is the body's own contradiction: refused by the document.
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, state: 'completata', autoAssign: true }),
+      'state',
+    );
+  });
+
+  it('POST /api/attesa/{id}/siedi: a table or combination that is not this tenant’s is a 404, not a 400', async () => {
+    const party = await call('POST', '/api/attesa', { customerName: 'R', covers: 2 });
+    const tables = await call('POST', `/api/attesa/${party.body.id}/siedi`, { tableIds: ['<table id>'] });
+    expect(tables.status).toBe(404);
+    expect(tables.body.error.code).toBe('NOT_FOUND');
+    const combination = await call('POST', `/api/attesa/${party.body.id}/siedi`, {
+      combinationId: 'no-such',
+    });
+    expect(combination.status).toBe(404);
+  });
+
+  it('POST /api/prenotazioni/opzioni: an unknown combination is a documented 404', async () => {
+    expect(doc.paths['/api/prenotazioni/opzioni'].post.responses['404']).toBeDefined();
+    const res = await call('POST', '/api/prenotazioni/opzioni', {
+      covers: 2,
+      bookingDate: '2027-03-05T20:00',
+      combinationId: 'no-such-combination',
+    });
+    expect(res.status).toBe(404);
+  });
+
+  it('POST /api/prenotazioni from an option: covers or bookingDate other than the option’s is the documented 400', async () => {
+    const table = await call('POST', '/api/tavoli', { name: 'T', seats: 4 });
+    const option = await call('POST', '/api/prenotazioni/opzioni', {
+      covers: 3,
+      bookingDate: '2027-03-06T20:00',
+      tableIds: [table.body.id],
+    });
+    expect(option.status).toBe(201);
+    expect(doc.paths['/api/prenotazioni'].post.description).toContain('must be the option’s');
+    const res = await call('POST', '/api/prenotazioni', {
+      opzioneId: option.body.id,
+      cliente: 'R',
+      covers: 1,
+      bookingDate: '1970-01-01T00:00',
+    });
+    refusedNaming(res, 'covers');
+    refusedNaming(res, 'bookingDate');
+    const booked = await call('POST', '/api/prenotazioni', { opzioneId: option.body.id, cliente: 'R' });
+    expect(booked.status).toBe(201);
+    expect(booked.body).toMatchObject({ covers: 3, tableIds: [table.body.id] });
+  });
+
   it('PUT /api/capacity/config: turn times of 15..720 minutes, at most 20 rows; reseatFreezeMinutes 0..1440', async () => {
     refusedNaming(
       await call('PUT', '/api/capacity/config', { turnTimes: [{ maxCovers: 2, minutes: 14 }] }),

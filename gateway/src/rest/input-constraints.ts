@@ -269,6 +269,8 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
         eitherOf('bookingDate', 'dataOra'),
         eitherOf('customerName', 'cliente'),
         atMostOnePlacement,
+        // Auto-assignment claims tables: only for a booking that holds them.
+        { if: autoAssignOn, then: { properties: { state: { enum: [...ACTIVE_BOOKING_STATES, null] } } } },
       ],
     },
   },

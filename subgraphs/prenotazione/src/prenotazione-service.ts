@@ -2,6 +2,7 @@ import { createHash, randomUUID } from 'node:crypto';
 import type { Viewer } from '@coperto/auth';
 import { buildEvent, type RestaurantEventType } from '@coperto/bus';
 import {
+  AppError,
   InvalidTransitionError,
   NotFoundError,
   OptionExpiredError,
@@ -260,7 +261,15 @@ export class PrenotazioneService {
           claimId = await this.claims.claim(this.claimOwner(next));
         }
       } else if (patch.autoAssign) {
-        throw new ValidationError([{ field: 'autoAssign', message: 'needs an active booking state' }]);
+        // The booking's own state refuses it (state, not shape): a conflict, as a move out of a final state is.
+        throw new AppError(
+          'INVALID_TRANSITION',
+          `autoAssign needs an active booking state, not ${current.state}`,
+          {
+            from: current.state,
+            to: 'autoAssign',
+          },
+        );
       }
       let saved: PrenotazioneRecord | null;
       try {

@@ -233,11 +233,8 @@ export class WaitlistService {
     } else {
       if (choice.kind === 'combination') {
         const combination = combinations.find((c) => c.id === choice.combinationId);
-        if (!combination) {
-          throw new ValidationError([
-            { field: 'combinationId', message: `unknown or inactive combination: ${choice.combinationId}` },
-          ]);
-        }
+        // Unknown (or inactive: not seatable) is state, not shape: 404 as any unknown id.
+        if (!combination) throw new NotFoundError('Combinazione', choice.combinationId);
         tableIds = [...combination.tableIds];
         combinationId = combination.id;
       } else {
@@ -405,11 +402,8 @@ function turnFor(config: SeatingConfig): (covers: number) => number {
 function checkChosenTables(tableIds: readonly string[], tables: readonly QuoteTable[]): void {
   const byId = new Map(tables.map((t) => [t.id, t]));
   const unknown = tableIds.filter((id) => !byId.has(id));
-  if (unknown.length > 0) {
-    throw new ValidationError([
-      { field: 'tableIds', message: `unknown or inactive table(s): ${unknown.join(', ')}` },
-    ]);
-  }
+  // Unknown (or inactive: not seatable) is state, not shape: 404 as any unknown id.
+  if (unknown.length > 0) throw new NotFoundError('Tavolo', unknown.join(', '));
   const taken = tableIds.filter((id) => TAKEN_STATUSES.has(byId.get(id)!.status));
   if (taken.length > 0) {
     throw new AppError('TABLE_UNAVAILABLE', `Table(s) with guests at them: ${taken.join(', ')}`, {
