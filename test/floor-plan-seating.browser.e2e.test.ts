@@ -2,8 +2,8 @@
 // on `pnpm seed`'s demo rooms (the seed script runs against the test stack): auto-assigned bookings marked
 // "auto", a combination booked shown on its tables, options drawn as "held" markers counting down on the tables
 // they hold (gone when released, and gone by the clock alone when they expire), and the combination outlines
-// clear of the side panels. FLOOR_PLAN_SCREENSHOTS=<dir> also saves floor-plan-demo.png and
-// floor-plan-seating.png there (docs/images holds the committed ones).
+// clear of the side panels. FLOOR_PLAN_SCREENSHOTS=<dir> also saves floor-plan-seating.png there
+// (docs/images holds the committed one).
 import { execFile } from 'node:child_process';
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -209,7 +209,8 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
       .toBeLessThan(seconds(first));
     // Only the held table carries a marker.
     expect(await page.locator('#room .held-marker').count()).toBe(1);
-    await table('5').click();
+    await table('7').click();
+    await page.locator('#panel .bookings li .auto-badge').waitFor(WAIT);
     await shot('floor-plan-seating');
 
     const released = await stack.api('DELETE', `/api/prenotazioni/opzioni/${option.id}`, { token: waiter });
@@ -226,8 +227,6 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
     await page.route('**/api/prenotazioni/opzioni', (route) => route.fulfill({ json: listed }));
     await book({ covers: 2, customerName: 'Ricci', bookingDate: `${DAY}T22:00`, tableIds: [ids['2']] }); // re-reads
     await marker('1').waitFor({ timeout: 30_000 });
-    await table('1').click();
-    await shot('floor-plan-demo');
     const expiresIn = Date.parse(option.expiresAt) - Date.now();
     await marker('1').waitFor({ state: 'detached', timeout: expiresIn + 5000 });
     expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(option.expiresAt));

@@ -74,7 +74,7 @@ export function renderPanel(panel, view, actions) {
             ),
           ),
         )
-      : h('p', { class: 'hint' }, 'None today.'),
+      : h('p', { class: 'hint' }, view.at ? 'None then.' : 'None today.'),
     h('h3', {}, 'Status'),
     h('div', { class: 'status-buttons' }, ...statusButtons),
     h('h3', {}, 'Lock'),
