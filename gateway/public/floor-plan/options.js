@@ -56,7 +56,8 @@ export function createOptions(deps) {
       state.list = await deps.api().request('GET', '/api/prenotazioni/opzioni');
       deps.redraw();
     } catch (error) {
-      deps.notify(`Options: ${error.message}`);
+      // A 401 has already signed the page out with the API's message.
+      if (error.status !== 401) deps.notify(`Options: ${error.message}`);
     }
   }
 
