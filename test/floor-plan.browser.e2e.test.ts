@@ -43,6 +43,8 @@ describe('floor plan page (embedded mode, chromium)', () => {
   const shot = async (name: string) => {
     if (!screenshotDir) return;
     mkdirSync(screenshotDir, { recursive: true });
+    // The last action's message box would cover the side panels.
+    await page.locator('#messages').evaluate((box: { hidden: boolean }) => (box.hidden = true));
     await page.screenshot({ path: join(screenshotDir, `${name}.png`) });
   };
 

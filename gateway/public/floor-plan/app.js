@@ -3,6 +3,7 @@
 import { ApiError, createApi } from './api.js';
 import { createCombinations } from './combinations.js';
 import { connectLive } from './live.js';
+import { createOptions, OPTIONS_POLL_MS } from './options.js';
 import { angleOf, clamp, geometryOf, isPlaced, localNow } from './model.js';
 import { renderPanel } from './panel.js';
 import { renderRoom, tickCountdowns } from './render.js';
@@ -83,7 +84,7 @@ async function signIn(token) {
       applyTable(table);
       state.waitlist?.tablesChanged();
     },
-    onBooking: () => void Promise.all([refreshBookings(), refreshBookedThen()]),
+    onBooking: () => void Promise.all([refreshBookings(), refreshBookedThen(), options.refresh()]),
     onWaitlist: () => void state.waitlist?.refresh(),
     onConnected: () => {
       $('#banner').hidden = true;
@@ -94,7 +95,13 @@ async function signIn(token) {
     onError: (message) => notify(`Live updates: ${message}`),
   });
   state.timers.push(setInterval(() => void refreshTables(), LOCK_POLL_MS));
-  state.timers.push(setInterval(() => tickCountdowns($('#room')), 1000));
+  state.timers.push(setInterval(() => void options.refresh(), OPTIONS_POLL_MS));
+  state.timers.push(
+    setInterval(() => {
+      tickCountdowns($('#room'));
+      options.tick($('#room'));
+    }, 1000),
+  );
 }
 
 function signOut(message) {
@@ -124,7 +131,13 @@ async function selectRoom(roomId) {
 
 /** Everything the room shows, read again (first load, reconnection, time change). */
 async function catchUp() {
-  await Promise.all([refreshTables(), refreshBookings(), refreshBookedThen(), combinations.refresh()]);
+  await Promise.all([
+    refreshTables(),
+    refreshBookings(),
+    refreshBookedThen(),
+    combinations.refresh(),
+    options.refresh(),
+  ]);
 }
 
 async function refreshTables() {
@@ -206,6 +219,7 @@ function view() {
     selected: list.find((e) => e.table.id === state.selectedId) ?? null,
     selectedId: state.selectedId,
     bookings: state.bookings,
+    combinationName: (id) => combinations.nameOf(id),
     at: state.at,
     // Active tables the check leaves out are booked then (it leaves out inactive ones too).
     bookedThen: state.freeThen
@@ -228,6 +242,7 @@ function draw() {
   if (!current.room) return;
   if (!state.drag) renderRoom($('#room'), current);
   if (!state.drag) combinations.draw($('#room'));
+  if (!state.drag) options.draw($('#room'));
   const panel = $('#panel');
   // Do not rebuild the panel under the user's fingers (typing the operator name, a number field).
   if (!panel.contains(document.activeElement) || document.activeElement.tagName === 'BUTTON') {
@@ -408,6 +423,14 @@ const combinations = createCombinations({
   tables: () => state.tables,
   geometryOf: (table) => state.edits.get(table.id) ?? geometryOf(table),
   isAdmin: () => Boolean(state.claims?.isAdmin),
+  notify,
+  redraw: () => draw(),
+});
+
+const options = createOptions({
+  api: () => state.api,
+  tables: () => state.tables,
+  geometryOf: (table) => state.edits.get(table.id) ?? geometryOf(table),
   notify,
   redraw: () => draw(),
 });

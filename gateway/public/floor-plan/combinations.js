@@ -188,5 +188,8 @@ export function createCombinations(deps) {
       svg.querySelector(`.table[data-id="${CSS.escape(id)}"]`)?.classList.add('join-picked');
   }
 
-  return { refresh, draw, joining: () => state.joining };
+  /** The name of a combination of the room, for a booking that holds it (undefined for others). */
+  const nameOf = (id) => state.list.find((c) => c.id === id)?.name;
+
+  return { refresh, draw, nameOf, joining: () => state.joining };
 }

@@ -1,4 +1,5 @@
 // The side panel of the selected table: what it is, and what a waiter (or an administrator) can do with it.
+import { autoBadge, isAutoAssigned } from './auto-assigned.js';
 import { bookingTime, STATUS_LABELS, STATUSES, timeLeft, upcomingBookings } from './model.js';
 
 function h(tag, attributes = {}, ...children) {
@@ -63,9 +64,17 @@ export function renderPanel(panel, view, actions) {
       ? h(
           'ul',
           { class: 'bookings' },
-          ...upcoming.map((b) => h('li', {}, `${bookingTime(b)} · ${b.customerName} · ${b.covers} covers`)),
+          ...upcoming.map((b) =>
+            h(
+              'li',
+              {},
+              `${bookingTime(b)} · ${b.customerName} · ${b.covers} covers`,
+              b.combinationId ? ` · ${view.combinationName?.(b.combinationId) ?? 'combination'}` : null,
+              isAutoAssigned(b) ? autoBadge() : null,
+            ),
+          ),
         )
-      : h('p', { class: 'hint' }, 'None today.'),
+      : h('p', { class: 'hint' }, view.at ? 'None then.' : 'None today.'),
     h('h3', {}, 'Status'),
     h('div', { class: 'status-buttons' }, ...statusButtons),
     h('h3', {}, 'Lock'),

@@ -1,4 +1,5 @@
 // Draws a room and its tables as SVG in the room's own units; the viewBox scales it to the window.
+import { isAutoAssigned } from './auto-assigned.js';
 import {
   bookingTime,
   isPlaced,
@@ -73,7 +74,9 @@ function drawTable({ table, geometry }, position, view) {
     `${table.seats} seats`,
     placed ? null : 'not placed',
     lock ? `locked by ${lock.operatorName || lock.deviceId}` : null,
-    next ? `next booking ${bookingTime(next)} ${next.customerName}, ${next.covers}` : null,
+    next
+      ? `next booking ${bookingTime(next)} ${next.customerName}, ${next.covers}${isAutoAssigned(next) ? ', auto-assigned' : ''}`
+      : null,
     bookedThen ? 'booked at the chosen time' : null,
   ]
     .filter(Boolean)
@@ -111,7 +114,10 @@ function drawTable({ table, geometry }, position, view) {
   // Labels stay upright whatever the rotation.
   const lines = [{ cls: 'name', text: table.name }];
   if (lock) lines.push({ cls: 'lock', text: lock.operatorName || 'locked', expiresAt: lock.expiresAt });
-  if (next) lines.push({ cls: 'next', text: `${bookingTime(next)} ${next.customerName} ·${next.covers}` });
+  if (next) {
+    const text = `${bookingTime(next)} ${next.customerName} ·${next.covers}`;
+    lines.push({ cls: 'next', text, auto: isAutoAssigned(next) });
+  }
   if (bookedThen) lines.push({ cls: 'then', text: 'booked then' });
   if (!placed) lines.push({ cls: 'unplaced-tag', text: 'not placed' });
   const lineHeight = view.labelSize * 1.2;
@@ -126,6 +132,7 @@ function drawTable({ table, geometry }, position, view) {
       );
       text.append(left);
     }
+    if (line.auto) text.append(el('tspan', { class: 'auto-badge' }, ' auto'));
     group.append(text);
   });
   return group;
