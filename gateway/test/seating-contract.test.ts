@@ -166,15 +166,18 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
     );
   });
 
-  it('POST /api/attesa/{id}/siedi: a table or combination that is not this tenant’s is a 404, not a 400', async () => {
+  // A 404 there would say the entry just created is missing (Schemathesis ST302, seed 181301277762276803796051728675350987010).
+  it('POST /api/attesa/{id}/siedi: a table or combination that is not this tenant’s is 409 TABLE_UNAVAILABLE, not a 400 or 404', async () => {
     const party = await call('POST', '/api/attesa', { customerName: 'R', covers: 2 });
     const tables = await call('POST', `/api/attesa/${party.body.id}/siedi`, { tableIds: ['<table id>'] });
-    expect(tables.status).toBe(404);
-    expect(tables.body.error.code).toBe('NOT_FOUND');
+    expect(tables.status).toBe(409);
+    expect(tables.body.error.code).toBe('TABLE_UNAVAILABLE');
     const combination = await call('POST', `/api/attesa/${party.body.id}/siedi`, {
       combinationId: 'no-such',
     });
-    expect(combination.status).toBe(404);
+    expect(combination.status).toBe(409);
+    expect(combination.body.error.code).toBe('TABLE_UNAVAILABLE');
+    expect((await call('GET', `/api/attesa/${party.body.id}`)).body.state).toBe('waiting');
   });
 
   it('POST /api/prenotazioni/opzioni: an unknown combination is a documented 404', async () => {

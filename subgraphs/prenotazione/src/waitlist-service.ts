@@ -233,8 +233,15 @@ export class WaitlistService {
     } else {
       if (choice.kind === 'combination') {
         const combination = combinations.find((c) => c.id === choice.combinationId);
-        // Unknown (or inactive: not seatable) is state, not shape: 404 as any unknown id.
-        if (!combination) throw new NotFoundError('Combinazione', choice.combinationId);
+        // Not an active combination of the tenant: it cannot seat the party now (state, not shape: 409; a 404
+        // here would say the waitlist entry in the path is missing).
+        if (!combination) {
+          throw new AppError(
+            'TABLE_UNAVAILABLE',
+            `Not an active combination of this restaurant: ${choice.combinationId}`,
+            { combinationId: choice.combinationId },
+          );
+        }
         tableIds = [...combination.tableIds];
         combinationId = combination.id;
       } else {
@@ -402,8 +409,13 @@ function turnFor(config: SeatingConfig): (covers: number) => number {
 function checkChosenTables(tableIds: readonly string[], tables: readonly QuoteTable[]): void {
   const byId = new Map(tables.map((t) => [t.id, t]));
   const unknown = tableIds.filter((id) => !byId.has(id));
-  // Unknown (or inactive: not seatable) is state, not shape: 404 as any unknown id.
-  if (unknown.length > 0) throw new NotFoundError('Tavolo', unknown.join(', '));
+  // Not active tables of the tenant: they cannot seat the party now (state, not shape: 409; a 404 here would
+  // say the waitlist entry in the path is missing).
+  if (unknown.length > 0) {
+    throw new AppError('TABLE_UNAVAILABLE', `Not active tables of this restaurant: ${unknown.join(', ')}`, {
+      tableIds: unknown,
+    });
+  }
   const taken = tableIds.filter((id) => TAKEN_STATUSES.has(byId.get(id)!.status));
   if (taken.length > 0) {
     throw new AppError('TABLE_UNAVAILABLE', `Table(s) with guests at them: ${taken.join(', ')}`, {

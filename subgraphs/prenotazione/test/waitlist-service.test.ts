@@ -301,7 +301,7 @@ describe('WaitlistService against the embedded store', () => {
       expect(floor.occupiedCalls).toBe(1);
     });
 
-    it('on chosen tables; refused on a table with guests (409), an unknown table or combination (404), or a booked table (409)', async () => {
+    it('on chosen tables; refused on a table with guests (409), an unknown table or combination (409), or a booked table (409)', async () => {
       floor.add('T1', 4);
       floor.add('T2', 4, 'occupied');
       floor.add('T3', 4);
@@ -318,13 +318,13 @@ describe('WaitlistService against the embedded store', () => {
         code: 'TABLE_UNAVAILABLE',
       });
       await expect(waitlist().seat(entry.id, { tableIds: ['nope'] })).rejects.toMatchObject({
-        code: 'NOT_FOUND',
+        code: 'TABLE_UNAVAILABLE',
       });
       await expect(waitlist().seat(entry.id, { tableIds: ['T1'], combinationId: 'c' })).rejects.toMatchObject(
         { code: 'VALIDATION_FAILED' },
       );
       await expect(waitlist().seat(entry.id, { combinationId: 'c' })).rejects.toMatchObject({
-        code: 'NOT_FOUND',
+        code: 'TABLE_UNAVAILABLE',
       });
       await expect(waitlist().seat(entry.id, { tableIds: ['T3'] })).rejects.toMatchObject({
         code: 'TABLE_UNAVAILABLE',

@@ -60,7 +60,7 @@ export const attesaRoutes: readonly RestRoute[] = [
       tag: 'Attesa',
       summary: 'Seat the party',
       description:
-        'On `tableIds` or `combinationId`, or (neither) on the suggested fit that is free now. Creates the walk-in booking (`confermata`, now, the party’s turn time) on those tables, sets each table `occupied`, and moves the entry to `seated` with `prenotazioneId` and `tableIds`; publishes `waitlist.seated`. Again on a seated party: the same answer. A table or combination that is not an active one of this tenant is a 404.',
+        'On `tableIds` or `combinationId`, or (neither) on the suggested fit that is free now. Creates the walk-in booking (`confermata`, now, the party’s turn time) on those tables, sets each table `occupied`, and moves the entry to `seated` with `prenotazioneId` and `tableIds`; publishes `waitlist.seated`. Again on a seated party: the same answer. A table or combination that is not an active one of this tenant is 409 `TABLE_UNAVAILABLE` (a 404 is the entry).',
       body: { into: 'input', fields: ['tableIds', 'combinationId'] },
       errors: ['INVALID_TRANSITION', 'TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE'],
       example: { tableIds: ['<table id>'] },
