@@ -91,6 +91,8 @@ interface SeatingOption {
   combinationId: string | null;
   emptySeats: number;
   id: string;
+  /** Position in tavolo's list (by name): the tie-break before the id, as in assignment.ts. */
+  order: number;
 }
 
 /** Every party's estimate, keyed by party id, simulating the queue in order. */
@@ -189,9 +191,17 @@ function seatingOptions(
   combinations: readonly QuoteCombination[],
 ): SeatingOption[] {
   const singles = [...tables.values()]
-    .filter((t) => t.seats >= covers)
-    .map((t) => ({ tableIds: [t.id], combinationId: null, emptySeats: t.seats - covers, id: t.id }));
+    .map((t, order) => ({ t, order }))
+    .filter(({ t }) => t.seats >= covers)
+    .map(({ t, order }) => ({
+      tableIds: [t.id],
+      combinationId: null,
+      emptySeats: t.seats - covers,
+      id: t.id,
+      order,
+    }));
   const joined = combinations
+    .map((c, order) => ({ ...c, order }))
     .filter(
       (c) =>
         c.active &&
@@ -205,11 +215,12 @@ function seatingOptions(
       combinationId: c.id,
       emptySeats: c.maxCovers - covers,
       id: c.id,
+      order: c.order,
     }));
   return [...singles, ...joined];
 }
 
-/** Earliest start, then a single table before a combination, then fewest empty seats, then id. */
+/** Earliest start, then a single table before a combination, then fewest empty seats, then list order, then id. */
 function better(
   a: { option: SeatingOption; start: number },
   b: { option: SeatingOption; start: number },
@@ -219,5 +230,6 @@ function better(
   const bJoined = b.option.combinationId !== null;
   if (aJoined !== bJoined) return !aJoined;
   if (a.option.emptySeats !== b.option.emptySeats) return a.option.emptySeats < b.option.emptySeats;
+  if (a.option.order !== b.option.order) return a.option.order < b.option.order;
   return a.option.id < b.option.id;
 }

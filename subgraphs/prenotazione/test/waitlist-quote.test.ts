@@ -229,3 +229,11 @@ describe('tableFreeAt and earliestStart', () => {
     expect(earliestStart([], 7, 1000)).toBe(7);
   });
 });
+
+describe("quote tie-break: tavolo's list order before the id", () => {
+  it('suggests the first listed of equal tables, whatever their ids', () => {
+    const q = quote({ tables: [table('T9', 2), table('T1', 2)], queue: [party('p', 2)] }).get('p');
+    expect(q?.tableIds).toEqual(['T9']);
+  });
+});
+
