@@ -57,13 +57,14 @@ export interface ReseatSearch {
 
 /**
  * A bounded, depth-1 search (pure). The fitting places whose blocking bookings (those holding any of their
- * tables during the window) are at most `limits.blocking` and all movable are ranked — single tables before
- * combinations, fewest empty seats, then fewest bookings to move, then tavolo's list order — and the first `limits.candidates` of them
- * are examined in that order: each blocking booking must find another free fitting place of its own room,
- * given the moves already planned and the new party's place; the first place for which all of them do is the
- * plan. Places that cannot be freed are left out before the bound applies (a cheap look at their holds), so the
- * bound counts places worth a search, not the first ids of a size. Moved bookings are never moved twice and
- * never moved onto a place that needs another move (depth 1). Null when nothing works.
+ * tables during the window) are at most `limits.blocking` and all movable are ranked (single tables before
+ * combinations, fewest empty seats, then fewest bookings to move, then tavolo's list order) and the first
+ * `limits.candidates` of them are examined in that order: each blocking booking must find another free fitting
+ * place of its own room with no more seats than its own (never a worse fit), given the moves already planned
+ * and the new party's place; the first place for which all of them do is the plan. Places that cannot be freed
+ * are left out before the bound applies (a cheap look at their holds), so the bound counts places worth a
+ * search, not the first ids of a size. Moved bookings are never moved twice and never moved onto a place that
+ * needs another move (depth 1). Null when nothing works.
  */
 export function planReseat(search: ReseatSearch): ReseatPlan | null {
   const limits = search.limits ?? RESEAT_LIMITS;
@@ -127,9 +128,11 @@ function planFor(
     const [room] = [...rooms];
     if (rooms.size !== 1 || room === undefined) return null;
     const current = [...booking.tableIds].sort().join();
-    const places = search
-      .places(booking.covers, room)
-      .filter((p) => [...p.tableIds].sort().join() !== current);
+    const fitting = search.places(booking.covers, room);
+    // Never a worse fit: a moved party keeps as few empty seats as it had (a couple moved from a 2-top to a
+    // 4-top would take a table that a later four needs; the scenario 8 figures showed it costing more than it won).
+    const seats = fitting.find((p) => [...p.tableIds].sort().join() === current)?.capacity ?? Infinity;
+    const places = fitting.filter((p) => [...p.tableIds].sort().join() !== current && p.capacity <= seats);
     const [best] = rankCandidates(places, booking.covers, booking.window, search.day, holdsFor(booking.id));
     if (!best) return null;
     const { emptySeats: _e, gapMs: _g, ...to } = best;
