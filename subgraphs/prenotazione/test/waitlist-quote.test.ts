@@ -236,4 +236,3 @@ describe("quote tie-break: tavolo's list order before the id", () => {
     expect(q?.tableIds).toEqual(['T9']);
   });
 });
-
