@@ -100,4 +100,3 @@ describe('ranking (the assignment rule)', () => {
     expect(ranked.map((c) => c.id)).toEqual(['f3a9', '07bc']);
   });
 });
-
