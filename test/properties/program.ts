@@ -44,6 +44,8 @@ export type SeatingOp =
   | { kind: 'autoBook'; slot: number; covers: number; duration: number | null }
   | { kind: 'bookCombination'; combination: number; slot: number; covers: number }
   | { kind: 'setSeating'; reseat: boolean; preset: number }
+  /** The availability check for a party of 5–7, then a booking of the first combination it offered. */
+  | { kind: 'checkThenBookCombination'; slot: number; duration: number; covers: number }
   /** Hold tables with an option: chosen tables, or `tables: null` for autoAssign. */
   | { kind: 'createOption'; tables: number[] | null; slot: number; covers: number; ttl: number }
   /** Turn the n-th option of the tenant into a booking (`opzioneId`). */
@@ -218,6 +220,15 @@ const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('bookCombination' as const),
       combination: fc.nat(3),
       slot,
+      covers: fc.integer({ min: 5, max: 7 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('checkThenBookCombination' as const),
+      slot,
+      duration: fc.constantFrom(...DURATIONS),
       covers: fc.integer({ min: 5, max: 7 }),
     }),
     weight: 2,

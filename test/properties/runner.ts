@@ -404,6 +404,41 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
       }
       return;
     }
+    case 'checkThenBookCombination': {
+      const start = SLOTS[op.slot]!;
+      const check = await send(
+        { kind: 'check', start, minutes: op.duration, covers: op.covers },
+        'POST',
+        '/api/tavoli/verifica-disponibilita',
+        { dataOra: start, numeroPersone: op.covers, durataMediaPasto: op.duration },
+      );
+      const offered: Array<{ id: string; tableIds: string[] }> =
+        check.status === 200 ? (check.response?.combinazioniDisponibili ?? []) : [];
+      const chosen = offered[0];
+      if (!chosen) return;
+      booked(
+        await send(
+          {
+            kind: 'bookAfterCheck',
+            checkId: check.id,
+            tableIds: chosen.tableIds,
+            start,
+            minutes: op.duration,
+          },
+          'POST',
+          '/api/prenotazioni',
+          {
+            covers: op.covers,
+            bookingDate: start,
+            customerName: deviceId,
+            combinationId: chosen.id,
+            durationMinutes: op.duration,
+            notes: noteOf(rec.entries.length),
+          },
+        ),
+      );
+      return;
+    }
     case 'checkThenBook': {
       const start = SLOTS[op.slot]!;
       const check = await send(
