@@ -75,9 +75,12 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
             tally,
           ),
       );
-      const programs = await assertProperty(property, plan);
-      console.info(summary(`faults ${mode}`, tally));
-      expect(programs).toBeGreaterThan(0);
+      try {
+        const programs = await assertProperty(property, plan);
+        expect(programs).toBeGreaterThan(0);
+      } finally {
+        console.info(summary(`faults ${mode}`, tally));
+      }
     },
     plan.testTimeoutMs,
   );

@@ -31,7 +31,13 @@ describe.each(MODES)('generated seating interleavings (%s mode)', (mode) => {
         checkProgram(
           program,
           // Events are waited for up to 20 s (only while some are missing): a loaded machine delays the relay.
-          { stack: service.stack, readAgendas: service.readAgendas, seating: true, eventWaitMs: 20_000 },
+          {
+            stack: service.stack,
+            readAgendas: service.readAgendas,
+            ...(service.observe ? { observe: service.observe } : {}),
+            seating: true,
+            eventWaitMs: 20_000,
+          },
           tally,
         ),
       );
