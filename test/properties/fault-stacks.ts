@@ -6,7 +6,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { connectNatsBus, type CloudEvent, type EventBus, type Subscription } from '@coperto/bus';
+import { connectNatsBus, type EventBus } from '@coperto/bus';
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
 import {
   freePorts,
@@ -16,7 +16,6 @@ import {
   uniqueName,
   type TestServer,
 } from '@coperto/testkit';
-import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { createApi, createGraphQL } from '../support/http.js';
 import {
   startDistributed,
@@ -26,7 +25,7 @@ import {
   type ProcessHandle,
   type Stack,
 } from '../support/stack.js';
-import { agendaReader } from './stacks.js';
+import { agendaReader, collectorOf } from './stacks.js';
 import type { AgendaView } from './invariants.js';
 
 export interface Fault {
@@ -42,25 +41,6 @@ export interface FaultStack {
   /** Gap-free event watching (JetStream ordered consumer); undefined when events cannot be observed. */
   observe?: (subject: string) => Promise<EventCollector>;
   close(): Promise<void>;
-}
-
-function collectorOf(subject: string, subscription: Subscription): EventCollector {
-  const received: CloudEvent[] = [];
-  void (async () => {
-    for await (const event of subscription) {
-      recordViolation(busEventViolation(subject, event));
-      received.push(event);
-    }
-  })().catch(() => {});
-  return {
-    received,
-    async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return received;
-    },
-    stop: () => subscription.unsubscribe(),
-  };
 }
 
 const envOf = (handle: ProcessHandle): Record<string, string> =>

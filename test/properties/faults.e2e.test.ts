@@ -2,14 +2,15 @@
  * Generated programs with faults (docs/testing.md): the same concurrent programs as interleavings.e2e.test.ts,
  * while servers and processes are killed and restarted or paused and resumed under them. Distributed: the
  * MongoDB-protocol server (H2 backend, so its data survives), NATS and Redis of this file's own, and the subgraph
- * processes; embedded: the whole service as a child process on a data directory that survives it.
+ * processes; embedded: the whole service as a child process on a data directory that survives it. One operation
+ * in five is a seating one (auto-assigned booking, options, waitlist), judged by the seating invariants too.
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES } from '../support/modes.js';
 import { assertProperty, budget } from './budget.js';
 import { startFaultStack, type FaultStack } from './fault-stacks.js';
-import { programArbitrary } from './program.js';
+import { faultProgramArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 
 const plan = budget(process.env, 20_000);
@@ -43,7 +44,7 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
     async () => {
       const tally = newTally();
       const property = fc.asyncProperty(
-        programArbitrary,
+        faultProgramArbitrary,
         faultPlanArbitrary(service.faults.length),
         (program, faults) =>
           checkProgram(
@@ -54,6 +55,7 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
               ...(service.observe ? { observe: service.observe } : { eventsObservable: false }),
               eventWaitMs: 20_000,
               faults: true,
+              seating: true,
               alongside: async (progress) => {
                 for (const fault of faults) {
                   while (progress.stepsDone() < fault.afterSteps && !progress.finished()) {
@@ -73,9 +75,12 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
             tally,
           ),
       );
-      const programs = await assertProperty(property, plan);
-      console.info(summary(`faults ${mode}`, tally));
-      expect(programs).toBeGreaterThan(0);
+      try {
+        const programs = await assertProperty(property, plan);
+        expect(programs).toBeGreaterThan(0);
+      } finally {
+        console.info(summary(`faults ${mode}`, tally));
+      }
     },
     plan.testTimeoutMs,
   );

@@ -24,12 +24,22 @@ export type Intent =
   | { kind: 'check'; start: string; minutes: number; covers: number }
   /** The booking attempt a `check` answered free for (same window, one table the check listed). */
   | { kind: 'bookAfterCheck'; checkId: number; tableIds: string[]; start: string; minutes: number }
-  // Seating (SEATING_PROPERTIES=1, seating.e2e.test.ts):
+  // Seating (seating.e2e.test.ts; a few under faults):
   | { kind: 'createCombination'; tableIds: string[]; minCovers: number; maxCovers: number }
   /** A booking with `autoAssign: true`: the service picks its tables (and may move other auto-assigned ones). */
   | { kind: 'autoBook'; start: string; covers: number; minutes: number | null }
   | { kind: 'bookCombination'; combinationId: string; start: string; covers: number }
-  | { kind: 'setSeating'; reseat: boolean; turnTimes: Array<{ maxCovers: number; minutes: number }> };
+  | { kind: 'setSeating'; reseat: boolean; turnTimes: Array<{ maxCovers: number; minutes: number }> }
+  /** An option on chosen tables (`tableIds`) or auto-assigned (none). */
+  | { kind: 'createOption'; tableIds?: string[]; start: string; covers: number; ttl: number }
+  /** A booking from an option (`opzioneId`): the booking takes the option's id and tables. */
+  | { kind: 'convertOption'; optionId: string }
+  | { kind: 'releaseOption'; optionId: string }
+  | { kind: 'waitAdd'; covers: number }
+  | { kind: 'waitNotify'; entryId: string }
+  /** Seat a waitlist party: on `tableIds`, or (none) the suggested fit. Sets those tables `occupied`. */
+  | { kind: 'waitSeat'; entryId: string; tableIds?: string[] }
+  | { kind: 'waitCancel'; entryId: string; state: 'left' | 'cancelled' };
 
 export interface HistoryEntry {
   /** Position in the history (also the order requests were sent in). */

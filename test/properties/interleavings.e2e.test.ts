@@ -25,7 +25,15 @@ describe.each(MODES)('generated interleavings (%s mode)', (mode) => {
     async () => {
       const tally = newTally();
       const property = fc.asyncProperty(programArbitrary, (program) =>
-        checkProgram(program, { stack: service.stack, readAgendas: service.readAgendas }, tally),
+        checkProgram(
+          program,
+          {
+            stack: service.stack,
+            readAgendas: service.readAgendas,
+            ...(service.observe ? { observe: service.observe } : {}),
+          },
+          tally,
+        ),
       );
       const programs = await assertProperty(property, plan);
       console.info(summary(`interleavings ${mode}`, tally));

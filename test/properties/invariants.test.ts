@@ -14,7 +14,12 @@ import {
   checkUnacknowledgedEffects,
   checkAutoAssignedFit,
   checkManualNeverMoved,
+  checkOptionsHold,
+  checkWaitlistSeating,
+  optionsAsBookings,
   noteOf,
+  type OptionView,
+  type WalkInView,
   type BookingView,
   type SeatingBookingView,
 } from './invariants.js';
@@ -335,7 +340,7 @@ describe('checkUnacknowledgedEffects', () => {
   });
 });
 
-describe('seating invariants (SEATING_PROPERTIES)', () => {
+describe('seating invariants', () => {
   const view = (
     partial: Partial<SeatingBookingView> & { id: string; tableIds: string[] },
   ): SeatingBookingView => ({
@@ -413,5 +418,128 @@ describe('seating invariants (SEATING_PROPERTIES)', () => {
     expect(checkManualNeverMoved(history, [final('m1', ['t4']), final('m2', ['t3'])])).toEqual([
       'manual booking m1 (#0) moved: t1 at 2031-03-14T18:00:00.000Z -> t4 at 2031-03-14T18:00:00.000Z',
     ]);
+  });
+});
+
+describe('option and waitlist invariants', () => {
+  const wall = Date.parse('2030-01-01T00:00:00.000Z');
+  const option = (partial: Partial<OptionView> = {}): OptionView => ({
+    id: 'o1',
+    tableIds: ['t1'],
+    startsAt: '2031-03-14T18:00:00.000Z',
+    endsAt: '2031-03-14T20:00:00.000Z',
+    expiresAt: new Date(wall + 300_000).toISOString(),
+    covers: 2,
+    combinationId: null,
+    assignment: 'manual',
+    ...partial,
+  });
+  const booking = (id: string, tableIds: string[], startsAt = '2031-03-14T19:00:00.000Z'): BookingView => ({
+    id,
+    state: 'confermata',
+    tableIds,
+    startsAt,
+    durationMinutes: 60,
+  });
+  const toMono = (iso: string) => Date.parse(iso) - wall; // the history's clock starts at `wall`
+
+  it('a live option counts as a booking of its tables (no double booking)', () => {
+    expect(checkNoDoubleBooking([booking('b', ['t1']), ...optionsAsBookings([option()])])).toEqual([
+      'bookings b and option o1 overlap on table(s) t1',
+    ]);
+    expect(checkNoDoubleBooking([booking('b', ['t2']), ...optionsAsBookings([option()])])).toEqual([]);
+  });
+
+  it('no option is live after it expired, was released or became a booking', () => {
+    const created = entry(
+      { kind: 'createOption', tableIds: ['t1'], start: '2031-03-14T19:00', covers: 2, ttl: 300 },
+      0,
+      201,
+      option(),
+    );
+    const released = entry({ kind: 'releaseOption', optionId: 'o1' }, 5, 200, { id: 'o1', released: true });
+    const history = renumber([created, released]);
+    expect(checkOptionsHold(renumber([created]), [option()], [], wall + 10, toMono)).toEqual([]);
+    expect(checkOptionsHold(history, [option()], [], wall + 10, toMono)).toEqual([
+      'option o1 is still live after #1 (releaseOption) ended it',
+    ]);
+    expect(checkOptionsHold(renumber([created]), [option()], [], wall + 400_000, toMono)).toEqual([
+      `option o1 is still live after it expired at ${option().expiresAt}`,
+    ]);
+  });
+
+  it("no one else books a live option's tables for its window", () => {
+    const created = entry(
+      { kind: 'createOption', tableIds: ['t1'], start: '2031-03-14T19:00', covers: 2, ttl: 300 },
+      0,
+      201,
+      option(),
+    );
+    const other = entry(
+      { kind: 'createBooking', tableIds: ['t1'], start: '2031-03-14T20:00', minutes: 60 },
+      5,
+      201,
+      { id: 'b', tableIds: ['t1'], startsAt: '2031-03-14T19:00:00.000Z' },
+    );
+    const converted = entry({ kind: 'convertOption', optionId: 'o1' }, 3, 201, {
+      id: 'o1',
+      tableIds: ['t1'],
+      startsAt: '2031-03-14T18:00:00.000Z',
+    });
+    expect(
+      checkOptionsHold(renumber([created, other]), [], [booking('b', ['t1'])], wall + 10, toMono),
+    ).toEqual(['booking b (#1) got table(s) t1 held by live option o1 (#0)']);
+    // Once the option became a booking (sent before the other booking), it no longer holds anything itself.
+    expect(
+      checkOptionsHold(renumber([created, converted, other]), [], [booking('b', ['t1'])], wall + 10, toMono),
+    ).toEqual([]);
+  });
+
+  it("an option's agenda hold belongs to a live option, or one expired since", () => {
+    const agendas: AgendaView[] = [
+      {
+        tableId: 't1',
+        entries: [{ bookingId: 'o1', start: '2031-03-14T18:00:00.000Z', end: 'x', owner: 'opzione' }],
+      },
+    ];
+    expect(checkAgendaHolds(agendas, [], new Set(), { live: [option()], expired: new Set() })).toEqual([]);
+    expect(checkAgendaHolds(agendas, [], new Set(), { live: [], expired: new Set(['o1']) })).toEqual([]);
+    expect(checkAgendaHolds(agendas, [], new Set(), { live: [], expired: new Set() })).toEqual([
+      'table t1: hold of option o1, which is not live',
+    ]);
+    expect(
+      checkAgendaHolds(agendas, [], new Set(), { live: [option({ tableIds: ['t2'] })], expired: new Set() }),
+    ).toEqual(['table t1: phantom hold of option o1 (tables t2)']);
+  });
+
+  it('a seated party has exactly one booking on its tables, and is seated once', () => {
+    const walkIn = (id: string, externalId: string, tableIds = ['t1']): WalkInView => ({
+      ...booking(id, tableIds),
+      externalId,
+    });
+    const seat = (at: number, prenotazioneId: string, tableIds: string[]) =>
+      entry({ kind: 'waitSeat', entryId: 'w1' }, at, 200, { id: 'w1', prenotazioneId, tableIds });
+    const seated = { id: 'w1', state: 'seated', prenotazioneId: 'b1', tableIds: ['t1'] };
+    const one = renumber([seat(0, 'b1', ['t1']), seat(1, 'b1', ['t1'])]);
+    expect(checkWaitlistSeating(one, [seated], [walkIn('b1', 'waitlist:w1')])).toEqual([]);
+    expect(
+      checkWaitlistSeating(one, [seated], [walkIn('b1', 'waitlist:w1'), walkIn('b2', 'waitlist:w1')]),
+    ).toEqual(['seated entry w1 has 2 bookings (b1,b2)']);
+    expect(checkWaitlistSeating(one, [seated], [walkIn('b1', 'waitlist:w1', ['t2'])])).toEqual([
+      'seated entry w1 is at t1, its booking b1 holds t2',
+    ]);
+    const twice = renumber([seat(0, 'b1', ['t1']), seat(1, 'b2', ['t2'])]);
+    expect(checkWaitlistSeating(twice, [seated], [walkIn('b1', 'waitlist:w1')])).toEqual([
+      'entry w1 was seated more than once: b1 at t1 / b2 at t2',
+    ]);
+    const waiting = { id: 'w1', state: 'waiting', prenotazioneId: null, tableIds: [] };
+    expect(checkWaitlistSeating([], [waiting], [walkIn('b1', 'waitlist:w1')])).toEqual([
+      'entry w1 is waiting but has booking(s) b1',
+    ]);
+    expect(checkWaitlistSeating([], [waiting], [walkIn('b1', 'waitlist:w1')], true)).toEqual([]);
+    const left = renumber([
+      entry({ kind: 'waitCancel', entryId: 'w1', state: 'left' }, 0, 200, { id: 'w1', state: 'left' }),
+    ]);
+    expect(checkWaitlistSeating(left, [waiting], [])).toEqual(['entry w1 left by #0 is waiting']);
   });
 });

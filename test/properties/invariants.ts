@@ -133,7 +133,8 @@ export function checkNoDoubleBooking(bookings: readonly BookingView[], defaultMi
 
 export interface AgendaView {
   tableId: string;
-  entries: Array<{ bookingId: string; start: string; end: string }>;
+  /** `owner: 'opzione'`: the hold of an option (its id in `bookingId`); absent: a booking's hold. */
+  entries: Array<{ bookingId: string; start: string; end: string; owner?: string }>;
 }
 
 /** Codes of a batch item that failed because a dependency did (the item may have claimed its tables). */
@@ -156,8 +157,15 @@ export function tablesWithUnacknowledgedClaims(
     const i = e.intent;
     if ((i.kind === 'createBooking' || i.kind === 'bookAfterCheck') && failed(e)) {
       i.tableIds.forEach((t) => tables.add(t));
+    } else if (i.kind === 'createOption' && i.tableIds && failed(e)) {
+      i.tableIds.forEach((t) => tables.add(t));
     } else if (
-      (i.kind === 'moveBooking' || i.kind === 'autoBook' || i.kind === 'bookCombination') &&
+      (i.kind === 'moveBooking' ||
+        i.kind === 'autoBook' ||
+        i.kind === 'bookCombination' ||
+        i.kind === 'createOption' ||
+        i.kind === 'convertOption' ||
+        i.kind === 'waitSeat') &&
       failed(e)
     ) {
       allTables.forEach((t) => tables.add(t));
@@ -183,11 +191,29 @@ export function checkAgendaHolds(
   agendas: readonly AgendaView[],
   bookings: readonly BookingView[],
   leftBehindOn: ReadonlySet<string> = new Set(),
+  options: OptionHolds = { live: [], expired: new Set() },
 ): string[] {
   const byId = new Map(bookings.map((b) => [b.id, b]));
+  const liveOptions = new Map(options.live.map((o) => [o.id, o]));
   const violations: string[] = [];
   for (const agenda of agendas) {
     for (const entry of agenda.entries) {
+      if (entry.owner === 'opzione') {
+        const option = liveOptions.get(entry.bookingId);
+        // An expired option's holds are stale by the clock (nothing removes them); a crash may leave a claim.
+        if (!option && (options.expired.has(entry.bookingId) || leftBehindOn.has(agenda.tableId))) continue;
+        if (!option)
+          violations.push(`table ${agenda.tableId}: hold of option ${entry.bookingId}, which is not live`);
+        else if (!option.tableIds.includes(agenda.tableId))
+          violations.push(
+            `table ${agenda.tableId}: phantom hold of option ${option.id} (tables ${option.tableIds.join(',')})`,
+          );
+        else if (Date.parse(entry.start) !== Date.parse(option.startsAt))
+          violations.push(
+            `table ${agenda.tableId}: hold of option ${option.id} at ${entry.start}, option at ${option.startsAt}`,
+          );
+        continue;
+      }
       const booking = byId.get(entry.bookingId);
       if (!booking && leftBehindOn.has(agenda.tableId)) continue;
       if (!booking) violations.push(`table ${agenda.tableId}: hold of unknown booking ${entry.bookingId}`);
@@ -215,9 +241,12 @@ function tablesTouched(e: HistoryEntry): string[] | undefined {
       return i.tableIds;
     case 'batch':
       return i.items.flatMap((item) => item.tableIds);
+    case 'createOption':
+      return i.tableIds;
     case 'moveBooking':
     case 'autoBook': // it may also re-seat other auto-assigned bookings
     case 'bookCombination':
+    case 'convertOption':
       return undefined;
     case 'patchTable':
     case 'deleteTable':
@@ -234,7 +263,14 @@ function tablesTouched(e: HistoryEntry): string[] | undefined {
  */
 function claimsWhileRunning(e: HistoryEntry): boolean {
   const i = e.intent;
-  if (i.kind === 'moveBooking' || i.kind === 'batch' || i.kind === 'autoBook' || i.kind === 'bookCombination')
+  if (
+    i.kind === 'moveBooking' ||
+    i.kind === 'batch' ||
+    i.kind === 'autoBook' ||
+    i.kind === 'bookCombination' ||
+    i.kind === 'convertOption' ||
+    (i.kind === 'createOption' && (i.tableIds === undefined || i.tableIds.length > 1))
+  )
     return true;
   return (i.kind === 'createBooking' || i.kind === 'bookAfterCheck') && new Set(i.tableIds).size > 1;
 }
@@ -273,6 +309,14 @@ export interface ExpectedEvent {
   updatedAt?: string;
 }
 
+const WAITLIST_TYPES = [
+  'waitlist.added',
+  'waitlist.notified',
+  'waitlist.seated',
+  'waitlist.left',
+  'waitlist.cancelled',
+];
+
 export function expectedEvents(history: readonly HistoryEntry[]): ExpectedEvent[] {
   const expected: ExpectedEvent[] = [];
   for (const e of history.filter(acknowledged)) {
@@ -285,7 +329,16 @@ export function expectedEvents(history: readonly HistoryEntry[]): ExpectedEvent[
       case 'bookAfterCheck':
       case 'autoBook':
       case 'bookCombination':
+      case 'convertOption':
         expected.push({ entry: e, types: ['bookings.created'], subject: r.id, updatedAt: r.updatedAt });
+        break;
+      case 'waitAdd':
+        expected.push({ entry: e, types: ['waitlist.added'], subject: r.id, updatedAt: r.updatedAt });
+        break;
+      case 'waitNotify':
+      case 'waitSeat':
+      case 'waitCancel':
+        expected.push({ entry: e, types: WAITLIST_TYPES, subject: r.id, updatedAt: r.updatedAt });
         break;
       case 'confirm':
       case 'moveBooking':
@@ -392,9 +445,22 @@ export function checkNoLostWrites(
 ): string[] {
   const violations: string[] = [];
   const puts = ofKind(history, 'status');
+  const seatings = ofKind(history, 'waitSeat').filter(mayHaveWritten);
   for (const [tableId, status] of finalStatus) {
     const writes = puts.filter((p) => p.intent.tableId === tableId && mayHaveWritten(p));
     if (!writes.some(acknowledged)) continue;
+    // Seating a waitlist party sets its tables occupied (a seating that may have written, on this table or on
+    // tables it did not name, may be the last write).
+    const seatedHere = seatings.some((e) => {
+      const tables: string[] | undefined = acknowledged(e) ? e.response?.tableIds : e.intent.tableIds;
+      return tables === undefined || tables.includes(tableId);
+    });
+    const seatedLast = seatings.some((e) => {
+      if (!acknowledged(e)) return true; // a later request may finish an interrupted seating
+      const tables: string[] = e.response?.tableIds ?? [];
+      return tables.includes(tableId) && !writes.some((o) => acknowledged(o) && o.sentAt > e.answeredAt);
+    });
+    if (status === 'occupied' && seatedHere && seatedLast) continue;
     const last = writes.filter(
       (w) => !writes.some((o) => o !== w && acknowledged(o) && o.sentAt > w.answeredAt),
     );
@@ -406,7 +472,7 @@ export function checkNoLostWrites(
   }
   const byId = new Map(bookings.map((b) => [b.id, b]));
   for (const e of history.filter(acknowledged)) {
-    const creates = ['createBooking', 'bookAfterCheck', 'autoBook', 'bookCombination'];
+    const creates = ['createBooking', 'bookAfterCheck', 'autoBook', 'bookCombination', 'convertOption'];
     if (creates.includes(e.intent.kind)) {
       if (!byId.has(e.response.id))
         violations.push(`booking ${e.response.id} created by #${e.id} is missing`);
@@ -441,7 +507,7 @@ export function checkUnacknowledgedEffects(
 /** The note a program puts on the booking a request creates (to find its effect when the answer was lost). */
 export const noteOf = (entryId: number) => `op-${entryId}`;
 
-// Seating (SEATING_PROPERTIES=1) ------------------------------------------------------------------------------
+// Seating (seating.e2e.test.ts) ------------------------------------------------------------------------------------
 
 /** A booking read back with the seating fields (through GraphQL). */
 export interface SeatingBookingView extends BookingView {
@@ -515,7 +581,9 @@ export function checkManualNeverMoved(
   const sorted = (ids: readonly string[]) => [...ids].sort().join(',');
   const violations: string[] = [];
   for (const e of history.filter(acknowledged)) {
-    const manual = ['createBooking', 'bookAfterCheck', 'bookCombination'].includes(e.intent.kind);
+    const manual =
+      ['createBooking', 'bookAfterCheck', 'bookCombination'].includes(e.intent.kind) ||
+      (e.intent.kind === 'convertOption' && e.response?.assignment === 'manual');
     if (!manual || movedByProgram.has(e.response.id)) continue;
     const now = byId.get(e.response.id);
     if (!now) continue; // checkNoLostWrites reports it
@@ -526,6 +594,166 @@ export function checkManualNeverMoved(
       violations.push(
         `manual booking ${now.id} (#${e.id}) moved: ${sorted(e.response.tableIds)} at ${e.response.startsAt} -> ${sorted(now.tableIds)} at ${now.startsAt}`,
       );
+    }
+  }
+  return violations;
+}
+
+// Options and the waitlist ---------------------------------------------------------------------------------
+
+/** An option read back (GraphQL `opzioni`: the live ones) or as its creation answered. */
+export interface OptionView {
+  id: string;
+  tableIds: string[];
+  startsAt: string;
+  endsAt: string;
+  expiresAt: string;
+  covers: number;
+  combinationId: string | null;
+  assignment: 'manual' | 'auto';
+}
+
+/** The options whose holds may be in the agendas: the live ones read back, and the ids of those expired since. */
+export interface OptionHolds {
+  live: readonly OptionView[];
+  expired: ReadonlySet<string>;
+}
+
+/** Live options as the bookings they stand for (their tables are held for their window like a booking's). */
+export const optionsAsBookings = (live: readonly OptionView[]): BookingView[] =>
+  live.map((o) => ({
+    id: `option ${o.id}`,
+    state: 'pending',
+    tableIds: o.tableIds,
+    startsAt: o.startsAt,
+    endsAt: o.endsAt,
+    durationMinutes: null,
+  }));
+
+/**
+ * Options hold what they promise and nothing else. Read back at wall time `readAtWall`: no option is live past
+ * its `expiresAt`, and none whose release (`released: true`) or conversion into a booking was acknowledged.
+ * While an option is certainly live (from its acknowledged creation until the first release or conversion of it
+ * was sent, or it expired), no other booking acknowledged in that time got one of its tables for an overlapping
+ * window (bookings judged by their window read back, when they were not moved since).
+ */
+export function checkOptionsHold(
+  history: readonly HistoryEntry[],
+  live: readonly OptionView[],
+  bookings: readonly BookingView[],
+  readAtWall: number,
+  toMonotonic = wallToMonotonic,
+): string[] {
+  const violations: string[] = [];
+  const ended = new Map<string, HistoryEntry>();
+  for (const e of history.filter(acknowledged)) {
+    const i = e.intent;
+    if (i.kind === 'releaseOption' && e.response?.released === true) ended.set(i.optionId, e);
+    if (i.kind === 'convertOption') ended.set(i.optionId, e);
+  }
+  for (const o of live) {
+    if (Date.parse(o.expiresAt) <= readAtWall)
+      violations.push(`option ${o.id} is still live after it expired at ${o.expiresAt}`);
+    const end = ended.get(o.id);
+    if (end) violations.push(`option ${o.id} is still live after #${end.id} (${end.intent.kind}) ended it`);
+  }
+  const byId = new Map(bookings.map((b) => [b.id, b]));
+  const sorted = (ids: readonly string[]) => [...ids].sort().join(',');
+  const creates = ['createBooking', 'bookAfterCheck', 'autoBook', 'bookCombination', 'convertOption'];
+  for (const opt of ofKind(history, 'createOption').filter(acknowledged)) {
+    const o = opt.response as OptionView;
+    let lifeEnd = toMonotonic(o.expiresAt) - 5;
+    for (const e of history) {
+      const i = e.intent;
+      if (
+        (i.kind === 'releaseOption' || i.kind === 'convertOption') &&
+        i.optionId === o.id &&
+        mayHaveWritten(e)
+      )
+        lifeEnd = Math.min(lifeEnd, e.sentAt);
+    }
+    for (const e of history.filter(acknowledged)) {
+      if (!creates.includes(e.intent.kind) || e.response?.id === o.id) continue;
+      if (e.sentAt <= opt.answeredAt || e.answeredAt >= lifeEnd) continue;
+      const b = byId.get(e.response.id);
+      if (!b || Date.parse(b.startsAt) !== Date.parse(e.response.startsAt)) continue;
+      if (sorted(b.tableIds) !== sorted(e.response.tableIds ?? [])) continue;
+      const [bs, be] = windowOf(b, 120);
+      const shared = b.tableIds.filter((t) => o.tableIds.includes(t));
+      if (shared.length > 0 && bs < Date.parse(o.endsAt) && Date.parse(o.startsAt) < be)
+        violations.push(
+          `booking ${b.id} (#${e.id}) got table(s) ${shared.join(',')} held by live option ${o.id} (#${opt.id})`,
+        );
+    }
+  }
+  return violations;
+}
+
+/** A waitlist entry read back. */
+export interface WaitlistEntryView {
+  id: string;
+  state: string;
+  prenotazioneId: string | null;
+  tableIds: string[];
+}
+
+/** A booking read back with the external id an import (a waitlist seating: `waitlist:<entry id>`) gave it. */
+export interface WalkInView extends BookingView {
+  externalId: string | null;
+}
+
+/**
+ * Seating a waitlist party makes exactly one booking, on the tables the entry names: a seated entry has one
+ * active booking (externalId `waitlist:<entry id>`, the entry's `prenotazioneId`) on exactly its tables; an
+ * entry not seated has none (under faults an interrupted seating may be finished or dropped later: not judged);
+ * every acknowledged `siedi` of one entry answered the same booking and tables (no entry is seated twice); an
+ * acknowledged seating or cancellation is the entry's final state.
+ */
+export function checkWaitlistSeating(
+  history: readonly HistoryEntry[],
+  entries: readonly WaitlistEntryView[],
+  walkIns: readonly WalkInView[],
+  faults = false,
+): string[] {
+  const violations: string[] = [];
+  const sorted = (ids: readonly string[]) => [...ids].sort().join(',');
+  for (const entry of entries) {
+    const made = walkIns.filter((b) => b.externalId === `waitlist:${entry.id}`);
+    if (entry.state === 'seated') {
+      if (made.length !== 1)
+        violations.push(
+          `seated entry ${entry.id} has ${made.length} bookings (${made.map((b) => b.id).join(',')})`,
+        );
+      const booking = made[0];
+      if (booking && booking.id !== entry.prenotazioneId)
+        violations.push(
+          `seated entry ${entry.id} names booking ${entry.prenotazioneId}, its booking is ${booking.id}`,
+        );
+      if (booking && sorted(booking.tableIds) !== sorted(entry.tableIds))
+        violations.push(
+          `seated entry ${entry.id} is at ${sorted(entry.tableIds)}, its booking ${booking.id} holds ${sorted(booking.tableIds)}`,
+        );
+      if (booking && !ACTIVE_STATES.includes(booking.state))
+        violations.push(`seated entry ${entry.id}: its booking ${booking.id} is ${booking.state}`);
+    } else if (made.length > 0 && !faults) {
+      violations.push(
+        `entry ${entry.id} is ${entry.state} but has booking(s) ${made.map((b) => b.id).join(',')}`,
+      );
+    }
+    const seats = ofKind(history, 'waitSeat').filter((e) => acknowledged(e) && e.intent.entryId === entry.id);
+    const answers = new Set(
+      seats.map((e) => `${e.response?.prenotazioneId} at ${sorted(e.response?.tableIds ?? [])}`),
+    );
+    if (answers.size > 1)
+      violations.push(`entry ${entry.id} was seated more than once: ${[...answers].join(' / ')}`);
+    if (seats.length > 0 && entry.state !== 'seated')
+      violations.push(`entry ${entry.id} seated by #${seats[0]!.id} is ${entry.state}`);
+    const cancels = ofKind(history, 'waitCancel').filter(
+      (e) => acknowledged(e) && e.intent.entryId === entry.id,
+    );
+    for (const c of cancels) {
+      if (entry.state !== c.intent.state)
+        violations.push(`entry ${entry.id} ${c.intent.state} by #${c.id} is ${entry.state}`);
     }
   }
   return violations;

@@ -34,15 +34,28 @@ export type Op =
   | SeatingOp;
 
 /**
- * Seating operations (SEATING_PROPERTIES=1, seating.e2e.test.ts only): join two tables into a combination, book
- * with `autoAssign`, book a combination, change the turn times and re-seating. Written against the seating
- * contract; the default suites never generate them.
+ * Seating operations (seating.e2e.test.ts; a few in faults.e2e.test.ts): join two tables into a combination,
+ * book with `autoAssign`, book a combination, change the turn times and re-seating; hold tables with an option,
+ * convert or release it; add a walk-in party to the waitlist, notify, seat (chosen tables or the suggested fit)
+ * or cancel it. The interleavings suite never generates them.
  */
 export type SeatingOp =
   | { kind: 'createCombination'; tables: number[]; maxCovers: number }
   | { kind: 'autoBook'; slot: number; covers: number; duration: number | null }
   | { kind: 'bookCombination'; combination: number; slot: number; covers: number }
-  | { kind: 'setSeating'; reseat: boolean; preset: number };
+  | { kind: 'setSeating'; reseat: boolean; preset: number }
+  /** The availability check for a party of 5–7, then a booking of the first combination it offered. */
+  | { kind: 'checkThenBookCombination'; slot: number; duration: number; covers: number }
+  /** Hold tables with an option: chosen tables, or `tables: null` for autoAssign. */
+  | { kind: 'createOption'; tables: number[] | null; slot: number; covers: number; ttl: number }
+  /** Turn the n-th option of the tenant into a booking (`opzioneId`). */
+  | { kind: 'convertOption'; option: number }
+  | { kind: 'releaseOption'; option: number }
+  | { kind: 'waitAdd'; covers: number }
+  | { kind: 'waitNotify'; entry: number }
+  /** Seat the n-th waitlist entry: on chosen tables, or `tables: null` for the suggested fit. */
+  | { kind: 'waitSeat'; entry: number; tables: number[] | null }
+  | { kind: 'waitCancel'; entry: number; left: boolean };
 
 /** Turn-time rows a program switches between (none = the default meal duration for everyone). */
 export const TURN_TIME_PRESETS: ReadonlyArray<ReadonlyArray<{ maxCovers: number; minutes: number }>> = [
@@ -148,6 +161,42 @@ export const programArbitrary: fc.Arbitrary<Step[]> = fc
   .integer({ min: 2, max: 4 })
   .chain((devices) => fc.array(stepArbitrary(devices), { minLength: 5, maxLength: 20 }));
 
+const option = fc.nat(3);
+const entry = fc.nat(3);
+
+/** Options and the waitlist (seating suite, and a few in the fault suite). */
+export const optionAndWaitlistOpArbitrary: fc.Arbitrary<Op> = fc.oneof(
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('createOption' as const),
+      tables: fc.option(tables, { nil: null }),
+      slot,
+      covers: fc.integer({ min: 1, max: 4 }),
+      ttl: fc.constantFrom(30, 300),
+    }),
+    weight: 4,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('convertOption' as const), option }), weight: 3 },
+  { arbitrary: fc.record({ kind: fc.constant('releaseOption' as const), option }), weight: 2 },
+  {
+    arbitrary: fc.record({ kind: fc.constant('waitAdd' as const), covers: fc.integer({ min: 1, max: 6 }) }),
+    weight: 3,
+  },
+  { arbitrary: fc.record({ kind: fc.constant('waitNotify' as const), entry }), weight: 1 },
+  {
+    arbitrary: fc.record({
+      kind: fc.constant('waitSeat' as const),
+      entry,
+      tables: fc.option(fc.uniqueArray(table, { minLength: 1, maxLength: 1 }), { nil: null }),
+    }),
+    weight: 3,
+  },
+  {
+    arbitrary: fc.record({ kind: fc.constant('waitCancel' as const), entry, left: fc.boolean() }),
+    weight: 1,
+  },
+);
+
 const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
   {
     arbitrary: fc.record({
@@ -177,6 +226,15 @@ const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     arbitrary: fc.record({
+      kind: fc.constant('checkThenBookCombination' as const),
+      slot,
+      duration: fc.constantFrom(...DURATIONS),
+      covers: fc.integer({ min: 5, max: 7 }),
+    }),
+    weight: 2,
+  },
+  {
+    arbitrary: fc.record({
       kind: fc.constant('setSeating' as const),
       reseat: fc.boolean(),
       preset: fc.integer({ min: 0, max: TURN_TIME_PRESETS.length - 1 }),
@@ -192,6 +250,7 @@ const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
 export const seatingOpArbitrary: fc.Arbitrary<Op> = fc.oneof(
   { arbitrary: opArbitrary.filter((op) => op.kind !== 'patchTable' && op.kind !== 'deleteTable'), weight: 3 },
   { arbitrary: seatingOnly, weight: 2 },
+  { arbitrary: optionAndWaitlistOpArbitrary, weight: 2 },
 );
 
 /** 5–20 seating-suite operations over 2–4 devices. */
@@ -200,4 +259,27 @@ export const seatingProgramArbitrary: fc.Arbitrary<Step[]> = fc.integer({ min: 2
     minLength: 5,
     maxLength: 20,
   }),
+);
+
+/**
+ * The fault suite's programs: the default operations, and now and then (one in five) a seating one — an
+ * auto-assigned booking, an option created, converted or released, a waitlist party added, seated or cancelled.
+ */
+export const faultProgramArbitrary: fc.Arbitrary<Step[]> = fc.integer({ min: 2, max: 4 }).chain((devices) =>
+  fc.array(
+    fc.record({
+      device: fc.integer({ min: 0, max: devices - 1 }),
+      op: fc.oneof(
+        { arbitrary: opArbitrary, weight: 4 },
+        {
+          arbitrary: fc.oneof(
+            seatingOnly.filter((op) => op.kind === 'autoBook'),
+            optionAndWaitlistOpArbitrary.filter((op) => op.kind !== 'waitNotify'),
+          ),
+          weight: 1,
+        },
+      ),
+    }),
+    { minLength: 5, maxLength: 20 },
+  ),
 );

@@ -9,9 +9,17 @@ export interface Tally {
   requests: number;
   faults: number;
   known: Set<string>;
+  /** Per operation kind: requests sent and acknowledged (2xx), to show what the programs actually did. */
+  kinds: Map<string, { sent: number; acknowledged: number }>;
 }
 
-export const newTally = (): Tally => ({ programs: 0, requests: 0, faults: 0, known: new Set() });
+export const newTally = (): Tally => ({
+  programs: 0,
+  requests: 0,
+  faults: 0,
+  known: new Set(),
+  kinds: new Map(),
+});
 
 export async function checkProgram(
   program: readonly Step[],
@@ -21,6 +29,12 @@ export async function checkProgram(
   const result = await runProgram(program, options);
   tally.programs++;
   tally.requests += result.history.length;
+  for (const e of result.history) {
+    const kind = tally.kinds.get(e.intent.kind) ?? { sent: 0, acknowledged: 0 };
+    kind.sent++;
+    if (e.status >= 200 && e.status < 300) kind.acknowledged++;
+    tally.kinds.set(e.intent.kind, kind);
+  }
   const violations = violationsOf(result, {
     faults: options.faults ?? false,
     events: options.eventsObservable !== false,
@@ -36,4 +50,5 @@ export async function checkProgram(
 
 export const summary = (label: string, tally: Tally) =>
   `[props] ${label}: ${tally.programs} programs, ${tally.requests} requests, ${tally.faults} faults injected` +
-  (tally.known.size > 0 ? `; known defects seen: ${[...tally.known].join(' ')}` : '');
+  (tally.known.size > 0 ? `; known defects seen: ${[...tally.known].join(' ')}` : '') +
+  `\n  (acknowledged/sent: ${[...tally.kinds.entries()].map(([k, n]) => `${k} ${n.acknowledged}/${n.sent}`).join(', ')})`;

@@ -5,7 +5,14 @@
 import { mintToken, newTenantId } from '@coperto/testkit';
 import type { CloudEvent } from '@coperto/bus';
 import type { EventCollector, Stack } from '../support/stack.js';
-import { HistoryRecorder, now, type HistoryEntry, type Intent, type SeenEvent } from './history.js';
+import {
+  HistoryRecorder,
+  mayHaveWritten,
+  now,
+  type HistoryEntry,
+  type Intent,
+  type SeenEvent,
+} from './history.js';
 import {
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
@@ -24,6 +31,12 @@ import {
   type BookingView,
   type CombinationView,
   type SeatingBookingView,
+  checkOptionsHold,
+  checkWaitlistSeating,
+  optionsAsBookings,
+  type OptionView,
+  type WaitlistEntryView,
+  type WalkInView,
 } from './invariants.js';
 import {
   COMBINATION_MIN_COVERS,
@@ -44,6 +57,10 @@ export interface TenantWorld {
   bookings: string[];
   /** Combinations created so far (seating suite). */
   combinations: string[];
+  /** Options acknowledged so far. */
+  options: string[];
+  /** Waitlist entries acknowledged so far. */
+  waitlist: string[];
 }
 
 export interface ProgramResult {
@@ -62,6 +79,11 @@ export interface ProgramResult {
     bookings: SeatingBookingView[];
     seats: Map<string, number>;
     combinations: CombinationView[];
+    /** Live options, read at wall time `readAtWall`. */
+    options: OptionView[];
+    readAtWall: number;
+    waitlist: WaitlistEntryView[];
+    walkIns: WalkInView[];
   }>;
 }
 
@@ -104,7 +126,7 @@ async function makeWorld(stack: Stack, seating = false): Promise<TenantWorld> {
       throw new Error(`setup: table not created (${res.status} ${JSON.stringify(res.body)})`);
     tables.push(res.body.id);
   }
-  return { tenant, token, admin, tables, bookings: [], combinations: [] };
+  return { tenant, token, admin, tables, bookings: [], combinations: [], options: [], waitlist: [] };
 }
 
 const pick = <T>(list: readonly T[], index: number): T | undefined =>
@@ -315,6 +337,108 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
       );
       return;
     }
+    case 'createOption': {
+      const start = SLOTS[op.slot]!;
+      const tableIds = op.tables?.map(t);
+      const entry = await send(
+        { kind: 'createOption', ...(tableIds ? { tableIds } : {}), start, covers: op.covers, ttl: op.ttl },
+        'POST',
+        '/api/prenotazioni/opzioni',
+        {
+          covers: op.covers,
+          bookingDate: start,
+          ttl: op.ttl,
+          ...(tableIds ? { tableIds } : { autoAssign: true }),
+        },
+      );
+      if (entry.status === 201) world.options.push(entry.response.id);
+      return;
+    }
+    case 'convertOption': {
+      const optionId = pick(world.options, op.option);
+      if (!optionId) return;
+      booked(
+        await send({ kind: 'convertOption', optionId }, 'POST', '/api/prenotazioni', {
+          opzioneId: optionId,
+          customerName: deviceId,
+          notes: noteOf(rec.entries.length),
+        }),
+      );
+      return;
+    }
+    case 'releaseOption': {
+      const optionId = pick(world.options, op.option);
+      if (!optionId) return;
+      await send({ kind: 'releaseOption', optionId }, 'DELETE', `/api/prenotazioni/opzioni/${optionId}`);
+      return;
+    }
+    case 'waitAdd': {
+      const entry = await send({ kind: 'waitAdd', covers: op.covers }, 'POST', '/api/attesa', {
+        customerName: deviceId,
+        covers: op.covers,
+      });
+      if (entry.status === 201) world.waitlist.push(entry.response.id);
+      return;
+    }
+    case 'waitNotify':
+    case 'waitSeat':
+    case 'waitCancel': {
+      const entryId = pick(world.waitlist, op.entry);
+      if (!entryId) return;
+      if (op.kind === 'waitNotify') {
+        await send({ kind: 'waitNotify', entryId }, 'POST', `/api/attesa/${entryId}/avvisa`);
+      } else if (op.kind === 'waitCancel') {
+        const state = op.left ? 'left' : 'cancelled';
+        await send({ kind: 'waitCancel', entryId, state }, 'POST', `/api/attesa/${entryId}/annulla`, {
+          motivo: 'generated',
+          state,
+        });
+      } else {
+        const tableIds = op.tables?.map(t);
+        await send(
+          { kind: 'waitSeat', entryId, ...(tableIds ? { tableIds } : {}) },
+          'POST',
+          `/api/attesa/${entryId}/siedi`,
+          tableIds ? { tableIds } : {},
+        );
+      }
+      return;
+    }
+    case 'checkThenBookCombination': {
+      const start = SLOTS[op.slot]!;
+      const check = await send(
+        { kind: 'check', start, minutes: op.duration, covers: op.covers },
+        'POST',
+        '/api/tavoli/verifica-disponibilita',
+        { dataOra: start, numeroPersone: op.covers, durataMediaPasto: op.duration },
+      );
+      const offered: Array<{ id: string; tableIds: string[] }> =
+        check.status === 200 ? (check.response?.combinazioniDisponibili ?? []) : [];
+      const chosen = offered[0];
+      if (!chosen) return;
+      booked(
+        await send(
+          {
+            kind: 'bookAfterCheck',
+            checkId: check.id,
+            tableIds: chosen.tableIds,
+            start,
+            minutes: op.duration,
+          },
+          'POST',
+          '/api/prenotazioni',
+          {
+            covers: op.covers,
+            bookingDate: start,
+            customerName: deviceId,
+            combinationId: chosen.id,
+            durationMinutes: op.duration,
+            notes: noteOf(rec.entries.length),
+          },
+        ),
+      );
+      return;
+    }
     case 'checkThenBook': {
       const start = SLOTS[op.slot]!;
       const check = await send(
@@ -398,22 +522,54 @@ const SEATING_READ = `{
   }
   tavoli { id seats }
   combinazioni { id tableIds minCovers maxCovers }
+  opzioni { id tableIds startsAt endsAt expiresAt covers combinationId assignment }
 }`;
 
-/** The seating suite's read-back of one tenant: bookings with their seating fields, seats, combinations. */
-async function readSeating(stack: Stack, token: string) {
-  const res = await stack.graphql(token, SEATING_READ);
+const isoDay = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+
+/**
+ * The seating suite's read-back of one tenant: bookings with their seating fields, seats, combinations, live
+ * options (read at `readAtWall`), the waitlist entries the program made (reading one finishes a seating a crash
+ * interrupted) and the walk-in bookings of today.
+ */
+async function readSeating(stack: Stack, world: TenantWorld) {
+  const entries = world.waitlist
+    .map((id, i) => `e${i}: voceAttesa(id: ${JSON.stringify(id)}) { id state prenotazioneId tableIds }`)
+    .join('\n');
+  const day = Date.now();
+  const walkIns = `walkIns: prenotazioni(filter: { dal: "${isoDay(day - 86_400_000)}", al: "${isoDay(day + 86_400_000)}" }) {
+    id state tableIds startsAt endsAt durationMinutes notes covers combinationId assignment externalId
+  }`;
+  // After a fault the service may need a moment to reconnect (bounded), as for the other reads.
+  const deadline = Date.now() + 30_000;
+  let readAtWall: number;
+  let res: Awaited<ReturnType<Stack['graphql']>>;
+  for (;;) {
+    readAtWall = Date.now();
+    res = await stack
+      .graphql(world.token, SEATING_READ.replace(/}$/, `${walkIns}\n${entries}\n}`))
+      .catch((error: Error) => ({ status: 0, body: { errors: [String(error.message)] } }) as never);
+    if ((res.status === 200 && !res.body.errors) || Date.now() > deadline) break;
+    await new Promise((r) => setTimeout(r, 250));
+  }
   if (res.status !== 200 || res.body.errors)
     throw new Error(`final seating read: ${res.status} ${JSON.stringify(res.body).slice(0, 500)}`);
   const data = res.body.data as {
     prenotazioni: SeatingBookingView[];
     tavoli: Array<{ id: string; seats: number }>;
     combinazioni: CombinationView[];
-  };
+    opzioni: OptionView[];
+    walkIns: Array<SeatingBookingView & WalkInView>;
+  } & Record<string, WaitlistEntryView | null>;
+  const waitlist = world.waitlist.map((_, i) => data[`e${i}`] as WaitlistEntryView | null);
   return {
     bookings: data.prenotazioni,
     seats: new Map(data.tavoli.map((t) => [t.id, t.seats])),
     combinations: data.combinazioni,
+    options: data.opzioni,
+    readAtWall,
+    waitlist: waitlist.filter((e): e is WaitlistEntryView => e !== null),
+    walkIns: data.walkIns,
   };
 }
 
@@ -478,17 +634,26 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
       });
       if (list.status !== 200)
         throw new Error(`final read of bookings: ${list.status} ${JSON.stringify(list.body)}`);
-      const seated = options.seating ? await readSeating(stack, world.token) : undefined;
+      const seated = options.seating ? await readSeating(stack, world) : undefined;
       if (seated) seating.push({ tenant: world.tenant, ...seated });
       perTenant.push({
         tenant: world.tenant,
-        // The seating suite judges windows by the stored endsAt (turn times), which only GraphQL carries.
-        bookings: seated?.bookings ?? list.body,
+        // The seating suite judges windows by the stored endsAt (turn times), which only GraphQL carries; the
+        // walk-ins of today (waitlist seatings) hold tables too.
+        bookings: seated
+          ? [...seated.bookings, ...seated.walkIns.filter((w) => !seated.bookings.some((b) => b.id === w.id))]
+          : list.body,
         agendas: await options.readAgendas(world.tenant),
       });
     }
     const ids = new Map(
-      worlds.map((w) => [w.tenant, new Set([w.tenant, ...w.tables, ...w.bookings])] as const),
+      worlds.map(
+        (w) =>
+          [
+            w.tenant,
+            new Set([w.tenant, ...w.tables, ...w.bookings, ...w.combinations, ...w.options, ...w.waitlist]),
+          ] as const,
+      ),
     );
     return {
       history: rec.entries,
@@ -518,9 +683,18 @@ export function violationsOf(
   const perTenant = result.perTenant.flatMap(({ tenant, bookings, agendas }) => {
     const history = result.history.filter((e) => e.tenant === tenant);
     const events = result.events.filter((e) => e.tenantid === tenant);
+    const seated = result.seating?.find((s) => s.tenant === tenant);
+    const live = seated?.options ?? [];
+    const expired = new Set(
+      history
+        .filter((e) => e.intent.kind === 'createOption' && e.status === 201)
+        .filter((e) => Date.parse(e.response.expiresAt) <= (seated?.readAtWall ?? Date.now()))
+        .map((e) => e.response.id as string),
+    );
     return [
       ...named('events of writes', checkEventsOfWrites(history, events)),
-      ...named('no double booking', checkNoDoubleBooking(bookings)),
+      // A live option holds its tables for its window like a booking.
+      ...named('no double booking', checkNoDoubleBooking([...bookings, ...optionsAsBookings(live)])),
       ...named(
         'agenda holds',
         checkAgendaHolds(
@@ -532,6 +706,7 @@ export function violationsOf(
                 agendas.map((a) => a.tableId),
               )
             : undefined,
+          { live, expired },
         ),
       ),
       ...named('no lost writes', checkNoLostWrites(history, result.finalStatus, bookings)),
@@ -540,11 +715,19 @@ export function violationsOf(
         : []),
     ];
   });
-  const seating = (result.seating ?? []).flatMap(({ tenant, bookings, seats, combinations }) => {
-    const history = result.history.filter((e) => e.tenant === tenant);
+  const seating = (result.seating ?? []).flatMap((s) => {
+    const history = result.history.filter((e) => e.tenant === s.tenant);
     return [
-      ...named('auto-assigned tables fit', checkAutoAssignedFit(bookings, seats, combinations)),
-      ...named('manual never moved', checkManualNeverMoved(history, bookings)),
+      // The fault suite's programs also change seats and delete tables: the fit is judged where they did not.
+      ...(history.some((e) => ['patchTable', 'deleteTable'].includes(e.intent.kind) && mayHaveWritten(e))
+        ? []
+        : named('auto-assigned tables fit', checkAutoAssignedFit(s.bookings, s.seats, s.combinations))),
+      ...named('manual never moved', checkManualNeverMoved(history, s.bookings)),
+      ...named('options hold', checkOptionsHold(history, s.options, s.bookings, s.readAtWall)),
+      ...named(
+        'waitlist seats once',
+        checkWaitlistSeating(history, s.waitlist, s.walkIns, options.faults ?? false),
+      ),
     ];
   });
   return [

@@ -3,9 +3,17 @@
  * need: the table agendas (`tavoli_agenda`), read through the embedded store or MongoDB.
  */
 import { trustedTenantId } from '@coperto/auth';
+import { connectNatsBus, type CloudEvent, type Subscription } from '@coperto/bus';
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
 import { serverUrls, uniqueName } from '@coperto/testkit';
-import { startDistributed, startEmbedded, type Mode, type Stack } from '../support/stack.js';
+import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
+import {
+  startDistributed,
+  startEmbedded,
+  type EventCollector,
+  type Mode,
+  type Stack,
+} from '../support/stack.js';
 import type { AgendaView } from './invariants.js';
 
 export const AGENDA_COLLECTION = 'tavoli_agenda';
@@ -13,7 +21,33 @@ export const AGENDA_COLLECTION = 'tavoli_agenda';
 export interface PropertyStack {
   stack: Stack;
   readAgendas(tenant: string): Promise<AgendaView[]>;
+  /**
+   * Distributed: gap-free event watching (a JetStream ordered consumer, `bus.follow`, which sees every event
+   * published once it resolved). A plain NATS subscription may not be registered on the server yet when the
+   * program's first writes publish: a loaded machine then misses their events.
+   */
+  observe?: (subject: string) => Promise<EventCollector>;
   close(): Promise<void>;
+}
+
+/** Collects the events of a bus subscription, checking each against the AsyncAPI document. */
+export function collectorOf(subject: string, subscription: Subscription): EventCollector {
+  const received: CloudEvent[] = [];
+  void (async () => {
+    for await (const event of subscription) {
+      recordViolation(busEventViolation(subject, event));
+      received.push(event);
+    }
+  })().catch(() => {});
+  return {
+    received,
+    async waitFor(count, timeoutMs = 10_000) {
+      const deadline = Date.now() + timeoutMs;
+      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+      return received;
+    },
+    stop: () => subscription.unsubscribe(),
+  };
 }
 
 export function agendaReader(store: DocumentStore) {
@@ -35,10 +69,13 @@ export async function startPropertyStack(mode: Mode): Promise<PropertyStack> {
   const database = uniqueName('props');
   const stack = await startDistributed({ mongoUrl, natsUrl, redisUrl, database });
   const store = await connectMongoStore({ url: mongoUrl, database });
+  const observer = await connectNatsBus({ url: natsUrl, name: uniqueName('props-observer') });
   return {
     stack,
     readAgendas: agendaReader(store),
+    observe: async (subject) => collectorOf(subject, await observer.follow(subject)),
     close: async () => {
+      await observer.close().catch(() => {});
       await store.close();
       await stack.close();
     },

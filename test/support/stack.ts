@@ -182,19 +182,39 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
 
 export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
 
-/**
- * Distributed mode: every subgraph and the gateway as separate processes against the real MongoDB-protocol,
- * NATS and Redis servers, on a database of their own. `instances` runs that many copies of each subgraph;
- * the gateway and sibling subgraphs use the first copy.
- */
-export async function startDistributed(options: {
+type DistributedOptions = {
   mongoUrl: string;
   natsUrl: string;
   redisUrl: string;
   database: string;
   instances?: number;
   extraEnv?: Record<string, string>;
-}): Promise<Stack & { processes: ProcessHandle[]; subgraphs: Record<string, ProcessHandle[]> }> {
+};
+type DistributedStack = Stack & { processes: ProcessHandle[]; subgraphs: Record<string, ProcessHandle[]> };
+
+/** How often a distributed stack is started again on fresh ports when a reserved port was taken meanwhile. */
+const PORT_RACE_ATTEMPTS = 3;
+
+/**
+ * Distributed mode: every subgraph and the gateway as separate processes against the real MongoDB-protocol,
+ * NATS and Redis servers, on a database of their own. `instances` runs that many copies of each subgraph;
+ * the gateway and sibling subgraphs use the first copy.
+ */
+export async function startDistributed(options: DistributedOptions): Promise<DistributedStack> {
+  // Ports are reserved by binding and closing them before the processes start; another process on the machine
+  // can take one in between (EADDRINUSE, seen in CI under load). That is the harness's race, not the service's:
+  // start again on fresh ports.
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await startDistributedOnce(options);
+    } catch (error) {
+      if (attempt >= PORT_RACE_ATTEMPTS || !String((error as Error).message).includes('EADDRINUSE'))
+        throw error;
+    }
+  }
+}
+
+async function startDistributedOnce(options: DistributedOptions): Promise<DistributedStack> {
   const shared = {
     MONGO_URL: options.mongoUrl,
     MONGO_DATABASE: options.database,

@@ -71,7 +71,18 @@ export async function scenario8(ctx: BenchContext) {
         throw new Error(`the service lacks the seating API: ${missing.join('; ')}`);
       }
       const demand = generateDemand(seed + Math.round(level * 1000), level, spec, available);
-      const evening = await replayEvening({ api, clock, spec, demand, policy, date, timeZone: TIME_ZONE });
+      const diagnose = process.env.BENCH_SEATING_DIAG === '1' ? setUp.seats : undefined;
+      const evening = await replayEvening({
+        api,
+        clock,
+        spec,
+        demand,
+        policy,
+        date,
+        timeZone: TIME_ZONE,
+        diagnose,
+      });
+      for (const line of evening.diagnostics) log(`s8 diag ${label}: ${line}`);
       const window = {
         start: localInstant(date, spec.open, TIME_ZONE),
         end: localInstant(date, spec.close, TIME_ZONE),

@@ -30,6 +30,7 @@ import { checkReadBack, type ReadBackBooking, type WalkInOutcome } from './metri
 import { book, type PolicyName } from './policies.js';
 import { turnMinutes, type RestaurantSpec } from './restaurant.js';
 import type { VirtualClock } from './virtual-clock.js';
+import { refusalReason } from './refusal-reason.js';
 
 export interface EveningInput {
   api: Api;
@@ -42,6 +43,8 @@ export interface EveningInput {
   timeZone: string;
   /** Reads every booking of the day (default: GraphQL on the same service, see readBackDay). */
   readDay?: (date: string) => Promise<ReadBackBooking[]>;
+  /** Seats by table id: with it, each refusal and each seated walk-in is explained in `diagnostics`. */
+  diagnose?: ReadonlyMap<string, number>;
 }
 
 export interface EveningResult {
@@ -59,6 +62,8 @@ export interface EveningResult {
   /** Calls that failed unexpectedly (not a refusal): how many, and the first message. */
   errors: number;
   firstError: string | null;
+  /** One line per refusal and per seated walk-in (only with `diagnose`). */
+  diagnostics: string[];
 }
 
 type ServiceEvent =
@@ -90,11 +95,14 @@ interface Waiting {
   walkIn: WalkIn;
   joinedAt: number;
   outcome: WalkInOutcome;
+  suggested: string[];
+  aheadAtJoin: string;
 }
 
 interface WaitlistEntry {
   id: string;
   quotedMinutes?: number | null;
+  suggestedTableIds?: string[];
   prenotazioneId?: string | null;
   tableIds?: string[];
 }
@@ -125,6 +133,7 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
     waitlistMissing: null,
     errors: 0,
     firstError: null,
+    diagnostics: [],
   };
   /** Runs one step; an unexpected failure is counted and the evening goes on. */
   const step = async <T>(work: () => Promise<T>): Promise<T | undefined> => {
@@ -148,8 +157,13 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
     queue.push(walkIn.arriveAt, RANK['walk-in'], { type: 'walk-in', walkIn });
   queue.push(spec.close, RANK.close, { type: 'close' });
   const bookingIds = new Map<number, string>();
+  /** The tables each booking got when it was made: a party arriving elsewhere was re-seated. */
+  const bookedTables = new Map<string, string>();
+  let reseated = 0;
 
   const waiting: Waiting[] = [];
+  /** Diagnostics of seated walk-ins: the tables whose day explains a quote that was off. */
+  const explain: { line: string; tableIds: string[] }[] = [];
   const setStatus = async (tableIds: readonly string[], status: string, pax?: number) => {
     for (const id of tableIds) {
       await api.call('PUT', `/api/tavoli/${id}/status`, { status, ...(pax === undefined ? {} : { pax }) });
@@ -169,6 +183,18 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
         waiting.splice(waiting.indexOf(w), 1);
         w.outcome.outcome = 'seated';
         w.outcome.waitedMinutes = minute - w.joinedAt;
+        if (input.diagnose) {
+          const name = (ids: readonly string[] | undefined) =>
+            (ids ?? []).map((id) => `${id.slice(-4)}/${input.diagnose!.get(id)}`).join('+');
+          const error = Math.abs((w.outcome.quotedMinutes ?? 0) - (w.outcome.waitedMinutes ?? 0));
+          explain.push({
+            line:
+              `walk-in ${w.walkIn.id} covers ${w.walkIn.covers} joined ${w.joinedAt} quote ${w.outcome.quotedMinutes} ` +
+              `waited ${w.outcome.waitedMinutes} suggested ${name(w.suggested)} seated ${name(entry.tableIds)} ` +
+              `ahead-at-join ${w.aheadAtJoin}`,
+            tableIds: error >= 10 ? [...new Set([...w.suggested, ...(entry.tableIds ?? [])])] : [],
+          });
+        }
         if (!entry.prenotazioneId) {
           result.errors++;
           result.firstError ??= `POST /api/attesa/${w.entryId}/siedi answered without prenotazioneId`;
@@ -207,10 +233,20 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
             customerName: `Ospite ${request.id}`,
           }),
         );
-        if (outcome?.kind === 'refused') result.refused++;
+        if (outcome?.kind === 'refused') {
+          result.refused++;
+          if (input.diagnose) {
+            const day = await readDay();
+            result.diagnostics.push(
+              `refused ${request.id} covers ${request.covers} at ${request.time}: ` +
+                refusalReason(day, input.diagnose, spec, date, timeZone, request),
+            );
+          }
+        }
         if (outcome?.kind !== 'booked') break;
         result.booked++;
         bookingIds.set(request.id, outcome.id);
+        bookedTables.set(outcome.id, [...outcome.tableIds].sort().join());
         if (request.cancelAt !== null) break;
         const bookingId = outcome.id;
         if (request.noShow) {
@@ -238,6 +274,7 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
             'GET',
             `/api/prenotazioni/${event.bookingId}`,
           );
+          if (bookedTables.get(event.bookingId) !== [...current.tableIds].sort().join()) reseated++;
           await setStatus(current.tableIds, 'occupied', event.request.covers);
           queue.push(minute + event.request.stay, RANK.depart, {
             type: 'depart',
@@ -288,7 +325,14 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
           break;
         }
         outcome.quotedMinutes = entry.quotedMinutes ?? null;
-        const w: Waiting = { entryId: entry.id, walkIn: event.walkIn, joinedAt: minute, outcome };
+        const w: Waiting = {
+          entryId: entry.id,
+          walkIn: event.walkIn,
+          joinedAt: minute,
+          outcome,
+          suggested: entry.suggestedTableIds ?? [],
+          aheadAtJoin: waiting.map((x) => x.walkIn.covers).join(','),
+        };
         waiting.push(w);
         if ((outcome.quotedMinutes ?? 0) > event.walkIn.patience) {
           await leave(w, 'balked', 'quote too long');
@@ -317,5 +361,23 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
   }
   await at(lastMinute + 60);
   result.afterClose = await readDay();
+  if (input.diagnose) result.diagnostics.push(`arrived on other tables than booked (re-seated): ${reseated}`);
+  const midnight = localInstant(date, 0, timeZone);
+  const local = (iso: string) => Math.round((Date.parse(iso) - midnight) / 60_000);
+  for (const { line, tableIds } of explain) {
+    const days = tableIds.map(
+      (t) =>
+        `${t.slice(-4)}: ` +
+        result.afterClose
+          .filter((b) => b.tableIds.includes(t))
+          .sort((a, b) => a.startsAt.localeCompare(b.startsAt))
+          .map(
+            (b) =>
+              `${b.covers}p ${b.state} ${local(b.startsAt)}-${local(b.endsAt)} upd ${local(b.updatedAt)}`,
+          )
+          .join(', '),
+    );
+    result.diagnostics.push(days.length > 0 ? `${line} | ${days.join(' | ')}` : line);
+  }
   return result;
 }

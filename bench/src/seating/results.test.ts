@@ -25,6 +25,7 @@ const evening = (over: Partial<EveningResult> = {}): EveningResult => ({
   waitlistMissing: null,
   errors: 0,
   firstError: null,
+  diagnostics: [],
   ...over,
 });
 const window = {

@@ -10,7 +10,7 @@ import {
 } from 'graphql';
 import { natsSubject, subjectTypeOf } from '@coperto/bus';
 import { outputSchema, SchemaRegistry, type JsonSchema } from '../openapi/json-schema.js';
-import type { EventChannel } from './event-channels.js';
+import { FIELDS_IN_SOME_EVENTS, type EventChannel } from './event-channels.js';
 
 /** Every field of an object type, and of the object types under it: the record as a whole. */
 function wholeRecord(type: GraphQLObjectType): SelectionSetNode {
@@ -102,6 +102,10 @@ export function buildAsyncApiDocument(input: AsyncApiInput): Record<string, unkn
         channel: { $ref: `#/channels/${channelId}` },
         messages: [{ $ref: `#/channels/${channelId}/messages/${key}` }],
       };
+  }
+  for (const [record, fields] of Object.entries(FIELDS_IN_SOME_EVENTS)) {
+    const schema = registry.schemas[record] as { required?: string[] } | undefined;
+    if (schema?.required) schema.required = schema.required.filter((f) => !fields.includes(f));
   }
   return {
     asyncapi: '3.0.0',

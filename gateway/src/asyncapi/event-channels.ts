@@ -55,3 +55,11 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     summary: 'The entry was cancelled; data is the entry.',
   },
 };
+
+/**
+ * Record fields that only some events carry (absent, not null, in the others): the document does not require
+ * them. A re-seated booking's bookings.updated carries the tables it had before the move.
+ */
+export const FIELDS_IN_SOME_EVENTS: Readonly<Record<string, readonly string[]>> = {
+  Prenotazione: ['previousTableIds'],
+};

@@ -9,6 +9,12 @@ export interface SeatCandidate {
   salaId: string | null;
   /** Seats of the table, maxCovers of the combination. */
   capacity: number;
+  /**
+   * Its position in tavolo's list (tables and combinations are listed by name): the tie-break before the id,
+   * so that equal places are taken in the restaurant's own order, the same on every run, not in the order of
+   * generated ids. Absent: after every listed one.
+   */
+  order?: number;
 }
 
 /** A half-open window [start, end) in epoch milliseconds. */
@@ -25,22 +31,26 @@ export function seatCandidates(
 ): SeatCandidate[] {
   return [
     ...tables
-      .filter((t) => t.seats >= covers)
-      .map((t) => ({
+      .map((t, order) => ({ t, order }))
+      .filter(({ t }) => t.seats >= covers)
+      .map(({ t, order }) => ({
         kind: 'table' as const,
         id: t.id,
         tableIds: [t.id],
         salaId: t.salaId,
         capacity: t.seats,
+        order,
       })),
     ...combinations
-      .filter((c) => c.attivo && c.minCovers <= covers && covers <= c.maxCovers)
-      .map((c) => ({
+      .map((c, order) => ({ c, order }))
+      .filter(({ c }) => c.attivo && c.minCovers <= covers && covers <= c.maxCovers)
+      .map(({ c, order }) => ({
         kind: 'combination' as const,
         id: c.id,
         tableIds: [...c.tableIds],
         salaId: c.salaId,
         capacity: c.maxCovers,
+        order,
       })),
   ];
 }
@@ -70,8 +80,8 @@ export interface RankedCandidate extends SeatCandidate {
 
 /**
  * The assignment rule (docs/seating.md "Assignment"): single tables before combinations, then fewest empty
- * seats, then the shortest free time around the window (keeps long gaps for other parties), then id, so the
- * order is total and the choice deterministic. `holdsOf` gives each table's live holds of the local day.
+ * seats, then the shortest free time around the window (keeps long gaps for other parties), then the order
+ * tavolo lists them (by name), then id, so the order is total and the choice deterministic. `holdsOf` gives each table's live holds of the local day.
  * Candidates with a hold overlapping the window on any of their tables are left out.
  */
 export function rankCandidates(
@@ -95,5 +105,16 @@ export function compareRanked(a: RankedCandidate, b: RankedCandidate): number {
   if (a.kind !== b.kind) return a.kind === 'table' ? -1 : 1;
   if (a.emptySeats !== b.emptySeats) return a.emptySeats - b.emptySeats;
   if (a.gapMs !== b.gapMs) return a.gapMs - b.gapMs;
+  return compareListed(a, b);
+}
+
+/** The last tie-break: tavolo's list order (by name), then the id. */
+export function compareListed(
+  a: Pick<SeatCandidate, 'order' | 'id'>,
+  b: Pick<SeatCandidate, 'order' | 'id'>,
+): number {
+  const ao = a.order ?? Infinity;
+  const bo = b.order ?? Infinity;
+  if (ao !== bo) return ao < bo ? -1 : 1;
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }

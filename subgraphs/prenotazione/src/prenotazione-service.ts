@@ -614,7 +614,9 @@ export class PrenotazioneService {
       type,
       source: EVENT_SOURCE,
       subject: record.id,
-      data: { ...publicPrenotazione(record), ...extra },
+      // Every event's data has each field of the documented record (AsyncAPI): previousTableIds is null except
+      // on a re-seating move, which passes the tables it left.
+      data: { ...publicPrenotazione(record), previousTableIds: null, ...extra },
     }).message;
   }
 

@@ -1,4 +1,4 @@
-import { compareRanked, rankCandidates, type SeatCandidate, type Span } from './assignment.js';
+import { compareListed, rankCandidates, type SeatCandidate, type Span } from './assignment.js';
 
 /** A hold on a table with the id of the booking or option that owns it. */
 export interface OwnedSpan extends Span {
@@ -56,27 +56,43 @@ export interface ReseatSearch {
 }
 
 /**
- * A bounded, depth-1 search (pure): for each fitting place in rank order (at most `limits.candidates`), the
- * bookings holding any of its tables during the window (at most `limits.blocking`, all movable) must each find
- * another free fitting place of their own room, given the moves already planned and the new party's place;
- * the first place for which all of them do is the plan. Moved bookings are never moved twice and never moved
- * onto a place that needs another move (depth 1). Null when nothing works.
+ * A bounded, depth-1 search (pure). The fitting places whose blocking bookings (those holding any of their
+ * tables during the window) are at most `limits.blocking` and all movable are ranked (single tables before
+ * combinations, fewest empty seats, then fewest bookings to move, then tavolo's list order) and the first
+ * `limits.candidates` of them are examined in that order: each blocking booking must find another free fitting
+ * place of its own room with no more seats than its own (never a worse fit), given the moves already planned
+ * and the new party's place; the first place for which all of them do is the plan. Places that cannot be freed
+ * are left out before the bound applies (a cheap look at their holds), so the bound counts places worth a
+ * search, not the first ids of a size. Moved bookings are never moved twice and never moved onto a place that
+ * needs another move (depth 1). Null when nothing works.
  */
 export function planReseat(search: ReseatSearch): ReseatPlan | null {
   const limits = search.limits ?? RESEAT_LIMITS;
   const targets = search.targets
-    .map((c) => ({ ...c, emptySeats: c.capacity - search.covers, gapMs: 0 }))
-    .sort(compareRanked)
+    .map((c) => ({ target: c, blockers: blockersOf(c, search) }))
+    .filter(({ blockers }) => blockers.length > 0 && blockers.length <= limits.blocking)
+    .map(({ target, blockers }) => ({ target, bookings: blockers.map((id) => search.bookingOf(id)) }))
+    .filter((t): t is { target: SeatCandidate; bookings: BlockingBooking[] } =>
+      t.bookings.every((b) => b !== undefined && b.movable),
+    )
+    .sort(
+      (a, b) =>
+        Number(a.target.kind === 'combination') - Number(b.target.kind === 'combination') ||
+        a.target.capacity - b.target.capacity ||
+        a.bookings.length - b.bookings.length ||
+        compareListed(a.target, b.target),
+    )
     .slice(0, limits.candidates);
-  for (const target of targets) {
-    const plan = planFor(target, search, limits);
+  for (const { target, bookings } of targets) {
+    const plan = planFor(target, bookings, search);
     if (plan) return plan;
   }
   return null;
 }
 
-function planFor(target: SeatCandidate, search: ReseatSearch, limits: ReseatLimits): ReseatPlan | null {
-  const blockers = [
+/** The owners of the holds on any of the place's tables that overlap the window, sorted. */
+function blockersOf(target: SeatCandidate, search: ReseatSearch): string[] {
+  return [
     ...new Set(
       target.tableIds.flatMap((t) =>
         search
@@ -86,9 +102,13 @@ function planFor(target: SeatCandidate, search: ReseatSearch, limits: ReseatLimi
       ),
     ),
   ].sort();
-  if (blockers.length === 0 || blockers.length > limits.blocking) return null;
-  const bookings = blockers.map((id) => search.bookingOf(id));
-  if (bookings.some((b) => !b || !b.movable)) return null;
+}
+
+function planFor(
+  target: SeatCandidate,
+  bookings: readonly BlockingBooking[],
+  search: ReseatSearch,
+): ReseatPlan | null {
   const planned: Array<OwnedSpan & { tableId: string }> = target.tableIds.map((tableId) => ({
     tableId,
     ownerId: search.ownerId,
@@ -103,14 +123,16 @@ function planFor(target: SeatCandidate, search: ReseatSearch, limits: ReseatLimi
       ...planned.filter((p) => p.tableId === tableId),
     ];
   const moves: ReseatMove[] = [];
-  for (const booking of bookings as BlockingBooking[]) {
+  for (const booking of bookings) {
     const rooms = new Set(booking.tableIds.map((t) => search.salaOf(t)));
     const [room] = [...rooms];
     if (rooms.size !== 1 || room === undefined) return null;
     const current = [...booking.tableIds].sort().join();
-    const places = search
-      .places(booking.covers, room)
-      .filter((p) => [...p.tableIds].sort().join() !== current);
+    const fitting = search.places(booking.covers, room);
+    // Never a worse fit: a moved party keeps as few empty seats as it had (a couple moved from a 2-top to a
+    // 4-top would take a table that a later four needs; the scenario 8 figures showed it costing more than it won).
+    const seats = fitting.find((p) => [...p.tableIds].sort().join() === current)?.capacity ?? Infinity;
+    const places = fitting.filter((p) => [...p.tableIds].sort().join() !== current && p.capacity <= seats);
     const [best] = rankCandidates(places, booking.covers, booking.window, search.day, holdsFor(booking.id));
     if (!best) return null;
     const { emptySeats: _e, gapMs: _g, ...to } = best;

@@ -3,6 +3,7 @@
  * inputs). Every party, oldest first, takes the earliest slot on a fitting table or combination that is free
  * for its whole turn time; the parties behind it then see that slot taken.
  */
+import { freeGapMs } from './assignment.js';
 
 /** A table's status as tavolo reports it. */
 export type QuoteTableStatus = 'free' | 'occupied' | 'open' | 'dirty' | 'reserved' | 'payment_pending';
@@ -80,6 +81,11 @@ export interface PartyQuote {
 }
 
 const MINUTE = 60_000;
+/**
+ * How far ahead the agendas are read for a quote (a turn time is at most 720 minutes): also the end of the free
+ * time measured around a slot.
+ */
+export const QUOTE_HORIZON_MS = 24 * 60 * MINUTE;
 
 interface Interval {
   start: number;
@@ -91,6 +97,8 @@ interface SeatingOption {
   combinationId: string | null;
   emptySeats: number;
   id: string;
+  /** Position in tavolo's list (by name): the tie-break before the id, as in assignment.ts. */
+  order: number;
 }
 
 /** Every party's estimate, keyed by party id, simulating the queue in order. */
@@ -105,9 +113,11 @@ export function quoteQueue(input: QuoteInput): Map<string, PartyQuote> {
     if (end > input.now) busy.get(hold.tableId)?.push({ start, end });
   }
   const quotes = new Map<string, PartyQuote>();
+  // the free time around a slot is measured from now (the past is no use) to the end of the agendas read
+  const horizon = { start: input.now, end: input.now + QUOTE_HORIZON_MS };
   for (const party of input.queue) {
     const duration = input.turnMinutes(party.covers) * MINUTE;
-    let best: { option: SeatingOption; start: number } | null = null;
+    let best: Slot | null = null;
     for (const option of seatingOptions(party.covers, tables, input.combinations)) {
       const from = Math.max(...option.tableIds.map((id) => freeAt.get(id)!));
       const start = earliestStart(
@@ -115,7 +125,10 @@ export function quoteQueue(input: QuoteInput): Map<string, PartyQuote> {
         from,
         duration,
       );
-      if (!best || better({ option, start }, best)) best = { option, start };
+      const slot = { start, end: start + duration };
+      const gapMs = option.tableIds.reduce((sum, id) => sum + freeGapMs(busy.get(id)!, slot, horizon), 0);
+      const candidate = { option, start, gapMs };
+      if (!best || better(candidate, best)) best = candidate;
     }
     if (!best) {
       quotes.set(party.id, { minutes: null, startsAt: null, tableIds: [], combinationId: null });
@@ -189,9 +202,17 @@ function seatingOptions(
   combinations: readonly QuoteCombination[],
 ): SeatingOption[] {
   const singles = [...tables.values()]
-    .filter((t) => t.seats >= covers)
-    .map((t) => ({ tableIds: [t.id], combinationId: null, emptySeats: t.seats - covers, id: t.id }));
+    .map((t, order) => ({ t, order }))
+    .filter(({ t }) => t.seats >= covers)
+    .map(({ t, order }) => ({
+      tableIds: [t.id],
+      combinationId: null,
+      emptySeats: t.seats - covers,
+      id: t.id,
+      order,
+    }));
   const joined = combinations
+    .map((c, order) => ({ ...c, order }))
     .filter(
       (c) =>
         c.active &&
@@ -205,19 +226,31 @@ function seatingOptions(
       combinationId: c.id,
       emptySeats: c.maxCovers - covers,
       id: c.id,
+      order: c.order,
     }));
   return [...singles, ...joined];
 }
 
-/** Earliest start, then a single table before a combination, then fewest empty seats, then id. */
-function better(
-  a: { option: SeatingOption; start: number },
-  b: { option: SeatingOption; start: number },
-): boolean {
+/** A place with the earliest start found for it and the free time around that slot on its tables. */
+interface Slot {
+  option: SeatingOption;
+  start: number;
+  gapMs: number;
+}
+
+/**
+ * Earliest start, then a single table before a combination, then fewest empty seats, then the shortest free
+ * time around the slot (the assignment rule's third step, assignment.ts: a party seated now takes the table
+ * whose next booking comes soonest after its turn, keeping a table free all evening for a party that needs it),
+ * then tavolo's list order, then id.
+ */
+function better(a: Slot, b: Slot): boolean {
   if (a.start !== b.start) return a.start < b.start;
   const aJoined = a.option.combinationId !== null;
   const bJoined = b.option.combinationId !== null;
   if (aJoined !== bJoined) return !aJoined;
   if (a.option.emptySeats !== b.option.emptySeats) return a.option.emptySeats < b.option.emptySeats;
+  if (a.gapMs !== b.gapMs) return a.gapMs < b.gapMs;
+  if (a.option.order !== b.option.order) return a.option.order < b.option.order;
   return a.option.id < b.option.id;
 }

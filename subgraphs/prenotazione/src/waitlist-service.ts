@@ -13,7 +13,7 @@ import type { Logger } from '@coperto/server-kit';
 import type { OutboxMessage } from '@coperto/store';
 import type { AnnullaAttesaInput, SiediAttesaInput, VoceAttesaInput } from './generated/resolvers-types.js';
 import { importedId, type PrenotazioneService } from './prenotazione-service.js';
-import { quoteQueue, type QuoteTable } from './waitlist-quote.js';
+import { QUOTE_HORIZON_MS, quoteQueue, type QuoteTable } from './waitlist-quote.js';
 import {
   checkAnnullaAttesa,
   checkSiediAttesa,
@@ -35,8 +35,6 @@ import type { WaitlistStore } from './waitlist-store.js';
 
 const MAX_CAS_ATTEMPTS = 8;
 const EVENT_SOURCE = 'coperto/prenotazione';
-/** Agendas are read this far ahead for an estimate (a turn time is at most 720 minutes). */
-const QUOTE_HORIZON_MS = 24 * 3_600_000;
 /** Statuses of a table with guests at it: seating a party there is refused. */
 const TAKEN_STATUSES: ReadonlySet<string> = new Set(['occupied', 'open', 'payment_pending']);
 

@@ -89,4 +89,14 @@ describe('ranking (the assignment rule)', () => {
       ),
     ).toEqual(['C2', 'C3']);
   });
+
+  it("breaks the last tie by tavolo's list order (by name), not by the generated id", () => {
+    // ids are generated (random): equal places are taken in the restaurant's own order, the same on every run
+    const tables = [
+      { id: 'f3a9', seats: 2, salaId: 'R' }, // listed first: "S01"
+      { id: '07bc', seats: 2, salaId: 'R' }, // "S02"
+    ];
+    const ranked = rankCandidates(seatCandidates(tables, [], 2), 2, window, day, () => []);
+    expect(ranked.map((c) => c.id)).toEqual(['f3a9', '07bc']);
+  });
 });

@@ -112,4 +112,70 @@ describe('re-seating plan', () => {
       planReseat({ ...search(holds, bookings), limits: { candidates: 5, blocking: 4 } })?.moves,
     ).toHaveLength(4);
   });
+
+  it('bounds the places it searches, not the places it looks at: unfreeable ones do not use up the bound', () => {
+    // Eight 2-tops T1..T8 for a couple; T1..T6 each held by a manual booking, T7 by a movable party that can
+    // go to the free 2-top F. Only one candidate may be searched: it must be T7, not T1.
+    const twoTops: SeatingTable[] = [
+      ...Array.from({ length: 8 }, (_, i) => ({ id: `T${i + 1}`, seats: 2, salaId: 'R' })),
+      { id: 'F', seats: 2, salaId: 'R' },
+    ];
+    const holds: Record<string, OwnedSpan[]> = Object.fromEntries(
+      twoTops.slice(0, 8).map((t) => [t.id, [hold(`b${t.id}`)]]),
+    );
+    const movable = new Set(['bT7']);
+    const plan = planReseat({
+      targets: seatCandidates(twoTops, [], 2),
+      covers: 2,
+      ownerId: 'NEW',
+      window,
+      day,
+      places: (covers, salaId) =>
+        seatCandidates(
+          twoTops.filter((t) => t.salaId === salaId),
+          [],
+          covers,
+        ),
+      holdsOf: (t) => holds[t] ?? [],
+      bookingOf: (id) => booking(id, [id.slice(1)], 2, movable.has(id)),
+      salaOf: (t) => twoTops.find((x) => x.id === t)?.salaId,
+      limits: { candidates: 1, blocking: 3 },
+    });
+    expect(plan?.target.id).toBe('T7');
+    expect(plan?.moves).toEqual([
+      { bookingId: 'bT7', from: ['T7'], to: expect.objectContaining({ id: 'F' }) },
+    ]);
+  });
+
+  it('among places of the same rank, tries the one with fewer bookings to move first', () => {
+    // B is blocked by two movable couples, C by one: C is the plan (one move, to A)
+    const early = { start: h(19), end: h(20.5) };
+    const late = { start: h(21), end: h(23) };
+    const plan = planReseat(
+      search(
+        { B: [hold('p', early), hold('q', late)], C: [hold('r')] },
+        {
+          p: { ...booking('p', ['B']), window: early },
+          q: { ...booking('q', ['B']), window: late },
+          r: booking('r', ['C']),
+        },
+      ),
+    );
+    expect(plan?.target.id).toBe('C');
+    expect(plan?.moves.map((m) => [m.bookingId, m.to.id])).toEqual([['r', 'A']]);
+  });
+
+  it('never moves a party to a worse fit (more seats than its own place)', () => {
+    // x (a couple) holds the 2-top A; the only free place is the 4-top C: moving x there would free A for the
+    // new couple but take a table a later four needs, so there is no plan
+    const couple = { ...search({ A: [hold('x')], B: [hold('y')] }, { x: booking('x', ['A']) }), covers: 2 };
+    couple.targets = seatCandidates(tables, [], 2).filter((t) => t.id !== 'C');
+    expect(planReseat(couple)).toBeNull();
+    // the same couple on the 4-top B may move to the free 4-top C (as good a fit)
+    const onFour = { ...search({ B: [hold('x')], A: [hold('y')] }, { x: booking('x', ['B']) }), covers: 2 };
+    onFour.targets = seatCandidates(tables, [], 2).filter((t) => t.id !== 'C');
+    expect(planReseat(onFour)?.moves).toEqual([
+      { bookingId: 'x', from: ['B'], to: expect.objectContaining({ id: 'C' }) },
+    ]);
+  });
 });

@@ -250,6 +250,17 @@ describe('seating', () => {
       return auto;
     }
 
+    it('publishes previousTableIds: null on the events of bookings not re-seated (AsyncAPI: every field is there)', async () => {
+      // Found by the generated seating suite: the events' data lacked the field the document requires.
+      const booking = await book(2, { tableIds: ['A2'] });
+      await service().changeState(booking.id, 'annullata');
+      const events = (await store.outbox(['prenotazioni']).claimPending(1000, 1000))
+        .filter((p) => p.id === booking.id)
+        .flatMap((p) => p.messages.map((m) => m.body as { type: string; data: Record<string, unknown> }));
+      expect(events.map((e) => e.type)).toEqual(['bookings.created', 'bookings.cancelled']);
+      for (const e of events) expect(e.data).toHaveProperty('previousTableIds', null);
+    });
+
     it('moves a future auto-assigned booking to free a table, publishing previousTableIds', async () => {
       const auto = await blockedFourTop();
       const four = await book(4, { autoAssign: true });

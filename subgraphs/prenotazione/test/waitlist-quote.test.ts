@@ -229,3 +229,31 @@ describe('tableFreeAt and earliestStart', () => {
     expect(earliestStart([], 7, 1000)).toBe(7);
   });
 });
+
+describe("quote tie-break: tavolo's list order before the id", () => {
+  it('suggests the first listed of equal tables, whatever their ids', () => {
+    const q = quote({ tables: [table('T9', 2), table('T1', 2)], queue: [party('p', 2)] }).get('p');
+    expect(q?.tableIds).toEqual(['T9']);
+  });
+});
+
+describe('quote tie-break: the free time around the slot (the assignment rule)', () => {
+  it('suggests, among equal tables free now, the one whose next booking comes soonest after the turn', () => {
+    // T1 is free all evening; T2 is booked in 100 minutes (a 90-minute party fits before it); T3 in 200
+    const q = quote({
+      tables: [table('T1', 2), table('T2', 2), table('T3', 2)],
+      holds: [hold('T2', 100, 190), hold('T3', 200, 290)],
+      queue: [party('p', 2)],
+    }).get('p');
+    expect(q).toMatchObject({ minutes: 0, tableIds: ['T2'] });
+  });
+
+  it('still puts an earlier start and fewer empty seats first', () => {
+    const q = quote({
+      tables: [table('T4', 4), table('T2', 2)],
+      holds: [hold('T4', 100, 190)],
+      queue: [party('p', 2)],
+    }).get('p');
+    expect(q?.tableIds).toEqual(['T2']);
+  });
+});
