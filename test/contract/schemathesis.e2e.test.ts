@@ -52,6 +52,11 @@ function runSchemathesis(baseUrl: string, token: string): Promise<{ code: number
   });
 }
 
+/** Schemathesis itself failed (a Python traceback or its internal-error report), not a check. */
+function toolCrashed(output: string): boolean {
+  return /Traceback \(most recent call last\)|recursion depth mismatch|Internal Error/i.test(output);
+}
+
 describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)', (mode) => {
   let stack: Stack;
   let token: string;
@@ -68,7 +73,13 @@ describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)'
       expect(existsSync(ST), 'Schemathesis is not installed: bash scripts/install-schemathesis.sh').toBe(
         true,
       );
-      const { code, output } = await runSchemathesis(stack.baseUrl, token);
+      let { code, output } = await runSchemathesis(stack.baseUrl, token);
+      // Schemathesis' own Python libraries crashed (e.g. "AST constructor recursion depth mismatch", seen once):
+      // no check ran to its end and nothing was found, so run it again once. A run that found failures is
+      // never run again.
+      if (code !== 0 && !output.includes('=== FAILURES') && toolCrashed(output)) {
+        ({ code, output } = await runSchemathesis(stack.baseUrl, token));
+      }
       const failures = output.slice(Math.max(0, output.indexOf('=== FAILURES')));
       expect(code, failures.slice(0, 20_000)).toBe(0);
       expect(output).toMatch(/No issues found|passed/);
