@@ -210,19 +210,26 @@ describe('NATS bus when the server dies and comes back', () => {
     }
   });
 
-  it('rejects in bounded time while the server is paused (port open, nothing answers)', async () => {
-    const { message, event } = sample('bookings.created', 4);
-    server.pause();
-    try {
-      const outcome = await settleWithin(bus.publish(message.subject, event), 10_000);
-      expect(!outcome.ok && outcome.error).toBeInstanceOf(BusUnavailableError);
-      await expect(bus.ping(300)).rejects.toBeInstanceOf(BusUnavailableError);
-    } finally {
-      server.resume();
-    }
-    // The unacknowledged publish may still have been stored: publishing again with the same id is safe.
-    await bus.publish(message.subject, event);
-  });
+  // Retried: in about 1 run of 4 on a loaded machine the publish was acknowledged within 7 ms of the SIGSTOP,
+  // i.e. the pause had not taken effect (a paused server cannot send a PubAck); the harness's race, under
+  // investigation (see the closing note of the seating turn). A bus that never rejects still fails all 3 tries.
+  it(
+    'rejects in bounded time while the server is paused (port open, nothing answers)',
+    { retry: 2 },
+    async () => {
+      const { message, event } = sample('bookings.created', 4);
+      server.pause();
+      try {
+        const outcome = await settleWithin(bus.publish(message.subject, event), 10_000);
+        expect(!outcome.ok && outcome.error).toBeInstanceOf(BusUnavailableError);
+        await expect(bus.ping(300)).rejects.toBeInstanceOf(BusUnavailableError);
+      } finally {
+        server.resume();
+      }
+      // The unacknowledged publish may still have been stored: publishing again with the same id is safe.
+      await bus.publish(message.subject, event);
+    },
+  );
 
   it('closes without hanging while the server is down, ending its subscriptions', async () => {
     const other = await connectNatsBus({ url: server.url, name: 'bus-fault-close' });
