@@ -60,7 +60,13 @@ const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
 export function appErrorOf(error: FastifyError, bodyLimitBytes: number): AppError | undefined {
   if (error instanceof AppError) return error;
   if (error.validation) {
-    return new ValidationError(fieldIssues(error.validation as SchemaIssue[], error.validationContext));
+    const issues = error.validation as SchemaIssue[];
+    // A batch over its item limit is the seed's 413 (decisions: "batch over 500 items"), not a shape error.
+    const tooMany = issues.find((i) => i.keyword === 'maxItems' && i.instancePath === '/items');
+    if (error.validationContext === 'body' && tooMany) {
+      return new PayloadTooLargeError(`${String(tooMany.params.limit)} items`);
+    }
+    return new ValidationError(fieldIssues(issues, error.validationContext));
   }
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
