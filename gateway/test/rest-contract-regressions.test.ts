@@ -183,4 +183,13 @@ describe('REST contract regressions (inject, embedded)', () => {
       expect(res.headers.allow, method).toBe('GET, POST');
     }
   });
+
+  it('POST /api/prenotazioni/batch: 501 items (even null ones) is the documented 413, the document states maxItems 500', async () => {
+    const op = doc.paths['/api/prenotazioni/batch'].post;
+    expect(op.requestBody.content['application/json'].schema.properties.items.maxItems).toBe(500);
+    expect(op.responses['413']).toBeDefined();
+    const res = await call('POST', '/api/prenotazioni/batch', { items: Array.from({ length: 501 }, () => null) });
+    expect(res.status).toBe(413);
+    expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
+  });
 });
