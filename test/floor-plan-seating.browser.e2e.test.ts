@@ -101,6 +101,9 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
       if (message.type() === 'error') consoleErrors.push(message.text());
     });
     page.on('pageerror', (error) => consoleErrors.push(`pageerror: ${error.message}`));
+    // The page's own clock (it runs as the real one until a test moves it forward): the option poll and an
+    // option's expiry are the page's timers, which a test fast-forwards instead of waiting for them.
+    await page.clock.install();
     await page.goto(`${stack.baseUrl}/`);
     await page.locator('#token').fill(waiter);
     await page.getByRole('button', { name: 'Sign in' }).click();
@@ -195,8 +198,10 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
       tableIds: [ids['5']],
       ttl: 600,
     });
-    // Options have no event: the page reads them again within 15 seconds (or when bookings change).
+    // Options have no event: the page reads them again every 15 seconds (or when bookings change); its clock
+    // is moved to the next read.
     const held = marker('5');
+    await page.clock.fastForward(15_000);
     await held.waitFor({ timeout: 30_000 });
     expect(await held.getAttribute('data-option-id')).toBe(option.id);
     expect(await table('5').getAttribute('class')).toContain('held');
@@ -215,21 +220,25 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
 
     const released = await stack.api('DELETE', `/api/prenotazioni/opzioni/${option.id}`, { token: waiter });
     expect(released.body).toMatchObject({ id: option.id, released: true });
+    await page.clock.fastForward(15_000); // the next read of the options
     await held.waitFor({ state: 'detached', timeout: 30_000 });
     expect(await table('5').getAttribute('class')).not.toContain('held');
   });
 
   it('drops an expired option by the clock, even while the API still lists it', async () => {
-    const option = await hold({ dataOra: `${DAY}T21:30`, covers: 2, tableIds: [ids['1']], ttl: 30 });
+    const option = await hold({ dataOra: `${DAY}T21:30`, covers: 2, tableIds: [ids['1']], ttl: 120 });
     const listed = (await stack.api('GET', '/api/prenotazioni/opzioni', { token: waiter })).body as Option[];
     expect(listed.map((o) => o.id)).toContain(option.id);
     // From now on the page gets that same list back: only its own clock can take the marker away.
     await page.route('**/api/prenotazioni/opzioni', (route) => route.fulfill({ json: listed }));
     await book({ covers: 2, customerName: 'Ricci', bookingDate: `${DAY}T22:00`, tableIds: [ids['2']] }); // re-reads
     await marker('1').waitFor({ timeout: 30_000 });
-    const expiresIn = Date.parse(option.expiresAt) - Date.now();
-    await marker('1').waitFor({ state: 'detached', timeout: expiresIn + 5000 });
-    expect(Date.now()).toBeGreaterThanOrEqual(Date.parse(option.expiresAt));
+    // The page's clock passes the option's expiry without waiting for it.
+    const pageNow = () => page.evaluate(() => Date.now());
+    expect(await pageNow()).toBeLessThan(Date.parse(option.expiresAt));
+    await page.clock.fastForward(Date.parse(option.expiresAt) - (await pageNow()) + 1000);
+    await marker('1').waitFor({ state: 'detached', timeout: 10_000 });
+    expect(await pageNow()).toBeGreaterThanOrEqual(Date.parse(option.expiresAt));
     await page.unroute('**/api/prenotazioni/opzioni');
     expect(consoleErrors).toEqual([]);
   });
