@@ -188,7 +188,9 @@ describe('REST contract regressions (inject, embedded)', () => {
     const op = doc.paths['/api/prenotazioni/batch'].post;
     expect(op.requestBody.content['application/json'].schema.properties.items.maxItems).toBe(500);
     expect(op.responses['413']).toBeDefined();
-    const res = await call('POST', '/api/prenotazioni/batch', { items: Array.from({ length: 501 }, () => null) });
+    const res = await call('POST', '/api/prenotazioni/batch', {
+      items: Array.from({ length: 501 }, () => null),
+    });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });

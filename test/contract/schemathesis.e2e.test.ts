@@ -16,7 +16,9 @@ const root = resolve(import.meta.dirname, '../..');
 const ST = resolve(root, '.cache/schemathesis/bin/st');
 const CONFIG = resolve(import.meta.dirname, 'schemathesis.toml');
 const seconds = Number(process.env.CONTRACT_SECONDS ?? 30);
-const modes = (process.env.CONTRACT_MODES ?? 'embedded,distributed').split(',').map((m) => m.trim()) as Mode[];
+const modes = (process.env.CONTRACT_MODES ?? 'embedded,distributed')
+  .split(',')
+  .map((m) => m.trim()) as Mode[];
 // The budget is about the contract, not fairness: no tenant rate limit (429) during the run.
 const env = { RATE_LIMIT_TENANT_RPS: '0' };
 
