@@ -1,3 +1,4 @@
+import { connect, type AddressInfo } from 'node:net';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { FastifyInstance } from 'fastify';
 import { parse } from 'graphql';
@@ -8,6 +9,7 @@ import { createSubgraphExecutor } from '../src/execute-subgraph.js';
 import { INTERNAL_MAX_JSON_DEPTH } from '../src/json-depth.js';
 import { createLogger } from '../src/logger.js';
 import { createSubgraphHttpServer } from '../src/serve-subgraph.js';
+import { closeHttpServer } from '../src/shutdown.js';
 import type { Subgraph } from '../src/subgraph.js';
 
 const typeDefs = parse('type Query { echo(n: Int!): Int! }');
@@ -37,7 +39,10 @@ beforeAll(async () => {
     onRequest: (entry) => observed.push(entry),
   });
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await closeHttpServer(app.server);
+  await app.close();
+});
 
 const json = { 'content-type': 'application/json', authorization: 'Bearer ok' };
 const post = (payload: string, headers: Record<string, string> = json) =>
@@ -159,5 +164,33 @@ describe('subgraph port (fastify)', () => {
       expect(res.statusCode).toBe(404);
       expect(res.json()).toEqual({ error: { code: 'NOT_FOUND', message: 'Not found' } });
     }
+  });
+
+  it('over a real socket, a request target that is not a path it serves is a 404 and the port lives on (regression: FC_SEED=-1584478283)', async () => {
+    await new Promise<void>((resolve) => app.server.listen(0, '127.0.0.1', resolve));
+    const { port } = app.server.address() as AddressInfo;
+    /** The status line of a raw `GET <target>`: a client would normalize these targets away. */
+    const statusOf = (target: string) =>
+      new Promise<string>((resolve, reject) => {
+        const socket = connect(port, '127.0.0.1', () =>
+          socket.write(
+            `GET ${target} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ok\r\nConnection: close\r\n\r\n`,
+          ),
+        );
+        let text = '';
+        socket.on('data', (chunk: Buffer) => (text += chunk.toString()));
+        socket.on('error', reject);
+        socket.on('close', () => resolve(text.split('\r\n', 1)[0]!));
+      });
+    for (const target of [
+      '//%F2%B0%86%9A/graphql',
+      '//example.com/graphql',
+      '/\\evil/graphql',
+      '/%zz',
+      '*',
+    ]) {
+      expect(await statusOf(target)).toBe('HTTP/1.1 404 Not Found');
+    }
+    expect(await statusOf(`/graphql?query=${encodeURIComponent('{ echo(n: 5) }')}`)).toBe('HTTP/1.1 200 OK');
   });
 });
