@@ -7,11 +7,10 @@ import {
   restErrorBody,
   restErrorFromAppError,
   UnauthenticatedError,
-  UnsupportedMediaTypeError,
   ValidationError,
   type FieldIssue,
 } from '@coperto/errors';
-import type { Logger } from '@coperto/server-kit';
+import { bodyErrorOf, type Logger } from '@coperto/server-kit';
 import { withRequestId } from './request-id.js';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './rest/date-patterns.js';
 import { NOT_BLANK_PATTERN } from './rest/input-constraints.js';
@@ -68,18 +67,7 @@ export function appErrorOf(error: FastifyError, bodyLimitBytes: number): AppErro
     }
     return new ValidationError(fieldIssues(issues, error.validationContext));
   }
-  switch (error.code) {
-    case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return new PayloadTooLargeError(formatBytes(bodyLimitBytes));
-    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-    case 'FST_ERR_CTP_INVALID_TYPE':
-      return new UnsupportedMediaTypeError();
-    default:
-      if ((error.statusCode ?? 500) < 500) {
-        return new ValidationError([{ field: 'body', message: error.message }], 'Malformed request');
-      }
-      return undefined;
-  }
+  return bodyErrorOf(error, bodyLimitBytes);
 }
 
 /** The headers an error answer carries: `retry-after` on 429, `www-authenticate` on 401. */
@@ -104,10 +92,6 @@ export function createErrorHandler(options: { bodyLimitBytes: number; logger: Lo
     const { status, body } = restErrorFromAppError(appError);
     return reply.code(status).headers(errorHeaders(appError)).send(withRequestId(body, request.raw));
   };
-}
-
-export function formatBytes(bytes: number): string {
-  return bytes % (1024 * 1024) === 0 ? `${bytes / (1024 * 1024)} MiB` : `${bytes} bytes`;
 }
 
 /**

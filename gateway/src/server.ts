@@ -22,12 +22,11 @@ import {
   DEFAULT_OPERATION_LIMITS,
   type OperationLimits,
 } from '@coperto/graphql-limits';
-import { closeHttpServer } from '@coperto/server-kit';
+import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-kit';
 import type { GatewayContext } from './context.js';
 import { registerFloorPlan } from './floor-plan.js';
 import { registerGraphQLRoute } from './graphql-http.js';
 import { answerClientError, createErrorHandler } from './http-errors.js';
-import { useJsonBodies } from './json-content.js';
 import { createValidatorCompiler } from './request-validation.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { apiSchemaOf, API_VERSION, buildOpenApiDocument, registerOpenApiRoutes } from './openapi/index.js';
@@ -206,7 +205,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   const apiSchema = apiSchemaOf(deps.supergraphSdl);
   app.setValidatorCompiler(createValidatorCompiler());
   app.setErrorHandler(createErrorHandler({ bodyLimitBytes: deps.bodyLimitBytes, logger: deps.logger }));
-  useJsonBodies(app);
+  useJsonBodies(app, MAX_JSON_DEPTH);
   // First of all: the request id, the access line and the route label (the REST template, never the raw path).
   app.addHook('onRequest', async (request, reply) => {
     const path = request.url.split('?', 1)[0]!;

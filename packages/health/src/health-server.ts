@@ -1,5 +1,5 @@
-import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify from 'fastify';
 import { createAddressFilter } from './address-filter.js';
 import {
   detailedAnswer,
@@ -15,7 +15,7 @@ import {
 import { CustomChecks } from './custom-checks.js';
 import { checkDependencies } from './dependency-checks.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
-import { createRequestListener } from './routes.js';
+import { registerHealthRoutes } from './routes.js';
 import { singleFlight } from './single-flight.js';
 import type { HealthServer, HealthServerOptions } from './types.js';
 
@@ -40,7 +40,7 @@ function requirePositive(
 
 /**
  * The health server of a Coperto process (port 3001 by default, chosen by the caller): Family A under
- * `/public/health/*` and Family B at `/health`, on plain node:http. See README.md for every answer.
+ * `/public/health/*` and Family B at `/health`, on a fastify instance of its own. See README.md for every answer.
  */
 export function createHealthServer(options: HealthServerOptions): HealthServer {
   const identity: NodeIdentity = {
@@ -84,48 +84,48 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
   };
   const uptime = () => process.uptime();
 
-  const server = createServer(
-    createRequestListener({
-      live: () => liveAnswer(monitor.alive(), new Date()),
-      async ready() {
-        const reports = await dependencyRound.get();
-        return readyAnswer(state(), reports); // state read after the checks: a shutdown begun meanwhile counts
-      },
-      async overview() {
-        const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
-        return overviewAnswer(identity, nodeStatus(state(), reports, custom), uptime(), services());
-      },
-      async detailed() {
-        const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
-        const memory = process.memoryUsage();
-        return detailedAnswer({
-          identity,
-          status: nodeStatus(state(), reports, custom),
-          uptimeSeconds: uptime(),
-          figures: { memory, cpu: process.cpuUsage(), eventLoop: monitor.stats() },
-          reports,
-          custom,
-        });
-      },
-      familyB: () =>
-        familyBAnswer({
-          state: state(),
-          bus: dependencies.bus,
-          cache: dependencies.cache,
-          serviceCount: services().length,
-          uptimeSeconds: uptime(),
-        }),
-      allowDetailed,
-    }),
-  );
   // Probes are tiny GETs: no reason to hold a slow or idle client for long.
-  server.requestTimeout = 10_000;
+  const app = Fastify({ logger: false, requestTimeout: 10_000, keepAliveTimeout: 5_000 });
+  const server = app.server;
   server.headersTimeout = 5_000;
-  server.keepAliveTimeout = 5_000;
+  registerHealthRoutes(app, {
+    live: () => liveAnswer(monitor.alive(), new Date()),
+    async ready() {
+      const reports = await dependencyRound.get();
+      return readyAnswer(state(), reports); // state read after the checks: a shutdown begun meanwhile counts
+    },
+    async overview() {
+      const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+      return overviewAnswer(identity, nodeStatus(state(), reports, custom), uptime(), services());
+    },
+    async detailed() {
+      const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+      const memory = process.memoryUsage();
+      return detailedAnswer({
+        identity,
+        status: nodeStatus(state(), reports, custom),
+        uptimeSeconds: uptime(),
+        figures: { memory, cpu: process.cpuUsage(), eventLoop: monitor.stats() },
+        reports,
+        custom,
+      });
+    },
+    familyB: () =>
+      familyBAnswer({
+        state: state(),
+        bus: dependencies.bus,
+        cache: dependencies.cache,
+        serviceCount: services().length,
+        uptimeSeconds: uptime(),
+      }),
+    allowDetailed,
+  });
 
   let closing: Promise<void> | undefined;
   return {
-    listen(port, host) {
+    http: app,
+    async listen(port, host) {
+      await app.ready();
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {

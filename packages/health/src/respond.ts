@@ -1,19 +1,19 @@
-import type { ServerResponse } from 'node:http';
+import type { FastifyReply } from 'fastify';
 
-/** Writes a JSON answer that no cache keeps (`Cache-Control: no-store`); HEAD gets the headers only. */
+/** Answers JSON that no cache keeps (`Cache-Control: no-store`); fastify leaves the body out for HEAD. */
 export function sendJson(
-  res: ServerResponse,
+  reply: FastifyReply,
   status: number,
   body: unknown,
-  options: { head?: boolean; headers?: Record<string, string> } = {},
-): void {
-  const json = JSON.stringify(body);
-  res.writeHead(status, {
-    'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(json),
-    'Cache-Control': 'no-store',
-    'X-Content-Type-Options': 'nosniff',
-    ...options.headers,
-  });
-  res.end(options.head ? undefined : json);
+  headers: Record<string, string> = {},
+): FastifyReply {
+  return reply
+    .code(status)
+    .headers({
+      'content-type': 'application/json; charset=utf-8',
+      'cache-control': 'no-store',
+      'x-content-type-options': 'nosniff',
+      ...headers,
+    })
+    .send(JSON.stringify(body));
 }

@@ -1,4 +1,4 @@
-import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { FastifyInstance } from 'fastify';
 import { restErrorBody } from '@coperto/errors';
 import type { HealthAnswer } from './bodies.js';
 import { sendJson } from './respond.js';
@@ -14,66 +14,46 @@ export interface HealthRoutes {
   allowDetailed(address: string | undefined): boolean;
 }
 
-export const HEALTH_PATHS = [
-  '/public/health/live',
-  '/public/health/ready',
-  '/public/health/overview',
-  '/public/health/detailed',
-  '/health',
-] as const;
-
 /**
- * The thin HTTP layer: GET/HEAD on the five paths, 405 for other methods (with `Allow`), 404 elsewhere,
- * 403 on `/detailed` for a peer outside the allowed networks. Errors are JSON in the REST error shape.
+ * The thin HTTP layer on a fastify instance: GET/HEAD on the five paths, 405 for other methods (with `Allow`,
+ * before any body is read), 404 elsewhere, 403 on `/detailed` for a peer outside the allowed networks (the
+ * socket's peer, never a forwarded header). Errors are JSON in the REST error shape.
  */
-export function createRequestListener(
-  routes: HealthRoutes,
-): (req: IncomingMessage, res: ServerResponse) => void {
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    const path = (req.url ?? '/').split('?')[0] ?? '/';
-    const head = req.method === 'HEAD';
-    if (!(HEALTH_PATHS as readonly string[]).includes(path)) {
-      return sendJson(res, 404, restErrorBody('NOT_FOUND', 'No health endpoint at this path'), { head });
-    }
-    if (req.method !== 'GET' && !head) {
-      return sendJson(res, 405, restErrorBody('METHOD_NOT_ALLOWED', 'Only GET and HEAD are supported'), {
-        headers: { Allow: 'GET, HEAD' },
-      });
-    }
-    let answer: HealthAnswer<unknown>;
-    switch (path) {
-      case '/public/health/live':
-        answer = routes.live();
-        break;
-      case '/public/health/ready':
-        answer = await routes.ready();
-        break;
-      case '/public/health/overview':
-        answer = await routes.overview();
-        break;
-      case '/public/health/detailed':
-        if (!routes.allowDetailed(req.socket.remoteAddress)) {
-          return sendJson(
-            res,
-            403,
-            restErrorBody('FORBIDDEN', 'Detailed health is for internal networks only'),
-            {
-              head,
-            },
-          );
-        }
-        answer = await routes.detailed();
-        break;
-      default:
-        answer = routes.familyB();
-    }
-    sendJson(res, answer.status, answer.body, { head });
+export function registerHealthRoutes(app: FastifyInstance, routes: HealthRoutes): void {
+  const answers: Record<string, () => HealthAnswer<unknown> | Promise<HealthAnswer<unknown>>> = {
+    '/public/health/live': routes.live,
+    '/public/health/ready': routes.ready,
+    '/public/health/overview': routes.overview,
+    '/public/health/detailed': routes.detailed,
+    '/health': routes.familyB,
   };
-
-  return (req, res) => {
-    handle(req, res).catch(() => {
-      if (!res.headersSent) sendJson(res, 500, restErrorBody('INTERNAL', 'Internal server error'));
-      else res.destroy();
+  const otherMethods = app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD');
+  for (const [url, answer] of Object.entries(answers)) {
+    app.get(url, async (request, reply) => {
+      if (url === '/public/health/detailed' && !routes.allowDetailed(request.socket.remoteAddress)) {
+        return sendJson(
+          reply,
+          403,
+          restErrorBody('FORBIDDEN', 'Detailed health is for internal networks only'),
+        );
+      }
+      const { status, body } = await answer();
+      return sendJson(reply, status, body);
     });
-  };
+    app.route({
+      method: otherMethods,
+      url,
+      onRequest: async (_request, reply) =>
+        sendJson(reply, 405, restErrorBody('METHOD_NOT_ALLOWED', 'Only GET and HEAD are supported'), {
+          allow: 'GET, HEAD',
+        }),
+      handler: async () => undefined,
+    });
+  }
+  app.setNotFoundHandler((_request, reply) =>
+    sendJson(reply, 404, restErrorBody('NOT_FOUND', 'No health endpoint at this path')),
+  );
+  app.setErrorHandler((_error, _request, reply) =>
+    sendJson(reply, 500, restErrorBody('INTERNAL', 'Internal server error')),
+  );
 }

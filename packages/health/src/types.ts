@@ -1,3 +1,5 @@
+import type { FastifyInstance } from 'fastify';
+
 /** The three dependencies every readiness answer reports on. */
 export type DependencyName = 'database' | 'cache' | 'bus';
 export const DEPENDENCY_NAMES: readonly DependencyName[] = ['database', 'cache', 'bus'];
@@ -93,6 +95,8 @@ export interface HealthServerOptions {
 }
 
 export interface HealthServer {
+  /** The fastify instance answering the probes (tests call its `inject`). */
+  readonly http: FastifyInstance;
   /** Starts listening; port 0 picks a free port. Without `host`, every interface (the orchestrator's probes). */
   listen(port: number, host?: string): Promise<{ port: number }>;
   /**

@@ -1,9 +1,8 @@
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { networkInterfaces } from 'node:os';
+import Fastify from 'fastify';
 import { afterEach, describe, expect, it } from 'vitest';
 import { createHealthServer, type Probe } from '../src/index.js';
-import { createRequestListener, type HealthRoutes } from '../src/routes.js';
+import { registerHealthRoutes, type HealthRoutes } from '../src/routes.js';
 import { deferred, getJson, healthServers, identity, never, until } from './helpers.js';
 
 const servers = healthServers();
@@ -264,19 +263,42 @@ describe('health server: Family B', () => {
 
 describe('health server: HTTP', () => {
   it('404 JSON for an unknown path, 405 with Allow for other methods, HEAD without a body', async () => {
+    const { http } = await servers.start();
+    const missing = await http.inject({ method: 'GET', url: '/public/health/nope' });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.json()).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
+    expect(missing.headers['cache-control']).toBe('no-store');
+    expect(missing.headers['content-type']).toBe('application/json; charset=utf-8');
+    for (const method of ['POST', 'PUT', 'DELETE', 'OPTIONS'] as const) {
+      // A body the server has no parser for: the 405 is answered before any body is read.
+      const res = await http.inject({
+        method,
+        url: '/public/health/ready',
+        headers: { 'content-type': 'text/plain' },
+        payload: 'x',
+      });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.json().error.code).toBe('METHOD_NOT_ALLOWED');
+    }
+    const head = await http.inject({ method: 'HEAD', url: '/public/health/live' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    expect(Number(head.headers['content-length'])).toBeGreaterThan(0);
+    expect((await http.inject({ method: 'HEAD', url: '/nope' })).statusCode).toBe(404);
+    expect((await http.inject({ method: 'GET', url: '/public/health/live?probe=k8s' })).statusCode).toBe(200);
+  });
+
+  it('the same answers over a real socket (the port a probe calls)', async () => {
     const { base } = await servers.start();
-    const missing = await getJson(`${base}/public/health/nope`);
-    expect(missing.status).toBe(404);
-    expect(missing.body).toEqual({ error: { code: 'NOT_FOUND', message: expect.any(String) } });
-    expect(missing.headers.get('cache-control')).toBe('no-store');
+    const live = await getJson(`${base}/public/health/live`);
+    expect(live.status).toBe(200);
+    expect(live.headers.get('x-content-type-options')).toBe('nosniff');
     const post = await getJson(`${base}/public/health/ready`, { method: 'POST', body: '{}' });
     expect(post.status).toBe(405);
-    expect(post.headers.get('allow')).toBe('GET, HEAD');
-    expect(post.body.error.code).toBe('METHOD_NOT_ALLOWED');
     const head = await fetch(`${base}/public/health/live`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect((await getJson(`${base}/public/health/live?probe=k8s`)).status).toBe(200);
   });
 
   it('detailed answers loopback', async () => {
@@ -284,33 +306,57 @@ describe('health server: HTTP', () => {
     expect((await getJson(`${base}/public/health/detailed`)).status).toBe(200);
   });
 
-  it('detailed is 403 when the peer is not allowed (the HTTP layer consults the rule with the socket peer)', async () => {
+  const routesFor = (allow: (address: string | undefined) => boolean): HealthRoutes => ({
+    live: () => ({ status: 200, body: {} }),
+    ready: async () => {
+      throw new Error('probe exploded');
+    },
+    overview: async () => ({ status: 200, body: {} }),
+    detailed: async () => ({ status: 200, body: { secret: 'internal' } }),
+    familyB: () => ({ status: 200, body: {} }),
+    allowDetailed: allow,
+  });
+
+  it('detailed is 403 when the peer is not allowed (the rule sees the socket peer, not X-Forwarded-For)', async () => {
     const seen: Array<string | undefined> = [];
-    const routes: HealthRoutes = {
-      live: () => ({ status: 200, body: {} }),
-      ready: async () => ({ status: 200, body: {} }),
-      overview: async () => ({ status: 200, body: {} }),
-      detailed: async () => ({ status: 200, body: { secret: 'internal' } }),
-      familyB: () => ({ status: 200, body: {} }),
-      allowDetailed: (address) => {
+    const app = Fastify();
+    registerHealthRoutes(
+      app,
+      routesFor((address) => {
         seen.push(address);
-        return false;
-      },
-    };
-    const server: Server = createServer(createRequestListener(routes));
-    await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-    try {
-      const { port } = server.address() as AddressInfo;
-      const res = await getJson(`http://127.0.0.1:${port}/public/health/detailed`, {
-        headers: { 'X-Forwarded-For': '127.0.0.1' },
-      });
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ error: { code: 'FORBIDDEN', message: expect.any(String) } });
-      expect(seen).toEqual(['127.0.0.1']);
-    } finally {
-      server.closeAllConnections();
-      await new Promise((r) => server.close(r));
-    }
+        return address === '127.0.0.1';
+      }),
+    );
+    const outside = await app.inject({
+      method: 'GET',
+      url: '/public/health/detailed',
+      remoteAddress: '203.0.113.7',
+      headers: { 'x-forwarded-for': '127.0.0.1' },
+    });
+    expect(outside.statusCode).toBe(403);
+    expect(outside.json()).toEqual({ error: { code: 'FORBIDDEN', message: expect.any(String) } });
+    const inside = await app.inject({
+      method: 'GET',
+      url: '/public/health/detailed',
+      remoteAddress: '127.0.0.1',
+    });
+    expect(inside.statusCode).toBe(200);
+    expect(inside.json()).toEqual({ secret: 'internal' });
+    expect(seen).toEqual(['203.0.113.7', '127.0.0.1']);
+    await app.close();
+  });
+
+  it('an answer that throws is a 500 INTERNAL in the REST error shape', async () => {
+    const app = Fastify();
+    registerHealthRoutes(
+      app,
+      routesFor(() => true),
+    );
+    const res = await app.inject({ method: 'GET', url: '/public/health/ready' });
+    expect(res.statusCode).toBe(500);
+    expect(res.json()).toEqual({ error: { code: 'INTERNAL', message: 'Internal server error' } });
+    expect(JSON.stringify(res.json())).not.toContain('exploded');
+    await app.close();
   });
 
   const external = Object.values(networkInterfaces())

@@ -12,6 +12,8 @@ export const identity = {
 export interface Started {
   server: HealthServer;
   base: string;
+  /** The server's fastify instance, for `inject`. */
+  http: HealthServer['http'];
 }
 
 /** Starts health servers on 127.0.0.1:0 and closes all of them with `closeAll`. */
@@ -22,7 +24,7 @@ export function healthServers() {
       const server = createHealthServer({ ...identity, checkCacheMs: 0, ...options });
       open.push(server);
       const { port } = await server.listen(0, host);
-      return { server, base: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
+      return { server, http: server.http, base: `http://${host.includes(':') ? `[${host}]` : host}:${port}` };
     },
     async closeAll() {
       await Promise.all(open.splice(0).map((s) => s.close()));

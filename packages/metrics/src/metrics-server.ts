@@ -1,46 +1,54 @@
-import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Metrics } from './metrics.js';
 
 export interface MetricsServer {
+  /** The fastify instance answering the scrapes (tests call its `inject`). */
+  readonly http: FastifyInstance;
   /** Starts listening (port 0 picks a free port; the service default is 3030, chosen by the caller). */
   listen(port: number, host?: string): Promise<{ port: number }>;
   /** Stops listening and closes open connections. Idempotent. */
   close(): Promise<void>;
 }
 
-function send(res: ServerResponse, status: number, contentType: string, body: string, head: boolean) {
-  res.writeHead(status, {
-    'Content-Type': contentType,
-    'Content-Length': Buffer.byteLength(body),
-    'Cache-Control': 'no-store',
-  });
-  res.end(head ? undefined : body);
+const TEXT = 'text/plain; charset=utf-8';
+
+/** An answer no cache keeps; fastify leaves the body out for HEAD. */
+function send(reply: FastifyReply, status: number, contentType: string, body: string): FastifyReply {
+  return reply.code(status).headers({ 'content-type': contentType, 'cache-control': 'no-store' }).send(body);
 }
 
-async function handle(metrics: Metrics, req: IncomingMessage, res: ServerResponse): Promise<void> {
-  const text = 'text/plain; charset=utf-8';
-  const head = req.method === 'HEAD';
-  const path = (req.url ?? '/').split('?')[0];
-  if (path !== '/metrics') return send(res, 404, text, 'Not found: the metrics are at /metrics\n', head);
-  if (req.method !== 'GET' && !head) {
-    res.setHeader('Allow', 'GET, HEAD');
-    return send(res, 405, text, 'Method not allowed\n', false);
-  }
-  try {
-    const { contentType, body } = await metrics.scrape();
-    send(res, 200, contentType, body, head);
-  } catch {
-    send(res, 500, text, 'Metrics collection failed\n', head);
-  }
-}
-
-/** A plain node:http server exposing `GET /metrics` (Prometheus text format) for one `Metrics`. */
+/**
+ * A fastify instance of its own exposing `GET /metrics` (Prometheus text format) for one `Metrics`: HEAD too,
+ * 405 with `Allow` for other methods (before any body is read), 404 in plain text elsewhere.
+ */
 export function createMetricsServer(metrics: Metrics): MetricsServer {
-  const server = createServer((req, res) => void handle(metrics, req, res));
+  const app = Fastify({ logger: false });
+  app.get('/metrics', async (_request, reply) => {
+    try {
+      const { contentType, body } = await metrics.scrape();
+      return send(reply, 200, contentType, body);
+    } catch {
+      return send(reply, 500, TEXT, 'Metrics collection failed\n');
+    }
+  });
+  app.route({
+    method: app.supportedMethods.filter((method) => method !== 'GET' && method !== 'HEAD'),
+    url: '/metrics',
+    onRequest: async (_request, reply) =>
+      send(reply.header('allow', 'GET, HEAD'), 405, TEXT, 'Method not allowed\n'),
+    handler: async () => undefined,
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    send(reply, 404, TEXT, 'Not found: the metrics are at /metrics\n'),
+  );
+
+  const server = app.server;
   let closing: Promise<void> | undefined;
   return {
-    listen(port, host) {
+    http: app,
+    async listen(port, host) {
+      await app.ready();
       return new Promise((resolve, reject) => {
         server.once('error', reject);
         server.listen(port, host, () => {

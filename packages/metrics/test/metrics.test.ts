@@ -86,12 +86,48 @@ describe('metrics over HTTP', () => {
     expect(body).not.toContain('operation="C"');
   });
 
-  it('answers HEAD, 404 for other paths and 405 for other methods', async () => {
+  it('answers HEAD, 404 for other paths and 405 for other methods (before any body is read), never cached', async () => {
+    const { http } = createMetricsServer(createMetrics({ service: 'tavolo', defaultMetrics: false }));
+    const get = await http.inject({ method: 'GET', url: '/metrics?x=1' });
+    expect(get.statusCode).toBe(200);
+    expect(get.headers['content-type']).toMatch(/^text\/plain; version=0\.0\.4/);
+    expect(get.headers['cache-control']).toBe('no-store');
+    const head = await http.inject({ method: 'HEAD', url: '/metrics' });
+    expect(head.statusCode).toBe(200);
+    expect(head.body).toBe('');
+    const other = await http.inject({ method: 'GET', url: '/other' });
+    expect(other.statusCode).toBe(404);
+    expect(other.body).toBe('Not found: the metrics are at /metrics\n');
+    expect(other.headers['content-type']).toBe('text/plain; charset=utf-8');
+    for (const method of ['POST', 'PUT', 'DELETE'] as const) {
+      const res = await http.inject({
+        method,
+        url: '/metrics',
+        headers: { 'content-type': 'application/json' },
+        payload: '{',
+      });
+      expect(res.statusCode).toBe(405);
+      expect(res.headers.allow).toBe('GET, HEAD');
+      expect(res.body).toBe('Method not allowed\n');
+    }
+    await http.close();
+  });
+
+  it('a failing collection is a 500 in plain text without its detail', async () => {
+    const metrics = createMetrics({ service: 'tavolo', defaultMetrics: false });
+    metrics.gauge('broken_gauge', 'fails at scrape', () => Promise.reject(new Error('secret detail')));
+    const { http } = createMetricsServer(metrics);
+    const res = await http.inject({ method: 'GET', url: '/metrics' });
+    expect(res.statusCode).toBe(500);
+    expect(res.body).toBe('Metrics collection failed\n');
+    await http.close();
+  });
+
+  it('serves the same over a real socket (HEAD without a body, 405 for POST)', async () => {
     const base = await serve(createMetrics({ service: 'tavolo', defaultMetrics: false }));
     const head = await fetch(`${base}/metrics`, { method: 'HEAD' });
     expect(head.status).toBe(200);
     expect(await head.text()).toBe('');
-    expect((await fetch(`${base}/other`)).status).toBe(404);
     const post = await fetch(`${base}/metrics`, { method: 'POST' });
     expect(post.status).toBe(405);
     expect(post.headers.get('allow')).toBe('GET, HEAD');

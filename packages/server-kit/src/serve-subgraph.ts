@@ -1,10 +1,15 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { IncomingHttpHeaders } from 'node:http';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
 import type { GraphQLError } from 'graphql';
 import { createHandler, type Response as GraphQLHttpResponse } from 'graphql-http';
-import { AppError, formatGraphQLError, restErrorFromAppError } from '@coperto/errors';
-import { DEFAULT_BODY_LIMIT_BYTES, INTERNAL_MAX_JSON_DEPTH, readJsonBody } from './json-body.js';
-import { requestTarget } from './request-target.js';
-import { sendJson } from './send-json.js';
+import { formatGraphQLError, restErrorBody, restErrorFromAppError } from '@coperto/errors';
+import { bodyErrorOf, useJsonBodies } from './json-body-parser.js';
+import { DEFAULT_BODY_LIMIT_BYTES, INTERNAL_MAX_JSON_DEPTH } from './json-depth.js';
 import type { GraphQLRequestBody, SubgraphExecutor, SubgraphResult } from './execute-subgraph.js';
 import type { Logger } from './logger.js';
 import type { SubgraphRequest } from './subgraph.js';
@@ -45,21 +50,99 @@ function overLimits(errors: readonly { extensions?: unknown }[]): boolean {
   );
 }
 
+/** The answers every port sends: JSON that no cache keeps. */
+const NO_STORE = { 'cache-control': 'no-store' };
+
+/** Node's own defaults for a plain http.Server (fastify's differ): slow clients are cut as before. */
+const SERVER_TIMEOUTS = { requestTimeout: 300_000, keepAliveTimeout: 5_000 };
+
 /**
- * The subgraph's own HTTP endpoint in distributed mode: `/graphql` by the GraphQL-over-HTTP specification
- * (graphql-http's handler: POST with a JSON body or GET queries, content negotiation between
- * `application/json` and `application/graphql-response+json`), after two checks of its own: the caller's
- * Authorization header (forwarded by the gateway, verified again here; without a valid token 401 and
- * `WWW-Authenticate`, before the body is read) and the body limit. Only the gateway and sibling subgraphs call
- * it; it is never published outside the private network.
+ * The subgraph's own HTTP endpoint in distributed mode, on fastify: `/graphql` by the GraphQL-over-HTTP
+ * specification (graphql-http's handler: POST with a JSON body or GET queries, content negotiation between
+ * `application/json` and `application/graphql-response+json`, 405 for other methods), after two checks of its
+ * own: the caller's Authorization header (forwarded by the gateway, verified again here; without a valid token
+ * 401 and `WWW-Authenticate`, before the body is read) and the body rules of `useJsonBodies` (413 past the
+ * limit, 400 past INTERNAL_MAX_JSON_DEPTH or for bad JSON, 415 for another media type). Only the gateway and
+ * sibling subgraphs call it; it is never published outside the private network. Built and ready, not
+ * listening: the host listens on `server`.
  */
-export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
+export async function createSubgraphHttpServer(options: SubgraphHttpOptions): Promise<FastifyInstance> {
   const limit = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
-  const { executor } = options;
+  const handleGraphQL = graphQLHandler(options.executor);
+  const observe = (reply: FastifyReply) =>
+    options.onRequest?.({ status: reply.statusCode, durationMs: reply.elapsedTime });
+  const notFound = (reply: FastifyReply) =>
+    reply.code(404).headers(NO_STORE).send(restErrorBody('NOT_FOUND', 'Not found'));
+
+  const app = Fastify({
+    bodyLimit: limit,
+    logger: false,
+    ...SERVER_TIMEOUTS,
+    // A target fastify cannot route (a path segment that is not valid percent-encoding): 404 like any other.
+    frameworkErrors: (_error, _request, reply) => {
+      reply.raw.once('finish', () => observe(reply as FastifyReply));
+      void notFound(reply as FastifyReply);
+    },
+  });
+  useJsonBodies(app, INTERNAL_MAX_JSON_DEPTH);
+  app.addHook('onResponse', async (_request, reply) => observe(reply));
+  app.setErrorHandler<FastifyError>((error, _request, reply) => {
+    const appError = bodyErrorOf(error, limit);
+    if (appError) {
+      const { status, body } = restErrorFromAppError(appError);
+      return reply.code(status).headers(NO_STORE).send(body);
+    }
+    options.logger.error('subgraph request failed', { error });
+    return reply
+      .code(500)
+      .headers(NO_STORE)
+      .send({ errors: [formatGraphQLError({ message: 'x' }, error)] });
+  });
+  app.setNotFoundHandler((_request, reply) => notFound(reply));
+
+  const ports = new WeakMap<FastifyRequest, PortContext>();
+  app.all('/graphql', {
+    // The token first: a caller without a valid one gets nothing read, parsed or cached.
+    onRequest: async (request, reply) => {
+      const started = performance.now();
+      const subgraphRequest: SubgraphRequest = {
+        authorization: request.headers.authorization,
+        requestId: headerValue(request.headers['x-request-id']),
+      };
+      const auth = await options.executor.authenticate(subgraphRequest);
+      if (!auth.ok) {
+        return reply
+          .code(401)
+          .headers({ ...NO_STORE, 'www-authenticate': 'Bearer error="invalid_token"' })
+          .send({ errors: auth.errors });
+      }
+      ports.set(request, { contextValue: auth.contextValue, request: subgraphRequest, started });
+      return undefined;
+    },
+    handler: async (request, reply) => {
+      const [text, init] = await handleGraphQL({
+        method: request.method,
+        url: request.url,
+        headers: request.headers,
+        body: (request.body ?? null) as Record<string, unknown> | null,
+        raw: request,
+        context: ports.get(request)!,
+      });
+      return reply
+        .code(init.status)
+        .headers({ ...NO_STORE, ...init.headers })
+        .send(text ?? undefined);
+    },
+  });
+  await app.ready();
+  return app;
+}
+
+/** graphql-http's handler over the executor: its parse/validate cache, its error format, its access line. */
+function graphQLHandler(executor: SubgraphExecutor) {
   const bodyOf = (params: { query: string; operationName?: string | null | undefined }) =>
     ({ query: params.query, operationName: params.operationName ?? undefined }) as GraphQLRequestBody;
-
-  const handleGraphQL = createHandler<IncomingMessage, PortContext, SubgraphContext>({
+  return createHandler<FastifyRequest, PortContext, SubgraphContext>({
     schema: executor.schema,
     onSubscribe: (req, params) => {
       const prepared = executor.prepare(params.query);
@@ -96,52 +179,6 @@ export function createSubgraphHttpServer(options: SubgraphHttpOptions): Server {
     },
     formatError: (error) => executor.format(error) as unknown as GraphQLError,
   });
-
-  const handle = async (req: IncomingMessage, res: ServerResponse) => {
-    if (requestTarget(req.url)?.pathname !== '/graphql')
-      return sendJson(res, 404, { error: { code: 'NOT_FOUND', message: 'Not found' } });
-    // The token first: a caller without a valid one gets nothing read, parsed or cached.
-    const started = performance.now();
-    const request: SubgraphRequest = {
-      authorization: req.headers.authorization,
-      requestId: headerValue(req.headers['x-request-id']),
-    };
-    const auth = await executor.authenticate(request);
-    if (!auth.ok) {
-      req.resume();
-      return sendJson(
-        res,
-        401,
-        { errors: auth.errors },
-        { 'www-authenticate': 'Bearer error="invalid_token"' },
-      );
-    }
-    const body = req.method === 'POST' ? await readJsonBody(req, limit, INTERNAL_MAX_JSON_DEPTH) : null;
-    const [text, init] = await handleGraphQL({
-      method: req.method ?? 'GET',
-      url: req.url ?? '/graphql',
-      headers: req.headers,
-      body: (body ?? null) as Record<string, unknown> | null,
-      raw: req,
-      context: { contextValue: auth.contextValue, request, started },
-    });
-    res.writeHead(init.status, init.statusText, { 'cache-control': 'no-store', ...init.headers });
-    res.end(text);
-  };
-  return createServer((req, res) => {
-    const started = performance.now();
-    res.once('finish', () =>
-      options.onRequest?.({ status: res.statusCode, durationMs: performance.now() - started }),
-    );
-    handle(req, res).catch((error: unknown) => {
-      if (error instanceof AppError) {
-        const { status, body } = restErrorFromAppError(error);
-        return sendJson(res, status, body);
-      }
-      options.logger.error('subgraph request failed', { error });
-      if (!res.headersSent) sendJson(res, 500, { errors: [formatGraphQLError({ message: 'x' }, error)] });
-    });
-  });
 }
 
 function jsonResponse(
@@ -155,6 +192,6 @@ function jsonResponse(
   ];
 }
 
-function headerValue(value: string | string[] | undefined): string | undefined {
+function headerValue(value: IncomingHttpHeaders[string]): string | undefined {
   return Array.isArray(value) ? value[0] : value;
 }

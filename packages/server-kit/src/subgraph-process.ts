@@ -50,7 +50,7 @@ export async function startSubgraphProcess(options: {
         : undefined;
     if (relay) kick = () => relay.kick();
     const metrics = createMetrics({ service: options.name });
-    const appServer = createSubgraphHttpServer({
+    const app = await createSubgraphHttpServer({
       executor: createSubgraphExecutor(subgraph, {
         onInternalError: (error) => logger.error('subgraph error', { error }),
         limits: operationLimitsFromConfig(config),
@@ -67,7 +67,7 @@ export async function startSubgraphProcess(options: {
       nodeType: options.name,
       services: [options.name],
       deps,
-      appServer,
+      appServer: app.server,
       metrics,
       ...(relay ? { relay } : {}),
       handleSignals: options.handleSignals ?? true,
