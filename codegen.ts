@@ -6,7 +6,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { operations as restOperations } from './gateway/src/rest/operations.js';
 import * as operationMap from './scripts/codegen-operation-map.js';
 import * as sdlExcerpt from './scripts/codegen-sdl-excerpt.js';
-import { subgraphCalls } from './scripts/codegen-subgraph-calls.js';
+import { allSubgraphCalls } from './scripts/codegen-subgraph-calls.js';
 
 type Generates = CodegenConfig['generates'];
 
@@ -131,16 +131,11 @@ const config: CodegenConfig = {
       CapacitySlot: '../slots.js#CapacitySlot',
       ProductionCategory: '../category-record.js#CategoryRecord',
     }),
-    // The calls between subgraphs (scripts/codegen-subgraph-calls.ts): each caller's documents for one called
-    // subgraph, validated against that subgraph's schema, as typed documents for SubgraphClient.request.
-    ...subgraphCalls('bookings', 'prenotazione'),
-    ...subgraphCalls('capacity', 'prenotazione'),
-    ...subgraphCalls('prenotazione', 'tavolo'),
-    ...subgraphCalls('prenotazione', 'capacity'),
-    ...subgraphCalls('sala', 'tavolo'),
-    ...subgraphCalls('tavolo', 'prenotazione'),
-    ...subgraphCalls('tavolo', 'capacity'),
-    ...subgraphCalls('tavolo', 'sala'),
+    // The calls between subgraphs (scripts/codegen-subgraph-calls.ts): each caller's documents for a called
+    // subgraph (subgraphs/<caller>/src/calls/<called>.graphql), validated against the called subgraph's schema
+    // (a document that no longer validates fails `pnpm codegen:check`), as typed documents for
+    // SubgraphClient.request.
+    ...allSubgraphCalls(),
   },
 };
 export default config;

@@ -3,7 +3,7 @@
 // own schema, as its executor serves it (with Apollo Federation's `_entities`, `_service` and `_Any`), and
 // generated into typed documents with their result and variables types
 // (`subgraphs/<caller>/src/generated/<called>-calls.ts`), which `SubgraphClient.request` takes.
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { CodegenConfig } from '@graphql-codegen/cli';
@@ -12,9 +12,10 @@ import { isScalarType, parse, printSchema, type GraphQLSchema } from 'graphql';
 type Generates = CodegenConfig['generates'];
 
 /**
- * The schema a subgraph's executor serves, as SDL: its schema.graphql built as a federation subgraph, so the
- * `_entities(representations: [_Any!]!)` entry point the gateway (and a caller) use is in it. Printed from the
- * one source at every run, so it cannot drift from the subgraph's schema.
+ * The schema a subgraph's executor serves: its schema.graphql built as a federation subgraph, so the
+ * `_entities(representations: [_Any!]!)` entry point the gateway (and a caller) use is in it (the printed
+ * subgraph schema, `printSubgraphSchema`, leaves it out). Built from the one source at every run, so it cannot
+ * drift from the subgraph's schema.
  */
 export function servedSubgraphSchema(schemaFile: string): GraphQLSchema {
   return buildSubgraphSchema(parse(readFileSync(schemaFile, 'utf8')));
@@ -71,4 +72,22 @@ export function subgraphCalls(caller: string, called: string, root = '.'): Gener
       },
     },
   };
+}
+
+/**
+ * Every call between subgraphs the repository has: one target per `subgraphs/<caller>/src/calls/<called>.graphql`
+ * file (adding a file is all it takes to have it validated and typed).
+ */
+export function allSubgraphCalls(root = '.'): Generates {
+  const targets: Generates = {};
+  for (const caller of readdirSync(join(root, 'subgraphs')).sort()) {
+    const calls = join(root, 'subgraphs', caller, 'src', 'calls');
+    if (!existsSync(calls)) continue; // a subgraph that calls no other
+    for (const file of readdirSync(calls)
+      .filter((f) => f.endsWith('.graphql'))
+      .sort()) {
+      Object.assign(targets, subgraphCalls(caller, file.slice(0, -'.graphql'.length), root));
+    }
+  }
+  return targets;
 }
