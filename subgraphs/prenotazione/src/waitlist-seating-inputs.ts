@@ -3,7 +3,7 @@ import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { WaitlistSeatTableDocument, WaitlistTablesDocument } from './generated/tavolo-calls.js';
 import type { SeatingSources } from './seating-sources.js';
-import type { QuoteCombination, QuoteTable, QuoteTableStatus } from './waitlist-quote.js';
+import type { QuoteCombination, QuoteTable } from './waitlist-quote.js';
 
 /** The tenant's seating settings the waitlist needs: the turn times and the default meal duration. */
 export interface SeatingConfig {
