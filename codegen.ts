@@ -6,6 +6,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { operations as restOperations } from './gateway/src/rest/operations.js';
 import * as operationMap from './scripts/codegen-operation-map.js';
 import * as sdlExcerpt from './scripts/codegen-sdl-excerpt.js';
+import { allSubgraphCalls } from './scripts/codegen-subgraph-calls.js';
 
 type Generates = CodegenConfig['generates'];
 
@@ -130,6 +131,11 @@ const config: CodegenConfig = {
       CapacitySlot: '../slots.js#CapacitySlot',
       ProductionCategory: '../category-record.js#CategoryRecord',
     }),
+    // The calls between subgraphs (scripts/codegen-subgraph-calls.ts): each caller's documents for a called
+    // subgraph (subgraphs/<caller>/src/calls/<called>.graphql), validated against the called subgraph's schema
+    // (a document that no longer validates fails `pnpm codegen:check`), as typed documents for
+    // SubgraphClient.request.
+    ...allSubgraphCalls(),
   },
 };
 export default config;

@@ -2,34 +2,13 @@ import { findAppError } from '@coperto/errors';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { prepareItem } from './batch-item.js';
 import type { BatchItemError, BatchItemResult } from './batch-record.js';
+import {
+  BatchCreatePrenotazioneDocument,
+  BatchImportPrenotazioneDocument,
+  type BatchCreatePrenotazioneMutation,
+} from './generated/prenotazione-calls.js';
 
-/** prenotazione's create: same validation and bookings.created event as POST /api/prenotazioni. */
-const CREATE_PRENOTAZIONE = /* GraphQL */ `
-  mutation BatchCreatePrenotazione($input: PrenotazioneInput!) {
-    createPrenotazione(input: $input) {
-      id
-      codice
-    }
-  }
-`;
-
-/** prenotazione's idempotent create by externalId: the same externalId returns the existing booking. */
-const IMPORT_PRENOTAZIONE = /* GraphQL */ `
-  mutation BatchImportPrenotazione($input: PrenotazioneInput!) {
-    importPrenotazione(input: $input) {
-      status
-      prenotazione {
-        id
-        codice
-      }
-    }
-  }
-`;
-
-interface Created {
-  id: string;
-  codice: string;
-}
+type Created = BatchCreatePrenotazioneMutation['createPrenotazione'];
 
 /**
  * Turns one batch item into a booking through prenotazione's GraphQL API, with the caller's token. Never
@@ -50,25 +29,24 @@ export class ItemImporter {
     }
     try {
       if (externalId === null) {
-        const { createPrenotazione } = await this.request<{ createPrenotazione: Created }>(
-          CREATE_PRENOTAZIONE,
-          {
-            input: prepared.input,
-          },
+        const { createPrenotazione } = await this.deps.subgraphs.request(
+          'prenotazione',
+          BatchCreatePrenotazioneDocument,
+          { input: prepared.input },
+          this.deps.authorization,
         );
         return succeeded(index, 'created', externalId, createPrenotazione);
       }
-      const { importPrenotazione } = await this.request<{
-        importPrenotazione: { status: 'created' | 'duplicate'; prenotazione: Created };
-      }>(IMPORT_PRENOTAZIONE, { input: prepared.input });
+      const { importPrenotazione } = await this.deps.subgraphs.request(
+        'prenotazione',
+        BatchImportPrenotazioneDocument,
+        { input: prepared.input },
+        this.deps.authorization,
+      );
       return succeeded(index, importPrenotazione.status, externalId, importPrenotazione.prenotazione);
     } catch (error) {
       return failed(index, externalId, itemError(error));
     }
-  }
-
-  private request<T>(query: string, variables: Record<string, unknown>): Promise<T> {
-    return this.deps.subgraphs.request<T>('prenotazione', query, variables, this.deps.authorization);
   }
 }
 

@@ -3,29 +3,8 @@ import { ValidationError } from '@coperto/errors';
 import { localDateOf, localDatesBetween, parseLocalDate } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { SlotConfigService } from './slot-config-service.js';
+import { CapacityPrenotazioniGiornoDocument } from './generated/prenotazione-calls.js';
 import { countCovers, slotsOfDay, weekdayOf, type ArrivingBooking, type CapacitySlot } from './slots.js';
-
-/** prenotazione's day query (the interface's getPrenotazioniGiorno): active bookings of one local day. */
-const BOOKINGS_OF_DAY = /* GraphQL */ `
-  query CapacityPrenotazioniGiorno($data: String!) {
-    prenotazioniGiorno(data: $data) {
-      id
-      covers
-      startsAt
-      effectiveDurationMinutes
-      state
-    }
-  }
-`;
-
-interface DayBooking {
-  id: string;
-  covers: number;
-  startsAt: string;
-  /** Stored with the booking when created or moved (its own duration, else the default meal then). */
-  effectiveDurationMinutes: number;
-  state: string;
-}
 
 /**
  * The longest stay there can be: prenotazione's MAX_DURATION_MINUTES and the longest default meal
@@ -81,9 +60,9 @@ export class SlotService {
     const authorization = `Bearer ${this.deps.viewer.token}`;
     const results = await Promise.all(
       days.map((data) =>
-        this.deps.subgraphs.request<{ prenotazioniGiorno: DayBooking[] }>(
+        this.deps.subgraphs.request(
           'prenotazione',
-          BOOKINGS_OF_DAY,
+          CapacityPrenotazioniGiornoDocument,
           { data },
           authorization,
         ),

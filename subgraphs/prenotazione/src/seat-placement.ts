@@ -8,6 +8,7 @@ import { localDayBounds } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from './assignment.js';
 import type { Assegnazione } from './generated/resolvers-types.js';
+import { TablesExistDocument } from './generated/tavolo-calls.js';
 import type { SeatingCombination, SeatingSources } from './seating-sources.js';
 import type { ClaimOwner, HeldEntry, TableClaims } from './table-claims.js';
 
@@ -37,16 +38,6 @@ export type Reseat = (owner: PlacementOwner, fitting: readonly SeatCandidate[]) 
 
 /** At most this many ranked places are tried by one auto-assignment (each a claim that may lose a race). */
 export const MAX_ASSIGN_ATTEMPTS = 20;
-
-const TABLES_EXIST = /* GraphQL */ `
-  query TablesExist($representations: [_Any!]!) {
-    _entities(representations: $representations) {
-      ... on Tavolo {
-        id
-      }
-    }
-  }
-`;
 
 export interface SeatPlacementDeps {
   claims: TableClaims;
@@ -107,9 +98,9 @@ export class SeatPlacement {
   /** tableIds must exist in the caller's tenant: asked to tavolo through its API (one call for N tables). */
   async requireTables(tableIds: readonly string[]): Promise<void> {
     if (tableIds.length === 0) return;
-    const { _entities } = await this.deps.subgraphs.request<{ _entities: Array<{ id: string } | null> }>(
+    const { _entities } = await this.deps.subgraphs.request(
       'tavolo',
-      TABLES_EXIST,
+      TablesExistDocument,
       { representations: tableIds.map((id) => ({ __typename: 'Tavolo', id })) },
       `Bearer ${this.deps.token}`,
     );

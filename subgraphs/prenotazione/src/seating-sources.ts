@@ -1,5 +1,11 @@
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
+import { PrenotazioneSeatingConfigDocument } from './generated/capacity-calls.js';
+import {
+  PrenotazioneActiveCombinationsDocument,
+  PrenotazioneActiveTablesDocument,
+  PrenotazioneCombinationDocument,
+} from './generated/tavolo-calls.js';
 
 /** capacity's seating settings (slotConfig), the only ones prenotazione needs. */
 export interface SeatingConfig {
@@ -42,44 +48,6 @@ export interface SeatingSources {
   combination(id: string): Promise<SeatingCombination | null>;
 }
 
-const SEATING_CONFIG = /* GraphQL */ `
-  query PrenotazioneSeatingConfig {
-    slotConfig {
-      defaultMealMinutes
-      turnTimes {
-        maxCovers
-        minutes
-      }
-      reseat
-      reseatFreezeMinutes
-    }
-  }
-`;
-
-const ACTIVE_TABLES = /* GraphQL */ `
-  query PrenotazioneActiveTables {
-    tavoli(filter: { attivo: true }) {
-      id
-      seats
-      salaId
-    }
-  }
-`;
-
-const COMBINATION_FIELDS = 'id tableIds salaId minCovers maxCovers attivo';
-
-const ACTIVE_COMBINATIONS = /* GraphQL */ `
-  query PrenotazioneActiveCombinations {
-    combinazioni(attivo: true) { ${COMBINATION_FIELDS} }
-  }
-`;
-
-const COMBINATION = /* GraphQL */ `
-  query PrenotazioneCombination($id: ID!) {
-    combinazione(id: $id) { ${COMBINATION_FIELDS} }
-  }
-`;
-
 /** How long a tenant's seating settings are reused before asking capacity again. */
 export const SEATING_CONFIG_TTL_MS = 10_000;
 
@@ -102,7 +70,7 @@ export class SeatingConfigCache {
     const hit = this.cached.get(tenantId);
     if (hit && hit.until > at) return hit.config;
     const config = this.subgraphs
-      .request<{ slotConfig: SeatingConfig }>('capacity', SEATING_CONFIG, {}, `Bearer ${token}`)
+      .request('capacity', PrenotazioneSeatingConfigDocument, {}, `Bearer ${token}`)
       .then((r) => r.slotConfig);
     this.cached.set(tenantId, { config, until: at + SEATING_CONFIG_TTL_MS });
     config.catch(() => {
@@ -121,14 +89,16 @@ export function createSeatingSources(options: {
   token: string;
 }): SeatingSources {
   const { subgraphs, token } = options;
-  const ask = <T>(document: string, variables: Record<string, unknown> = {}) =>
-    subgraphs.request<T>('tavolo', document, variables, `Bearer ${token}`);
+  const authorization = `Bearer ${token}`;
   return {
     config: () => options.configCache.get(options.tenantId, token),
-    activeTables: async () => (await ask<{ tavoli: SeatingTable[] }>(ACTIVE_TABLES)).tavoli,
+    activeTables: async () =>
+      (await subgraphs.request('tavolo', PrenotazioneActiveTablesDocument, {}, authorization)).tavoli,
     activeCombinations: async () =>
-      (await ask<{ combinazioni: SeatingCombination[] }>(ACTIVE_COMBINATIONS)).combinazioni,
+      (await subgraphs.request('tavolo', PrenotazioneActiveCombinationsDocument, {}, authorization))
+        .combinazioni,
     combination: async (id) =>
-      (await ask<{ combinazione: SeatingCombination | null }>(COMBINATION, { id })).combinazione,
+      (await subgraphs.request('tavolo', PrenotazioneCombinationDocument, { id }, authorization))
+        .combinazione,
   };
 }

@@ -1,8 +1,9 @@
 import type { Viewer } from '@coperto/auth';
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
+import { WaitlistSeatTableDocument, WaitlistTablesDocument } from './generated/tavolo-calls.js';
 import type { SeatingSources } from './seating-sources.js';
-import type { QuoteCombination, QuoteTable, QuoteTableStatus } from './waitlist-quote.js';
+import type { QuoteCombination, QuoteTable } from './waitlist-quote.js';
 
 /** The tenant's seating settings the waitlist needs: the turn times and the default meal duration. */
 export interface SeatingConfig {
@@ -25,36 +26,6 @@ export interface SeatingInputs {
   setOccupied(tableIds: readonly string[], covers: number): Promise<void>;
 }
 
-const ACTIVE_TABLES = /* GraphQL */ `
-  query WaitlistTables {
-    tavoli(filter: { attivo: true }) {
-      id
-      seats
-      status
-      attivo
-      pax
-      updatedAt
-    }
-  }
-`;
-
-const SET_OCCUPIED = /* GraphQL */ `
-  mutation WaitlistSeatTable($id: ID!, $pax: Int!) {
-    setTavoloStatus(id: $id, input: { status: occupied, pax: $pax }) {
-      id
-    }
-  }
-`;
-
-interface TableRow {
-  id: string;
-  seats: number;
-  status: QuoteTableStatus;
-  attivo: boolean;
-  pax: number | null;
-  updatedAt: string;
-}
-
 /** The seating inputs from tavolo and capacity through their GraphQL APIs (the subgraph client). */
 export function subgraphSeatingInputs(deps: {
   subgraphs: SubgraphClient;
@@ -65,12 +36,7 @@ export function subgraphSeatingInputs(deps: {
   const authorization = `Bearer ${deps.viewer.token}`;
   return {
     async tables() {
-      const { tavoli } = await deps.subgraphs.request<{ tavoli: TableRow[] }>(
-        'tavolo',
-        ACTIVE_TABLES,
-        {},
-        authorization,
-      );
+      const { tavoli } = await deps.subgraphs.request('tavolo', WaitlistTablesDocument, {}, authorization);
       return tavoli.map((t) => ({
         id: t.id,
         seats: t.seats,
@@ -95,7 +61,7 @@ export function subgraphSeatingInputs(deps: {
     },
     async setOccupied(tableIds, covers) {
       for (const id of tableIds) {
-        await deps.subgraphs.request('tavolo', SET_OCCUPIED, { id, pax: covers }, authorization);
+        await deps.subgraphs.request('tavolo', WaitlistSeatTableDocument, { id, pax: covers }, authorization);
       }
     },
   };

@@ -8,8 +8,12 @@ import type {
 
 /** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
 export const tablesExist: SubgraphClient = {
-  request: async <T>(_: string, __: string, variables: Record<string, unknown>) =>
-    ({ _entities: (variables.representations as Array<{ id: string }>).map(({ id }) => ({ id })) }) as T,
+  request: async <TResult, TVariables>(_: string, __: unknown, variables: TVariables) =>
+    ({
+      _entities: (variables as { representations: Array<{ id: string }> }).representations.map(({ id }) => ({
+        id,
+      })),
+    }) as TResult,
 };
 
 /** What tavolo and capacity would answer, held in memory and changeable by the test (the real reads are e2e). */

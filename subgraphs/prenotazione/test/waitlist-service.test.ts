@@ -17,8 +17,12 @@ import { seatingWorld, worldSources } from './seating-fixture.js';
 
 /** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
 const tablesExist: SubgraphClient = {
-  request: async <T>(_: string, __: string, variables: Record<string, unknown>) =>
-    ({ _entities: (variables.representations as Array<{ id: string }>).map(({ id }) => ({ id })) }) as T,
+  request: async <TResult, TVariables>(_: string, __: unknown, variables: TVariables) =>
+    ({
+      _entities: (variables as { representations: Array<{ id: string }> }).representations.map(({ id }) => ({
+        id,
+      })),
+    }) as TResult,
 };
 
 /** tavolo's tables as the waitlist sees them, in memory (tavolo's own rules are tested in tavolo). */

@@ -7,14 +7,7 @@ import type { Viewer } from '@coperto/auth';
 import { DEFAULT_HEIGHT, DEFAULT_WIDTH, normalizeCodice, type SalaRecord } from './sala-record.js';
 import type { SalaStore } from './sala-store.js';
 import type { SalaInput, SalaPatch } from './generated/resolvers-types.js';
-
-const TABLES_IN_ROOM = /* GraphQL */ `
-  query TablesInRoom($salaId: ID!) {
-    tavoli(filter: { salaId: $salaId }) {
-      id
-    }
-  }
-`;
+import { TablesInRoomDocument } from './generated/tavolo-calls.js';
 
 /** Rules for rooms: validation, defaults, unique code, no delete while tables use the room. */
 export class SalaService {
@@ -71,9 +64,9 @@ export class SalaService {
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
     const current = await this.deps.store.findById(id);
     if (!current) throw new NotFoundError('Sala', id);
-    const { tavoli } = await this.deps.subgraphs.request<{ tavoli: { id: string }[] }>(
+    const { tavoli } = await this.deps.subgraphs.request(
       'tavolo',
-      TABLES_IN_ROOM,
+      TablesInRoomDocument,
       { salaId: id },
       `Bearer ${this.deps.viewer.token}`,
     );

@@ -15,6 +15,7 @@ import {
 import type { CombinazioneRecord } from './combinazione-record.js';
 import type { CombinazioneStore } from './combinazione-store.js';
 import type { DisponibilitaInput } from './generated/resolvers-types.js';
+import { OccupazioniTavoliDocument } from './generated/prenotazione-calls.js';
 import type { TavoloRecord } from './tavolo-record.js';
 import type { TavoloStore } from './tavolo-store.js';
 import type { TurnTimeConfig } from './turn-time-config.js';
@@ -29,26 +30,6 @@ export const DURATA_MEDIA_PASTO_MINUTES = {
   max: 720,
   default: DEFAULT_MEAL_DURATION_MINUTES,
 } as const;
-
-/**
- * prenotazione's window query: the candidate tables held during [from, to), each hold with its booking's
- * stored effective duration (prenotazione reads them from the tables' agendas by id, not the whole day).
- */
-const HOLDS_IN_WINDOW = /* GraphQL */ `
-  query OccupazioniTavoli($from: String!, $to: String!, $tableIds: [ID!]!) {
-    occupazioniTavoli(from: $from, to: $to, tableIds: $tableIds) {
-      tableId
-      startsAt
-      endsAt
-    }
-  }
-`;
-
-interface Hold {
-  tableId: string;
-  startsAt: string;
-  endsAt: string;
-}
 
 export interface Availability {
   tables: TavoloRecord[];
@@ -133,9 +114,9 @@ export class AvailabilityService {
 
   private async holdsDuring(start: Date, end: Date, tableIds: string[]): Promise<BookedSlot[]> {
     if (tableIds.length === 0) return [];
-    const { occupazioniTavoli } = await this.deps.subgraphs.request<{ occupazioniTavoli: Hold[] }>(
+    const { occupazioniTavoli } = await this.deps.subgraphs.request(
       'prenotazione',
-      HOLDS_IN_WINDOW,
+      OccupazioniTavoliDocument,
       { from: start.toISOString(), to: end.toISOString(), tableIds },
       `Bearer ${this.deps.viewer.token}`,
     );

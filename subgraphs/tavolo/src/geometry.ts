@@ -3,6 +3,7 @@ import { NotFoundError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { TableShape } from './generated/resolvers-types.js';
+import { SalaSizeDocument } from './generated/sala-calls.js';
 
 /** Table shapes on the floor plan: schema.graphql's enum TableShape, each of its values once. */
 const SHAPES: Readonly<Record<TableShape, true>> = { round: true, rect: true };
@@ -120,25 +121,15 @@ export function placeTable(
   return geometry;
 }
 
-const SALA_SIZE = /* GraphQL */ `
-  query SalaSize($id: ID!) {
-    sala(id: $id) {
-      id
-      width
-      height
-    }
-  }
-`;
-
 /** The room's size from the sala subgraph (its API, as the caller); VALIDATION_FAILED on roomId when missing. */
 export async function requireRoomSize(
   subgraphs: SubgraphClient,
   viewer: Viewer,
   salaId: string,
 ): Promise<RoomSize> {
-  const { sala } = await subgraphs.request<{ sala: RoomSize | null }>(
+  const { sala } = await subgraphs.request(
     'sala',
-    SALA_SIZE,
+    SalaSizeDocument,
     { id: salaId },
     `Bearer ${viewer.token}`,
   );

@@ -34,6 +34,7 @@ import type {
   TavoloInput,
   TavoloPatch,
 } from './generated/resolvers-types.js';
+import { ActiveBookingsOfTableDocument } from './generated/prenotazione-calls.js';
 
 export interface LockView extends LockRecord {
   tableId: string;
@@ -54,14 +55,6 @@ export interface TavoloServiceDeps {
 
 const MAX_CAS_ATTEMPTS = 8;
 const EVENT_SOURCE = 'coperto/tavolo';
-const ACTIVE_BOOKINGS_OF_TABLE = /* GraphQL */ `
-  query ActiveBookingsOfTable($tableId: ID!) {
-    prenotazioni(filter: { tableId: $tableId, activeOnly: true }) {
-      id
-      endsAt
-    }
-  }
-`;
 
 /** Rules for tables: validation, aliases, status changes with their event, advisory locks. */
 export class TavoloService {
@@ -135,9 +128,12 @@ export class TavoloService {
    */
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
     await this.require(id);
-    const { prenotazioni } = await this.deps.subgraphs.request<{
-      prenotazioni: Array<{ id: string; endsAt: string }>;
-    }>('prenotazione', ACTIVE_BOOKINGS_OF_TABLE, { tableId: id }, `Bearer ${this.deps.viewer.token}`);
+    const { prenotazioni } = await this.deps.subgraphs.request(
+      'prenotazione',
+      ActiveBookingsOfTableDocument,
+      { tableId: id },
+      `Bearer ${this.deps.viewer.token}`,
+    );
     // endsAt: prenotazione's own end of the stay (the booking's effective duration), never recomputed here.
     const now = this.deps.now().getTime();
     const upcoming = prenotazioni.filter((p) => Date.parse(p.endsAt) > now);

@@ -1,18 +1,6 @@
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-
-/** capacity's slot settings that decide a party's turn time (read by all staff). */
-const TURN_TIMES = /* GraphQL */ `
-  query TavoloTurnTimes {
-    slotConfig {
-      defaultMealMinutes
-      turnTimes {
-        maxCovers
-        minutes
-      }
-    }
-  }
-`;
+import { TavoloTurnTimesDocument } from './generated/capacity-calls.js';
 
 export interface TurnTimeConfig {
   defaultMealMinutes: number;
@@ -40,7 +28,7 @@ export class TenantTurnTimes {
     const hit = this.cached.get(tenantId);
     if (hit && hit.until > at) return hit.config;
     const config = this.subgraphs
-      .request<{ slotConfig: TurnTimeConfig }>('capacity', TURN_TIMES, {}, `Bearer ${token}`)
+      .request('capacity', TavoloTurnTimesDocument, {}, `Bearer ${token}`)
       .then((r) => r.slotConfig);
     this.cached.set(tenantId, { config, until: at + TURN_TIMES_TTL_MS });
     config.catch(() => {

@@ -11,6 +11,7 @@ import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
 import { createTavoloSubgraph } from '../src/subgraph.js';
+import { testDocument } from './test-document.js';
 
 /** Wraps a store so that every collection call is counted by collection and method. */
 function countingStore(store: DocumentStore) {
@@ -82,9 +83,11 @@ describe('tavolo store access per request', () => {
   const createTables = async (count: number, extra: Record<string, unknown> = {}) => {
     const ids: string[] = [];
     for (let i = 0; i < count; i++) {
-      const { createTavolo } = await hosted.client.request<{ createTavolo: { id: string } }>(
+      const { createTavolo } = await hosted.client.request(
         'tavolo',
-        'mutation($input: TavoloInput!) { createTavolo(input: $input) { id } }',
+        testDocument<{ createTavolo: { id: string } }>(
+          'mutation($input: TavoloInput!) { createTavolo(input: $input) { id } }',
+        ),
         { input: { name: `T${i}`, seats: 2 + (i % 6), ...extra } },
         token,
       );
@@ -96,9 +99,11 @@ describe('tavolo store access per request', () => {
   it('resolves N entity references with one store query', async () => {
     const ids = await createTables(12);
     calls.length = 0;
-    const result = await hosted.client.request<{ _entities: Array<{ id: string; name: string } | null> }>(
+    const result = await hosted.client.request(
       'tavolo',
-      'query($r: [_Any!]!) { _entities(representations: $r) { ... on Tavolo { id name } } }',
+      testDocument<{ _entities: Array<{ id: string; name: string } | null> }>(
+        'query($r: [_Any!]!) { _entities(representations: $r) { ... on Tavolo { id name } } }',
+      ),
       { r: [...ids, 'missing', ids[0]].map((id) => ({ __typename: 'Tavolo', id })) },
       token,
     );
@@ -111,7 +116,7 @@ describe('tavolo store access per request', () => {
       calls.length = 0;
       await hosted.client.request(
         'tavolo',
-        'query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { totalCapacity } }',
+        testDocument('query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { totalCapacity } }'),
         { i: { dataOra: '2027-03-01T20:00', numeroPersone: 2 } },
         token,
       );
@@ -135,9 +140,11 @@ describe('tavolo store access per request', () => {
 
   it('checks combinations with the same store operations for 2 or 12 of them', async () => {
     token = `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}`;
-    const { createSala } = await hosted.client.request<{ createSala: { id: string } }>(
+    const { createSala } = await hosted.client.request(
       'sala',
-      'mutation($i: SalaInput!) { createSala(input: $i) { id } }',
+      testDocument<{ createSala: { id: string } }>(
+        'mutation($i: SalaInput!) { createSala(input: $i) { id } }',
+      ),
       { i: { codice: 'SALA', width: 1000, height: 600 } },
       token,
     );
@@ -146,7 +153,7 @@ describe('tavolo store access per request', () => {
         const [a, b] = await createTables(2, { seats: 3, roomId: createSala.id });
         await hosted.client.request(
           'tavolo',
-          'mutation($i: CombinazioneInput!) { createCombinazione(input: $i) { id } }',
+          testDocument('mutation($i: CombinazioneInput!) { createCombinazione(input: $i) { id } }'),
           { i: { name: `C${i}`, tableIds: [a, b], maxCovers: 6 } },
           token,
         );
@@ -154,11 +161,13 @@ describe('tavolo store access per request', () => {
     };
     const check = async () => {
       calls.length = 0;
-      const { verificaDisponibilita } = await hosted.client.request<{
-        verificaDisponibilita: { availableCombinations: unknown[] };
-      }>(
+      const { verificaDisponibilita } = await hosted.client.request(
         'tavolo',
-        'query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { availableCombinations { id } } }',
+        testDocument<{
+          verificaDisponibilita: { availableCombinations: unknown[] };
+        }>(
+          'query($i: DisponibilitaInput!) { verificaDisponibilita(input: $i) { availableCombinations { id } } }',
+        ),
         { i: { dataOra: '2027-03-01T20:00', numeroPersone: 5, durataMediaPasto: 120 } },
         token,
       );

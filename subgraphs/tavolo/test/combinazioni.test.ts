@@ -21,6 +21,7 @@ import {
 } from '../src/combinazione-rules.js';
 import { createTavoloSubgraph } from '../src/subgraph.js';
 import type { TavoloRecord } from '../src/tavolo-record.js';
+import { testDocument } from './test-document.js';
 
 const table = (id: string, capacita: number, extra: Partial<TavoloRecord> = {}): TavoloRecord => ({
   id,
@@ -173,7 +174,7 @@ describe('combinations through the tavolo subgraph (embedded store)', () => {
   let room: string;
 
   const gql = <T>(subgraph: string, query: string, variables: Record<string, unknown>, token = admin) =>
-    hosted.client.request<T>(subgraph, query, variables, token);
+    hosted.client.request(subgraph, testDocument<T>(query), variables, token);
   const newRoom = async () => {
     const { createSala } = await gql<{ createSala: { id: string } }>(
       'sala',
