@@ -61,9 +61,9 @@ describe('the calls between subgraphs in codegen', () => {
   });
 
   it("fails on a variable the called subgraph's argument does not accept", async () => {
-    await expect(run('tavolo', 'sala', 'query Size($id: String!) { sala(id: $id) { width } }')).rejects.toThrow(
-      /Variable "\$id" of type "String!" used in position expecting type "ID!"/,
-    );
+    await expect(
+      run('tavolo', 'sala', 'query Size($id: String!) { sala(id: $id) { width } }'),
+    ).rejects.toThrow(/Variable "\$id" of type "String!" used in position expecting type "ID!"/);
   });
 
   it('fails on a document validated against the wrong subgraph (sala has no tavoli)', async () => {
