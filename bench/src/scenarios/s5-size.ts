@@ -134,7 +134,7 @@ async function lostWrites(
   const notes = new Map<string, string | null>();
   await mapLimit(
     Array.from({ length: DAYS }, (_, d) => day(d)),
-    4,
+    2,
     async (date) => {
       const listed = await api.call<Array<{ id: string; notes: string | null }>>(
         'GET',
