@@ -3,7 +3,7 @@ import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { DuplicateKeyError, StoreUnavailableError } from './errors.js';
 import { getPath } from './field-paths.js';
 import { leadingField, postingsOf, type Narrowing } from './index-narrowing.js';
-import type { JsonObject } from './json-values.js';
+import { jsonEqual, type JsonObject } from './json-values.js';
 import type { IndexSpec, OutboxMessage } from './types.js';
 
 /**
@@ -198,7 +198,7 @@ export class LmdbEngine {
     return keys;
   }
 
-  /** Replaces a record's postings (`previous` undefined: a new record; `next` undefined: removed). */
+  /** Replaces a record's postings (`previous` undefined: a new record; `next` undefined: removed; kept when its value is the same). */
   private repost(
     collection: string,
     tenantId: string,
@@ -208,6 +208,8 @@ export class LmdbEngine {
   ): void {
     for (const spec of this.indexSpecs(collection)) {
       if (spec.unique) continue;
+      const field = leadingField(spec);
+      if (previous && next && field !== null && jsonEqual(previous[field], next[field])) continue; // unchanged
       if (previous) {
         for (const key of this.postingKeys(collection, spec, tenantId, seq, previous))
           void this.postings.remove(key);
