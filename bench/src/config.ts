@@ -18,6 +18,8 @@ export interface BenchConfig {
   connections: number;
   /** Duration of scenario 5's mixed load. */
   soakSeconds: number;
+  /** Scenario 5's size run: the bookings its own embedded process holds when it is killed, restarted and measured idle. */
+  sizeBookings: number;
   /** Scenario 4: the socket counts it runs with (one pair of rows each), and status changes per second. */
   sockets: readonly number[];
   pushRate: number;
@@ -63,6 +65,7 @@ export function readConfig(): BenchConfig {
     warmupSeconds: int('BENCH_WARMUP_S', 3),
     connections: int('BENCH_CONNECTIONS', 20),
     soakSeconds: int('BENCH_SOAK_S', 600),
+    sizeBookings: int('BENCH_SIZE_BOOKINGS', 200_000),
     sockets: ints('BENCH_SOCKETS', [100, 1000]),
     pushRate: int('BENCH_PUSH_RATE', 200),
     only: new Set(only),

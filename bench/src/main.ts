@@ -21,6 +21,7 @@ import { scenario2 } from './scenarios/s2-federation.js';
 import { scenario3 } from './scenarios/s3-availability.js';
 import { scenario4 } from './scenarios/s4-push.js';
 import { scenario5 } from './scenarios/s5-memory.js';
+import { scenario5Size } from './scenarios/s5-size.js';
 import { scenario6 } from './scenarios/s6-booking-create.js';
 import { scenario7 } from './scenarios/s7-fairness.js';
 import { scenario8, SEATING_HEADING } from './scenarios/s8-seating.js';
@@ -88,6 +89,7 @@ try {
     await attempt(4, '4 push latency (embedded)', () => scenario4(ctx, 'embedded', embedded));
     await embedded.proc.stop();
   }
+  await attempt(5, '5 restart and memory at size', () => scenario5Size(ctx));
 
   await attempt(7, '7 per-tenant fairness', () => scenario7(ctx));
   await attempt(8, '8 seating simulator', () => scenario8(ctx));

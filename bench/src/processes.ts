@@ -134,13 +134,19 @@ export function spawnService(
   });
 }
 
-/** Polls `probe` until it is true; fails early when the process exits. */
-export async function waitUntil(proc: Proc, what: string, probe: () => Promise<boolean>, timeoutMs = 90_000) {
+/** Polls `probe` every `pollMs` until it is true; fails early when the process exits. */
+export async function waitUntil(
+  proc: Proc,
+  what: string,
+  probe: () => Promise<boolean>,
+  timeoutMs = 90_000,
+  pollMs = 100,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (!proc.running()) throw new Error(`${proc.name} exited before ${what}:\n${proc.output()}`);
     if (await probe().catch(() => false)) return;
-    await new Promise((r) => setTimeout(r, 100));
+    await new Promise((r) => setTimeout(r, pollMs));
   }
   throw new Error(`${proc.name}: no ${what} within ${timeoutMs} ms:\n${proc.output()}`);
 }

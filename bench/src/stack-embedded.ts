@@ -16,12 +16,19 @@ export interface EmbeddedStack {
 
 /**
  * The all-in-one process (`bash scripts/start.sh` runs the same entry): gateway + five subgraphs + store.
+ * The same `name` gives the same DATA_DIR (scenario 5 starts it again on its data after a kill -9).
  * `extra` adds node flags and environment (scenario 8 runs it on a virtual clock).
  */
 export async function startEmbedded(
   config: BenchConfig,
   jwtSecret: string,
-  extra: { nodeArgs?: readonly string[]; env?: Record<string, string>; name?: string } = {},
+  extra: {
+    nodeArgs?: readonly string[];
+    env?: Record<string, string>;
+    name?: string;
+    /** How often readiness is polled (ms; default 100): scenario 5 times the start to ready. */
+    readyPollMs?: number;
+  } = {},
 ): Promise<EmbeddedStack> {
   const [port, health, metrics] = (await freePorts(3)) as [number, number, number];
   const name = extra.name ?? 'gateway-embedded';
@@ -42,7 +49,13 @@ export async function startEmbedded(
     },
     extra.nodeArgs,
   );
-  await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));
+  await waitUntil(
+    proc,
+    'readiness',
+    httpOk(`http://127.0.0.1:${health}/public/health/ready`),
+    90_000,
+    extra.readyPollMs,
+  );
   return {
     proc,
     baseUrl: `http://127.0.0.1:${port}`,

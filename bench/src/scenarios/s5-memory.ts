@@ -4,9 +4,9 @@
  * default), against the level after its warm-up, with where the memory sits (JS heap, external, store data).
  *
  * The soak holds the data steady: its booking writes move (PATCH) bookings created before it starts instead of
- * adding new ones. The embedded store keeps every record in memory, so a soak that adds bookings measures data
- * (the 2026-11-23 run created ≈ 17,000 in 10 minutes, 4.7× what it held after its first minute), not leaks;
- * booking creation is scenario 6's, and the memory a booking costs is reported by its own row.
+ * adding new ones. A soak that adds bookings measures data (the store's mapped pages that were read), not leaks
+ * (a 2026-11-23 run created ≈ 17,000 in 10 minutes, 4.7× what it held after its first minute); booking creation
+ * is scenario 6's, and the memory bookings cost is reported by its own row and, at 200,000, by s5-size.ts.
  */
 import { createApi, mapLimit, type Api } from '../api.js';
 import { row, type BenchContext } from '../context.js';
@@ -200,7 +200,7 @@ export async function scenario5(ctx: BenchContext, embedded: EmbeddedStack, memo
       `availability, rooms and the back-office GraphQL query; RSS read again after a ${SETTLE_MS / 1000} s pause. ` +
       `Soak: RSS at the end against RSS ${warmUp} s into the mixed load; JS heap and external memory read from the ` +
       `process's own /metrics at both points, with the bookings the store holds and the size of its DATA_DIR, ` +
-      `to show the data held steady (the embedded store keeps every record in memory, so a soak that adds ` +
-      `bookings measures data, not leaks; the data row gives what a booking costs).`,
+      `to show the data held steady (a soak that adds bookings measures data, not leaks; the data row gives ` +
+      `what a booking costs).`,
   );
 }

@@ -3,6 +3,7 @@ import type { TenantId } from '@coperto/auth';
 import { DuplicateKeyError } from './errors.js';
 import { compileFilter } from './embedded-filter.js';
 import { applyUpdate } from './embedded-update.js';
+import { narrowing } from './index-narrowing.js';
 import type { JsonObject } from './json-values.js';
 import type { LmdbEngine, StoredRecord } from './lmdb-engine.js';
 import { page, sortDocuments, validatePaging, validateSort } from './sort.js';
@@ -166,13 +167,13 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     this.engine.remove(this.name, this.tenantId, target);
   }
 
-  /** The tenant's records matching the filter, in insertion order (an `id` equality is a direct lookup). */
+  /**
+   * The tenant's records matching the filter, in insertion order: an `id` equality is a direct lookup, a filter
+   * on the first field of a non-unique index reads that index's postings (index-narrowing.ts), others scan.
+   */
   private matching(filter: Filter, limit = Infinity): StoredRecord[] {
     if (limit <= 0) return [];
-    const candidates =
-      typeof filter.id === 'string'
-        ? [this.engine.get(this.name, this.tenantId, filter.id)]
-        : this.engine.scan(this.name, this.tenantId);
+    const candidates = this.candidates(filter);
     const matches = compileFilter(filter);
     const found: StoredRecord[] = [];
     for (const record of candidates) {
@@ -182,6 +183,16 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
       }
     }
     return found;
+  }
+
+  private candidates(filter: Filter): Iterable<StoredRecord | undefined> {
+    if (typeof filter.id === 'string') return [this.engine.get(this.name, this.tenantId, filter.id)];
+    const indexes = this.engine.indexSpecs(this.name).filter((spec) => !spec.unique);
+    const plan = indexes.length > 0 ? narrowing(filter, indexes) : null;
+    return (
+      (plan && this.engine.narrowed(this.name, this.tenantId, plan)) ??
+      this.engine.scan(this.name, this.tenantId)
+    );
   }
 }
 

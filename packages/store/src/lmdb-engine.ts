@@ -2,18 +2,23 @@ import { createHash } from 'node:crypto';
 import { open, type Database, type Key, type RootDatabase } from 'lmdb';
 import { DuplicateKeyError, StoreUnavailableError } from './errors.js';
 import { getPath } from './field-paths.js';
-import type { JsonObject } from './json-values.js';
+import { leadingField, postingsOf, type Narrowing } from './index-narrowing.js';
+import { jsonEqual, type JsonObject } from './json-values.js';
 import type { IndexSpec, OutboxMessage } from './types.js';
 
 /**
  * The embedded store's engine on LMDB (npm `lmdb`): one environment in the data directory (`data.mdb`,
- * `lock.mdb`) with five databases, keys in lmdb's ordered-binary encoding, values JSON:
+ * `lock.mdb`) with six databases, keys in lmdb's ordered-binary encoding, values JSON:
  *
  *   records  [collection, tenantId, seq]               → { doc, outbox?, outboxAt? }  (seq: insertion order)
  *   ids      [collection, tenantId, id]                → seq
  *   uniques  [collection, index, tenantId, valuesKey]  → id   (the unique indexes, per tenant)
  *   pending  [collection, outboxAt, tenantId, id]      → 1    (records whose outbox waits, oldest first)
- *   meta     ['indexes', collection] → IndexSpec[];  ['seq'] → last seq
+ *   postings [collection, index, tenantId, 'v', value, seq] → 1  (non-unique indexes: each value of the first
+ *            field, each scalar element of an array; [… 'a', seq] an array, [… 'u', seq] an object or an array
+ *            of non-scalars: index-narrowing.ts)
+ *   meta     ['indexes', collection] → IndexSpec[];  ['seq'] → last seq;
+ *            ['postings', collection, index] → true once that index's postings are complete
  *
  * Every write runs in a transaction (`write`): the record, its index entries and its outbox change together or
  * not at all. Commits are synchronous to disk (no `overlappingSync`): a transaction becomes visible to readers
@@ -55,6 +60,7 @@ export class LmdbEngine {
   private readonly ids: Database<number, Parts>;
   private readonly uniques: Database<string, Parts>;
   private readonly pendingDb: Database<number, Parts>;
+  private readonly postings: Database<number, Parts>;
   private readonly meta: Database<unknown, Parts>;
 
   private constructor(
@@ -66,6 +72,7 @@ export class LmdbEngine {
     this.ids = root.openDB<number, Parts>('ids', options);
     this.uniques = root.openDB<string, Parts>('uniques', options);
     this.pendingDb = root.openDB<number, Parts>('pending', options);
+    this.postings = root.openDB<number, Parts>('postings', options);
     this.meta = root.openDB<unknown, Parts>('meta', options);
     this.seq = (this.meta.get(['seq']) as number | undefined) ?? 0;
   }
@@ -124,6 +131,36 @@ export class LmdbEngine {
     }
   }
 
+  /**
+   * The tenant's records a narrowing allows (index-narrowing.ts), in insertion order; null when that index's
+   * postings are not complete (the caller scans).
+   */
+  narrowed(collection: string, tenantId: string, narrowing: Narrowing): StoredRecord[] | null {
+    if (this.meta.get(['postings', collection, narrowing.index]) !== true) return null;
+    const prefix: Parts = [collection, narrowing.index, tenantId];
+    const seqs = new Set<number>();
+    const read = (start: Parts, end: Parts) => {
+      for (const key of this.postings.getKeys({ start, end })) seqs.add(key.at(-1) as number);
+    };
+    const everyKind = (kind: string) => read([...prefix, kind], [...prefix, kind, Number.MAX_SAFE_INTEGER]);
+    everyKind('u');
+    if ('values' in narrowing) {
+      for (const value of narrowing.values) {
+        read([...prefix, 'v', value], [...prefix, 'v', value, Number.MAX_SAFE_INTEGER]);
+      }
+    } else {
+      const { from, to } = narrowing.range;
+      read([...prefix, 'v', from], [...prefix, 'v', to, Number.MAX_SAFE_INTEGER]);
+      everyKind('a');
+    }
+    const found: StoredRecord[] = [];
+    for (const seq of [...seqs].sort((a, b) => a - b)) {
+      const value = this.records.get([collection, tenantId, seq]);
+      if (value) found.push(toRecord(seq, value));
+    }
+    return found;
+  }
+
   /** Every record of the collection (all tenants), with its tenant. */
   private *scanAll(collection: string): Iterable<{ tenantId: string; record: StoredRecord }> {
     for (const { key, value } of this.records.getRange({
@@ -147,6 +184,41 @@ export class LmdbEngine {
 
   indexSpecs(collection: string): IndexSpec[] {
     return (this.meta.get(['indexes', collection]) as IndexSpec[] | undefined) ?? [];
+  }
+
+  /** The posting keys of a record for one non-unique index (none when its first field is a dotted path). */
+  private postingKeys(collection: string, spec: IndexSpec, tenantId: string, seq: number, doc: JsonObject) {
+    const field = leadingField(spec);
+    if (field === null) return [];
+    const prefix: Parts = [collection, spec.name, tenantId];
+    const { scalars, array, unusual } = postingsOf(doc[field]);
+    const keys: Parts[] = scalars.map((value) => [...prefix, 'v', value, seq]);
+    if (array) keys.push([...prefix, 'a', seq]);
+    if (unusual) keys.push([...prefix, 'u', seq]);
+    return keys;
+  }
+
+  /** Replaces a record's postings (`previous` undefined: a new record; `next` undefined: removed; kept when its value is the same). */
+  private repost(
+    collection: string,
+    tenantId: string,
+    seq: number,
+    previous: JsonObject | undefined,
+    next: JsonObject | undefined,
+  ): void {
+    for (const spec of this.indexSpecs(collection)) {
+      if (spec.unique) continue;
+      const field = leadingField(spec);
+      if (previous && next && field !== null && jsonEqual(previous[field], next[field])) continue; // unchanged
+      if (previous) {
+        for (const key of this.postingKeys(collection, spec, tenantId, seq, previous))
+          void this.postings.remove(key);
+      }
+      if (next) {
+        for (const key of this.postingKeys(collection, spec, tenantId, seq, next))
+          void this.postings.put(key, 1);
+      }
+    }
   }
 
   /**
@@ -187,6 +259,7 @@ export class LmdbEngine {
       value.outboxAt = next.outboxAt ?? new Date().toISOString();
     }
     void this.records.put([collection, tenantId, seq], value);
+    this.repost(collection, tenantId, seq, previous?.doc, next.doc);
     for (const spec of this.indexSpecs(collection)) {
       if (!spec.unique) continue;
       if (previous) void this.uniques.remove(uniqueKey(collection, spec, tenantId, previous.doc));
@@ -203,6 +276,7 @@ export class LmdbEngine {
     const id = record.doc.id as string;
     void this.records.remove([collection, tenantId, record.seq]);
     void this.ids.remove([collection, tenantId, id]);
+    this.repost(collection, tenantId, record.seq, record.doc, undefined);
     for (const spec of this.indexSpecs(collection)) {
       if (spec.unique) void this.uniques.remove(uniqueKey(collection, spec, tenantId, record.doc));
     }
@@ -226,7 +300,6 @@ export class LmdbEngine {
       }
       if (!existing) added.push({ ...spec, fields: { ...spec.fields } });
     }
-    if (added.length === 0) return;
     for (const spec of added.filter((candidate) => candidate.unique)) {
       for (const { tenantId, record } of this.scanAll(collection)) {
         const key = uniqueKey(collection, spec, tenantId, record.doc);
@@ -234,12 +307,30 @@ export class LmdbEngine {
         void this.uniques.put(key, record.doc.id as string);
       }
     }
-    void this.meta.put(['indexes', collection], [...known.values(), ...added]);
+    if (added.length > 0) void this.meta.put(['indexes', collection], [...known.values(), ...added]);
+    this.completePostings(collection, [...known.values(), ...added]);
+  }
+
+  /**
+   * Posts the records of every non-unique index whose postings are not complete yet (one just added, or a
+   * directory written before postings existed), and marks it complete. In a write transaction.
+   */
+  private completePostings(collection: string, specs: readonly IndexSpec[]): void {
+    for (const spec of specs) {
+      const marker: Parts = ['postings', collection, spec.name];
+      if (spec.unique || this.meta.get(marker) === true) continue;
+      for (const { tenantId, record } of this.scanAll(collection)) {
+        for (const key of this.postingKeys(collection, spec, tenantId, record.seq, record.doc)) {
+          void this.postings.put(key, 1);
+        }
+      }
+      void this.meta.put(marker, true);
+    }
   }
 
   /** Removes every record, index entry and definition (a migration starting over). In a write transaction. */
   clearAll(): void {
-    for (const db of [this.records, this.ids, this.uniques, this.pendingDb, this.meta]) {
+    for (const db of [this.records, this.ids, this.uniques, this.pendingDb, this.postings, this.meta]) {
       for (const key of [...db.getKeys({})]) void db.remove(key); // keys first: no cursor over what is removed
     }
     this.seq = 0;
