@@ -348,6 +348,52 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       ).not.toContain(t.id);
     });
 
+    it('answers the availability check with every table write at once (the per-tenant table list is never stale)', async () => {
+      const own = await mintToken({ tenantId: newTenantId() });
+      const roomA = (await createSala({ codice: 'AV1' }, own)).body.id as string;
+      const roomB = (await createSala({ codice: 'AV2' }, own)).body.id as string;
+      const free = async (salaId?: string, numeroPersone = 2) => {
+        const res = await stack.api('POST', '/api/tavoli/verifica-disponibilita', {
+          token: own,
+          body: {
+            dataOra: '2031-02-03T20:00:00',
+            numeroPersone,
+            durataMediaPasto: 60,
+            ...(salaId ? { salaId } : {}),
+          },
+        });
+        expect(res.status).toBe(200);
+        return (res.body.availableTables as Array<{ name: string }>).map((t) => t.name).sort();
+      };
+      const t = (await createTavolo({ name: 'AV-T', seats: 2, roomId: roomA }, own)).body;
+      expect(await free(roomA)).toEqual(['AV-T']);
+      expect(await free(roomA)).toEqual(['AV-T']); // served from the kept list
+      const other = (await createTavolo({ name: 'AV-U', seats: 4, roomId: roomA }, own)).body;
+      expect(await free(roomA)).toEqual(['AV-T', 'AV-U']);
+      const patch = (id: string, body: unknown) =>
+        stack.api('PATCH', `/api/tavoli/${id}`, { token: own, body });
+      expect((await patch(t.id, { roomId: roomB })).status).toBe(200);
+      expect([await free(roomA), await free(roomB), await free()]).toEqual([
+        ['AV-U'],
+        ['AV-T'],
+        ['AV-T', 'AV-U'],
+      ]);
+      expect((await patch(other.id, { seats: 1 })).status).toBe(200);
+      expect(await free(roomA)).toEqual([]);
+      expect((await patch(t.id, { attivo: false })).status).toBe(200);
+      expect(await free(roomB)).toEqual([]);
+      expect((await patch(t.id, { attivo: true })).status).toBe(200);
+      expect(await free(roomB)).toEqual(['AV-T']);
+      expect((await stack.api('DELETE', `/api/tavoli/${t.id}`, { token: own })).status).toBeLessThan(300);
+      expect(await free()).toEqual([]);
+      // Another tenant's check never sees these tables.
+      const foreign = await stack.api('POST', '/api/tavoli/verifica-disponibilita', {
+        token: otherToken,
+        body: { dataOra: '2031-02-03T20:00:00', numeroPersone: 1, durataMediaPasto: 60 },
+      });
+      expect(foreign.body.availableTables.map((x: { id: string }) => x.id)).not.toContain(other.id);
+    });
+
     it('answers a burst of identical misses with one execution, and counts it in graphql_operations_total', async () => {
       const own = await mintToken({ tenantId: newTenantId() });
       await createTavolo({ name: 'B', seats: 2 }, own);

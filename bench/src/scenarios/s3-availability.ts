@@ -2,6 +2,9 @@
  * 3. POST /api/tavoli/verifica-disponibilita on a tenant with 500 tables and 5,000 bookings that day, against
  * the same on a tenant with 50 tables and 500 bookings (distributed mode, real MongoDB-protocol server). The
  * store operations per request come from the counting proxy in front of MongoDB: they must not grow with size.
+ * The 500 tables lie in 10 rooms of 50: a second comparison asks for one room (`salaId`) of the 500-table
+ * restaurant against the 50-table restaurant, the same answer size, so what it costs must not grow with the
+ * restaurant either.
  */
 import { createApi, type Api } from '../api.js';
 import { row, type BenchContext } from '../context.js';
@@ -23,6 +26,8 @@ import { mintToken } from '../tokens.js';
 
 const QUERY = { dataOra: `${BOOKING_DAY}T20:00:00`, numeroPersone: 2, durataMediaPasto: 60 };
 const SAMPLE = 20;
+/** Rooms of the 500-table restaurant: 50 tables each, the size of the small restaurant. */
+const ROOMS = 10;
 const IDLE_MS = 2000;
 /** Fewer connections than elsewhere: at 500 tables one request takes CPU-seconds-scale work on 2 cores. */
 const MAX_CONNECTIONS = 8;
@@ -100,21 +105,29 @@ export async function scenario3(ctx: BenchContext, stack: DistributedStack, prox
   const processes = [stack.gateway, stack.subgraphs.tavolo, stack.subgraphs.prenotazione, mongo, proxy.proc];
   const { config } = ctx;
   const sizes = [
-    { tables: 50, tenant: 'bench-s3-50' },
-    { tables: 500, tenant: 'bench-s3-500' },
+    { tables: 50, rooms: 0, tenant: 'bench-s3-50' },
+    { tables: 500, rooms: ROOMS, tenant: 'bench-s3-500' },
   ];
   const began = Date.now();
   const seeded = await Promise.all(
-    sizes.map(async ({ tables, tenant }) => {
+    sizes.map(async ({ tables, rooms, tenant }) => {
       const api = createApi(stack.baseUrl, await mintToken(ctx.jwtSecret, tenant));
-      const created = await seedTables(api, { rooms: 0, tables });
+      const created = await seedTables(api, { rooms, tables });
       const bookings = await seedDayBookings(api, created, 10);
-      const answer = await api.call<{ availableTables: unknown[] }>(
-        'POST',
-        '/api/tavoli/verifica-disponibilita',
-        QUERY,
-      );
-      return { api, tables, bookings, available: answer.availableTables.length };
+      const available = async (query: object) =>
+        (await api.call<{ availableTables: unknown[] }>('POST', '/api/tavoli/verifica-disponibilita', query))
+          .availableTables.length;
+      const salaId = created[0]!.salaId;
+      const roomQuery = salaId ? { ...QUERY, salaId } : QUERY;
+      return {
+        api,
+        tables,
+        bookings,
+        available: await available(QUERY),
+        roomQuery,
+        roomTables: created.filter((t) => t.salaId === salaId).length,
+        availableInRoom: await available(roomQuery),
+      };
     }),
   );
   const [small, large] = seeded as [(typeof seeded)[0], (typeof seeded)[0]];
@@ -128,14 +141,14 @@ export async function scenario3(ctx: BenchContext, stack: DistributedStack, prox
   log(`s3: store quiet after ${drainSeconds.toFixed(0)} s`);
   const connections = Math.min(MAX_CONNECTIONS, config.connections);
 
-  const job = (api: Api, seconds: number) => ({
+  const job = (api: Api, seconds: number, query: object = QUERY) => ({
     baseUrl: stack.baseUrl,
     requests: [
       {
         method: 'POST',
         path: '/api/tavoli/verifica-disponibilita',
         headers: { authorization: `Bearer ${api.token}` },
-        body: JSON.stringify(QUERY),
+        body: JSON.stringify(query),
       },
     ],
     connections,
@@ -148,11 +161,24 @@ export async function scenario3(ctx: BenchContext, stack: DistributedStack, prox
     { label: '500 tables', processes, run: (seconds) => ctx.load.http(job(large.api, seconds)) },
     { label: '50 tables', processes, run: (seconds) => ctx.load.http(job(small.api, seconds)) },
   );
+  const room = await compare(
+    config,
+    's3-room',
+    {
+      label: `one room of 500 tables`,
+      processes,
+      run: (seconds) => ctx.load.http(job(large.api, seconds, large.roomQuery)),
+    },
+    { label: '50 tables', processes, run: (seconds) => ctx.load.http(job(small.api, seconds)) },
+  );
   const opsSmall = await operationsPerRequest(small.api, proxy);
   const opsLarge = await operationsPerRequest(large.api, proxy);
   log(`s3: store ops/request 50 tables: ${describeOps(opsSmall)}; 500 tables: ${describeOps(opsLarge)}`);
 
   const scenario = '3 POST /api/tavoli/verifica-disponibilita: 500 tables + 5,000 bookings vs 50 + 500';
+  const roomScenario =
+    `3 POST /api/tavoli/verifica-disponibilita: one ${large.roomTables}-table room (salaId) of the 500-table ` +
+    `restaurant vs the 50-table restaurant`;
   ctx.rows.push(
     ...loadRows(scenario, a, b, {
       baselineLabel: '50 tables',
@@ -180,11 +206,19 @@ export async function scenario3(ctx: BenchContext, stack: DistributedStack, prox
         `seeding (REST, 16 in flight per tenant) took ${seedSeconds.toFixed(0)} s, then ` +
         `${drainSeconds.toFixed(0)} s until the outbox relays had published its events`,
     }),
+    ...loadRows(roomScenario, room.a, room.b, {
+      baselineLabel: '50 tables',
+      notes: [
+        `${connections} connections; ${large.availableInRoom} / ${small.available} tables available in the answer`,
+      ],
+    }),
   );
   ctx.method.push(
     `**3.** Tables and bookings created through the REST API (16 in flight per tenant): 10 one-hour bookings per ` +
       `table on ${BOOKING_DAY} (each with tableIds, so it holds its table), 3 of 13 hourly slots left free per table. ` +
-      `The query asks for 2 people at 20:00 for 60 minutes. Store operations are wire-protocol messages counted by ` +
+      `The query asks for 2 people at 20:00 for 60 minutes. The 500 tables are spread round-robin over ${ROOMS} rooms ` +
+      `(the 50 tables have no room); the same-room comparison adds the first room's salaId to the 500-table ` +
+      `restaurant's query. Store operations are wire-protocol messages counted by ` +
       `a TCP proxy between every distributed process and MongoDB, by command name, over ${SAMPLE} sequential ` +
       `requests, with the background (outbox relay polls, heartbeats) measured in 2 s idle windows before and after ` +
       `taken out (a command also seen in the background counts only from half a command per request up); bytes are ` +

@@ -19,3 +19,19 @@ export async function readScopeKey(cache: TenantCache, scope: string, answer: st
   const version = (await cache.get<string>(versionKey(scope))) ?? 'initial';
   return `scope:${scope}:${version}:${answer}`;
 }
+
+/**
+ * The scope's current version, for a process that keeps its own copy of the scope's data (in memory, keyed by
+ * this version) instead of storing answers in the cache. Read it before loading the data: a copy loaded after
+ * reading version V is at least as new as every write acknowledged before V was replaced. When the scope has no
+ * version yet (never written, expired, evicted, or the cache is unreachable) a fresh one is set and returned, so
+ * a copy is never keyed by a version some earlier, since-replaced copy also had (the copy loaded now, after
+ * the version was set, is current); with the cache unreachable every call gets a version of its own (no reuse).
+ */
+export async function readScopeVersion(cache: TenantCache, scope: string): Promise<string> {
+  const current = await cache.get<string>(versionKey(scope));
+  if (current !== null) return current;
+  const fresh = randomUUID();
+  await cache.set(versionKey(scope), fresh, VERSION_TTL_SECONDS);
+  return fresh;
+}

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { createMemoryCache } from '../src/memory-cache.js';
-import { bumpReadScope, readScopeKey } from '../src/read-scope.js';
+import { bumpReadScope, readScopeKey, readScopeVersion } from '../src/read-scope.js';
 
 describe('read scopes', () => {
   it('keys answers by the scope version, which every write replaces, per tenant', async () => {
@@ -19,5 +19,27 @@ describe('read scopes', () => {
     expect(await readScopeKey(b, 'tavoli', 'list')).toBe(otherBefore);
     expect(await readScopeKey(a, 'sale', 'list')).not.toBe(after);
     await cache.close();
+  });
+
+  it('gives a process-held copy the scope version, setting one when there is none, and a new one after a write', async () => {
+    const cache = createMemoryCache();
+    const a = cache.forTenant(trustedTenantId('a'));
+    const first = await readScopeVersion(a, 'tavoli');
+    expect(await readScopeVersion(a, 'tavoli')).toBe(first);
+    expect(await readScopeVersion(cache.forTenant(trustedTenantId('b')), 'tavoli')).not.toBe(first);
+    await bumpReadScope(a, 'tavoli');
+    const second = await readScopeVersion(a, 'tavoli');
+    expect(second).not.toBe(first);
+    // the answers cached under a key share the version the copy is kept by
+    expect(await readScopeKey(a, 'tavoli', 'list')).toBe(`scope:tavoli:${second}:list`);
+    await cache.close();
+  });
+
+  it('never hands out the same version twice while the cache is unreachable', async () => {
+    const cache = createMemoryCache();
+    const a = cache.forTenant(trustedTenantId('a'));
+    await cache.close(); // a closed cache behaves like an unreachable one: every get misses, every set is dropped
+    const versions = await Promise.all([1, 2, 3].map(() => readScopeVersion(a, 'tavoli')));
+    expect(new Set(versions).size).toBe(3);
   });
 });

@@ -16,8 +16,8 @@ import type { CombinazioneRecord } from './combinazione-record.js';
 import type { CombinazioneStore } from './combinazione-store.js';
 import type { DisponibilitaInput } from './generated/resolvers-types.js';
 import { OccupazioniTavoliDocument } from './generated/prenotazione-calls.js';
-import type { TavoloRecord } from './tavolo-record.js';
-import type { TavoloStore } from './tavolo-store.js';
+import { activeTablesFitting, tablesById, type TableDirectory } from './table-directory.js';
+import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
 import type { TurnTimeConfig } from './turn-time-config.js';
 
 /**
@@ -38,17 +38,22 @@ export interface Availability {
 }
 
 /**
- * verifica-disponibilita: one query for the active tables big enough and one for the active combinations (and,
- * when some combination holds the party, one for their other tables), then one window query to prenotazione for
- * the candidate tables (single tables big enough and the tables of the combinations that hold the party),
- * whatever the number of tables and bookings. A booking of the evening
- * before that runs past midnight is found like any other: its hold overlaps the window.
+ * verifica-disponibilita: the tenant's table directory (held per process under the version of the tenant's
+ * tables, reloaded with one query after a table write: TenantTableDirectories), one query for the active
+ * combinations, then one window query to prenotazione for the candidate tables (single tables big enough and
+ * the tables of the combinations that hold the party), whatever the number of tables and bookings. With a
+ * `salaId`, only that room's tables are read from the directory: the work grows with the room, not with the
+ * restaurant. A booking of the evening before that runs past midnight is found like any other: its hold
+ * overlaps the window.
  */
 export class AvailabilityService {
   constructor(
     private readonly deps: {
-      store: TavoloStore;
+      /** The tenant's tables, current as of the last acknowledged table write. */
+      tables: () => Promise<TableDirectory>;
       combinations: CombinazioneStore;
+      /** The clock an answer's locks are shown against (an expired lock shows as none, as in every table read). */
+      now: () => Date;
       viewer: Viewer;
       subgraphs: SubgraphClient;
       timeZone: string;
@@ -77,33 +82,27 @@ export class AvailabilityService {
     };
 
     const salaId = input.salaId ?? null;
-    const [tables, fitting] = await Promise.all([
-      this.deps.store.list({ attivo: true, capacitaMin: input.numeroPersone, salaId }),
+    const [directory, fitting] = await Promise.all([
+      this.deps.tables(),
       this.deps.combinations.list({ attivo: true, salaId }),
     ]);
+    const tables = activeTablesFitting(directory, salaId, input.numeroPersone);
     const combinations = fitting.filter(
       (c) => c.capacitaMin <= window.partySize && window.partySize <= c.capacitaMax,
     );
-    const members = await this.memberTables(combinations, tables);
+    const members = memberTables(directory, combinations, tables);
     const bookings = await this.holdsDuring(
       window.start,
       window.end,
       candidateTableIds([...tables, ...members], combinations, window.partySize),
     );
+    const free = availableTables(tables, window, bookings);
+    const now = this.deps.now();
     return {
-      ...availableTables(tables, window, bookings),
+      tables: free.tables.map((t) => withActiveLock(t, now)),
+      totalCapacity: free.totalCapacity,
       combinations: availableCombinations(combinations, [...tables, ...members], window, bookings),
     };
-  }
-
-  /** The combinations' tables not already read as single candidates (one query; none without combinations). */
-  private async memberTables(
-    combinations: readonly CombinazioneRecord[],
-    read: readonly TavoloRecord[],
-  ): Promise<TavoloRecord[]> {
-    const have = new Set(read.map((t) => t.id));
-    const missing = [...new Set(combinations.flatMap((c) => c.tableIds))].filter((id) => !have.has(id));
-    return missing.length === 0 ? [] : this.deps.store.findByIds(missing);
   }
 
   /** The party's turn time: the figure prenotazione stores with a booking that has no duration of its own. */
@@ -126,4 +125,15 @@ export class AvailabilityService {
       end: new Date(h.endsAt),
     }));
   }
+}
+
+/** The combinations' tables not already among the single candidates (from the directory: no query). */
+function memberTables(
+  directory: TableDirectory,
+  combinations: readonly CombinazioneRecord[],
+  read: readonly TavoloRecord[],
+): TavoloRecord[] {
+  const have = new Set(read.map((t) => t.id));
+  const missing = [...new Set(combinations.flatMap((c) => c.tableIds))].filter((id) => !have.has(id));
+  return tablesById(directory, missing);
 }

@@ -8,6 +8,7 @@ import { CombinazioneStore } from './combinazione-store.js';
 import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
 import { TavoloService } from './tavolo-service.js';
 import { TAVOLI_COLLECTION, TavoloStore } from './tavolo-store.js';
+import type { TenantTableDirectories } from './tenant-table-directories.js';
 import type { TenantTurnTimes } from './turn-time-config.js';
 
 export type TavoloDeps = SubgraphDeps;
@@ -25,16 +26,23 @@ export interface TavoloContext {
   combinazioneById: DataLoader<string, CombinazioneRecord | null>;
 }
 
+/** What the subgraph keeps per process, shared by every request: per-tenant caches. */
+export interface TavoloShared {
+  turnTimes: TenantTurnTimes;
+  tableDirectories: TenantTableDirectories;
+}
+
 export async function createTavoloContext(
   deps: TavoloDeps,
   request: SubgraphRequest,
-  turnTimes: TenantTurnTimes,
+  shared: TavoloShared,
 ): Promise<TavoloContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
   const store = new TavoloStore(tenantStore);
   const combinationStore = new CombinazioneStore(tenantStore);
   const now = deps.now ?? (() => new Date());
+  const cache = deps.cache.forTenant(viewer.tenantId);
   const combinazioni = new CombinazioneService({ store: combinationStore, tables: store, viewer, now });
   return {
     now,
@@ -44,16 +52,18 @@ export async function createTavoloContext(
       subgraphs: deps.subgraphs,
       now,
       onEventsWritten: deps.onEventsWritten,
-      onTablesChanged: () => bumpReadScope(deps.cache.forTenant(viewer.tenantId), TAVOLI_COLLECTION),
+      // Invalidates the gateway's cached table reads and every process's table directory (availability).
+      onTablesChanged: () => bumpReadScope(cache, TAVOLI_COLLECTION),
       onTableDeleted: (tableId) => combinazioni.removeTable(tableId),
     }),
     availability: new AvailabilityService({
-      store,
+      tables: () => shared.tableDirectories.get(viewer.tenantId, cache, () => store.list({})),
       combinations: combinationStore,
+      now,
       viewer,
       subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,
-      turnTimes: () => turnTimes.get(viewer.tenantId, viewer.token),
+      turnTimes: () => shared.turnTimes.get(viewer.tenantId, viewer.token),
     }),
     combinazioni,
     tavoloById: new DataLoader(async (ids) => {

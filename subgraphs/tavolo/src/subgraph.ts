@@ -9,6 +9,7 @@ import { Tavolo } from './resolvers/Tavolo.js';
 import { Combinazione } from './resolvers/Combinazione.js';
 import { ensureCombinazioniIndexes } from './combinazione-store.js';
 import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tavolo-store.js';
+import { TenantTableDirectories } from './tenant-table-directories.js';
 import { TenantTurnTimes } from './turn-time-config.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
@@ -18,13 +19,16 @@ const resolvers: Resolvers = { Query, Mutation, Tavolo, Sala, Combinazione };
 /** The tavolo subgraph (tables, locks, availability), ready to be served in-process or over HTTP. */
 export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
-  const turnTimes = new TenantTurnTimes(deps.subgraphs, deps.now);
+  const shared = {
+    turnTimes: new TenantTurnTimes(deps.subgraphs, deps.now),
+    tableDirectories: new TenantTableDirectories(),
+  };
   return {
     name: 'tavolo',
     typeDefs,
     schema,
     outboxCollections: [TAVOLI_COLLECTION],
-    createContext: (request) => createTavoloContext(deps, request, turnTimes),
+    createContext: (request) => createTavoloContext(deps, request, shared),
     init: async () => {
       await ensureTavoliIndexes(deps.store);
       await ensureCombinazioniIndexes(deps.store);
