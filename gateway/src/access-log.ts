@@ -12,7 +12,8 @@ export function routeLabel(path: string, restTemplate: (path: string) => string 
   return 'other';
 }
 
-export interface AccessEntry {
+// A type, not an interface: it is passed as the logger's fields record as it is.
+export type AccessEntry = {
   requestId: string;
   method: string;
   route: string;
@@ -20,7 +21,7 @@ export interface AccessEntry {
   tenant?: string;
   status: number;
   durationMs: number;
-}
+};
 
 /** One access line per request when the response is finished (or the connection closed first). */
 export function logAccess(
@@ -44,7 +45,7 @@ export function logAccess(
       status: res.writableFinished ? res.statusCode : 499,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     };
-    logger.info('request', { ...entry });
+    logger.info('request', entry);
     onEntry?.(entry);
   };
   res.once('finish', done);

@@ -1,4 +1,4 @@
-import cors from '@fastify/cors';
+import cors, { type FastifyCorsOptions } from '@fastify/cors';
 import type { FastifyInstance } from 'fastify';
 
 const ALLOW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
@@ -17,19 +17,21 @@ export function corsApplies(path: string): boolean {
 export async function registerCors(app: FastifyInstance, origins: readonly string[]): Promise<void> {
   const any = origins.includes('*');
   const allowed = new Set(origins);
+  // Built once: the delegator runs on every request.
+  const covered: FastifyCorsOptions = {
+    origin: (origin, done) => done(null, origin !== undefined && (any || allowed.has(origin))),
+    methods: ALLOW_METHODS,
+    allowedHeaders: ALLOW_HEADERS,
+    exposedHeaders: EXPOSE_HEADERS,
+    maxAge: 600,
+    strictPreflight: false,
+  };
+  const uncovered: FastifyCorsOptions = { origin: false };
   await app.register(cors, {
     hook: 'onRequest',
     delegator: (request, callback) => {
       const path = (request.url ?? '/').split('?', 1)[0]!;
-      if (!corsApplies(path)) return callback(null, { origin: false });
-      callback(null, {
-        origin: (origin, done) => done(null, origin !== undefined && (any || allowed.has(origin))),
-        methods: ALLOW_METHODS,
-        allowedHeaders: ALLOW_HEADERS,
-        exposedHeaders: EXPOSE_HEADERS,
-        maxAge: 600,
-        strictPreflight: false,
-      });
+      callback(null, corsApplies(path) ? covered : uncovered);
     },
   });
 }

@@ -49,8 +49,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     request.gatewayContext = await options.authenticate(request);
   };
   // An absent body is `{}` (validated as such: required fields make it a 400); a JSON `null` is refused.
-  const emptyBody = async (request: FastifyRequest) => {
+  const emptyBody = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
     if (request.body === undefined) request.body = {};
+    done();
   };
 
   for (const route of options.routes) {

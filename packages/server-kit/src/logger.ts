@@ -44,11 +44,17 @@ export function createLogger(options: LoggerOptions): Logger {
 }
 
 function wrap(logger: PinoLogger): Logger {
+  // An entry below the level is dropped before its fields are copied (the access line is `info`, one a request).
+  const at =
+    (level: Exclude<LogLevel, 'silent'>) =>
+    (message: string, fields?: Record<string, unknown>): void => {
+      if (logger.isLevelEnabled(level)) logger[level](serialize(fields), message);
+    };
   return {
-    debug: (m, f) => logger.debug(serialize(f), m),
-    info: (m, f) => logger.info(serialize(f), m),
-    warn: (m, f) => logger.warn(serialize(f), m),
-    error: (m, f) => logger.error(serialize(f), m),
+    debug: at('debug'),
+    info: at('info'),
+    warn: at('warn'),
+    error: at('error'),
     child: (fields) => wrap(logger.child(fields)),
   };
 }
