@@ -179,7 +179,7 @@ class Planner {
     const [free] = rankCandidates(places, booking.covers, booking.window, this.search.day, holds);
     if (free) {
       const { emptySeats: _e, gapMs: _g, ...to } = free;
-      this.moves.push({ bookingId: booking.id, from: [...booking.tableIds], to });
+      this.emit(booking, to);
       this.planned.push(
         ...to.tableIds.map((tableId) => ({ tableId, ownerId: booking.id, ...booking.window })),
       );
@@ -219,12 +219,7 @@ class Planner {
       );
       for (const b of bookings) this.moving.add(b.id);
       if (bookings.every((b) => this.relocate(b, level + 1))) {
-        this.moves.push({
-          bookingId: booking.id,
-          from: [...booking.tableIds],
-          to: place,
-          after: bookings.map((b) => b.id),
-        });
+        this.emit(booking, place);
         return true;
       }
       this.planned.splice(mark.planned);
@@ -233,5 +228,21 @@ class Planner {
       for (const id of mark.moving) this.moving.add(id);
     }
     return false;
+  }
+
+  /**
+   * Appends a move in write order. `after`: the bookings already moving off any of its tables (a chain's, or an
+   * earlier move whose place it reuses): their holds must not block its claim, and they are written first.
+   */
+  private emit(booking: BlockingBooking, to: SeatCandidate) {
+    const after = this.moves
+      .filter((m) => m.from.some((t) => to.tableIds.includes(t)))
+      .map((m) => m.bookingId);
+    this.moves.push({
+      bookingId: booking.id,
+      from: [...booking.tableIds],
+      to,
+      ...(after.length > 0 ? { after } : {}),
+    });
   }
 }
