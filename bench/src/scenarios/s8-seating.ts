@@ -23,6 +23,16 @@ import { mintToken } from '../tokens.js';
 
 export const SEATING_HEADING = '## Scenario 8: seating simulator';
 export const DEMAND_LEVELS = [0.6, 1, 1.4] as const;
+/** BENCH_SEATING_LEVELS (comma-separated percentages, e.g. `100,140`) runs only those levels. */
+const levelsFromEnv = (): readonly number[] => {
+  const raw = process.env.BENCH_SEATING_LEVELS;
+  if (raw === undefined || raw === '') return DEMAND_LEVELS;
+  const levels = raw.split(',').map((p) => Number(p) / 100);
+  if (levels.some((l) => !DEMAND_LEVELS.includes(l as (typeof DEMAND_LEVELS)[number]))) {
+    throw new Error(`BENCH_SEATING_LEVELS: each of ${raw} must be one of 60, 100, 140`);
+  }
+  return levels;
+};
 /** The first service evening; each run gets its own evening, RUN_SPACING_DAYS later (the clock never goes back). */
 const FIRST_DATE = '2031-01-13';
 const RUN_SPACING_DAYS = 21;
@@ -41,7 +51,7 @@ export async function scenario8(ctx: BenchContext) {
   const seed = seedFromEnv();
   const spec = restaurant();
   const available = seatMinutesAvailable(spec);
-  const plan = DEMAND_LEVELS.flatMap((level) => POLICIES.map((policy) => ({ level, policy })));
+  const plan = levelsFromEnv().flatMap((level) => POLICIES.map((policy) => ({ level, policy })));
   const dates = plan.map((_, i) => addDays(FIRST_DATE, i * RUN_SPACING_DAYS));
   const startMs = localInstant(dates[0]!, -SETUP_DAYS_BEFORE * 1440 - 60, TIME_ZONE);
   const endMs = localInstant(dates[dates.length - 1]!, 3 * 1440, TIME_ZONE);
@@ -81,6 +91,7 @@ export async function scenario8(ctx: BenchContext) {
         date,
         timeZone: TIME_ZONE,
         diagnose,
+        tableNames: new Map([...setUp.tableIds].map(([name, id]) => [id, name])),
       });
       for (const line of evening.diagnostics) log(`s8 diag ${label}: ${line}`);
       const window = {

@@ -31,6 +31,28 @@ import { book, type PolicyName } from './policies.js';
 import { turnMinutes, type RestaurantSpec } from './restaurant.js';
 import type { VirtualClock } from './virtual-clock.js';
 import { refusalReason } from './refusal-reason.js';
+import { reseatBound } from './reseat-bound.js';
+
+/** The service's default reseatFreezeMinutes (the simulator does not change it). */
+const FREEZE_MINUTES = 60;
+
+/** Whether an exhaustive re-seating could have seated a refused party (reseat-bound.ts), both ways. */
+function boundLine(
+  spec: RestaurantSpec,
+  names: ReadonlyMap<string, string>,
+  day: readonly ReadBackBooking[],
+  request: BookingRequest,
+  now: number,
+  start: number,
+): string {
+  const covers = request.covers;
+  const window = { covers, start, end: start + turnMinutes(spec.turnTimes, covers) * 60_000 };
+  const at = { spec, names, day, request: window, now, freezeMinutes: FREEZE_MINUTES };
+  return (
+    `exhaustive rules ${reseatBound({ ...at, mode: 'rules' })} ` +
+    `relaxed ${reseatBound({ ...at, mode: 'relaxed' })}`
+  );
+}
 
 export interface EveningInput {
   api: Api;
@@ -45,6 +67,8 @@ export interface EveningInput {
   readDay?: (date: string) => Promise<ReadBackBooking[]>;
   /** Seats by table id: with it, each refusal and each seated walk-in is explained in `diagnostics`. */
   diagnose?: ReadonlyMap<string, number>;
+  /** Table name by id: with `diagnose`, each refusal is also checked by an exhaustive re-seating search. */
+  tableNames?: ReadonlyMap<string, string>;
 }
 
 export interface EveningResult {
@@ -237,9 +261,13 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
           result.refused++;
           if (input.diagnose) {
             const day = await readDay();
+            const bound = input.tableNames
+              ? ` | ${boundLine(spec, input.tableNames, day, request, localInstant(date, minute, timeZone), localInstant(date, request.time, timeZone))}`
+              : '';
             result.diagnostics.push(
               `refused ${request.id} covers ${request.covers} at ${request.time}: ` +
-                refusalReason(day, input.diagnose, spec, date, timeZone, request),
+                refusalReason(day, input.diagnose, spec, date, timeZone, request) +
+                bound,
             );
           }
         }

@@ -141,7 +141,10 @@ export class Reseater {
           version: before.version + 1,
           updatedAt: this.deps.now().toISOString(),
         };
-        claimed.push({ before, next, claimId: await this.deps.claims.claim(this.ownerOf(next)) });
+        // A chain: the bookings leaving these tables are moved (written) before this one, so their holds do
+        // not block its claim.
+        const claimId = await this.deps.claims.claim({ ...this.ownerOf(next), ignoring: move.after ?? [] });
+        claimed.push({ before, next, claimId });
       }
       targetClaim = await this.deps.claims.claim({
         ...owner,
@@ -165,8 +168,9 @@ export class Reseater {
         // The booking changed meanwhile (or the store failed): free the party's place, undo what was written,
         // free the claims of the moves not written.
         await releaseTarget();
-        await this.undo(written);
+        // the claims not written first: a chain's claim may sit on the tables a written move goes back to
         await releaseUnwritten(claimed.slice(written.length));
+        await this.undo(written);
         return null;
       }
       written.push({ ...move, next: saved });

@@ -49,6 +49,12 @@ export interface QuoteSettings {
   overdueMinutes: number;
   /** A table paying its bill frees at most this many minutes from now. */
   paymentPendingMinutes: number;
+  /**
+   * A booked party that has not arrived (its booking has started, its table is neither occupied nor being
+   * cleared) keeps its table this many minutes after its start, the usual no-show threshold; after that the
+   * table is counted free for the waitlist.
+   */
+  lateHoldMinutes: number;
 }
 
 export const DEFAULT_QUOTE_SETTINGS: QuoteSettings = {
@@ -56,6 +62,7 @@ export const DEFAULT_QUOTE_SETTINGS: QuoteSettings = {
   unknownOccupancyMinutes: 30,
   overdueMinutes: 5,
   paymentPendingMinutes: 10,
+  lateHoldMinutes: 15,
 };
 
 export interface QuoteInput {
@@ -108,9 +115,10 @@ export function quoteQueue(input: QuoteInput): Map<string, PartyQuote> {
   const freeAt = new Map([...tables.values()].map((t) => [t.id, tableFreeAt(t, input, settings)]));
   const busy = new Map<string, Interval[]>([...tables.keys()].map((id) => [id, []]));
   for (const hold of input.holds) {
-    const start = Date.parse(hold.startsAt);
-    const end = Date.parse(hold.endsAt);
-    if (end > input.now) busy.get(hold.tableId)?.push({ start, end });
+    const table = tables.get(hold.tableId);
+    if (!table) continue;
+    const span = heldSpan(hold, table, input.now, settings);
+    if (span.end > input.now) busy.get(hold.tableId)!.push(span);
   }
   const quotes = new Map<string, PartyQuote>();
   // the free time around a slot is measured from now (the past is no use) to the end of the agendas read
@@ -144,6 +152,26 @@ export function quoteQueue(input: QuoteInput): Map<string, PartyQuote> {
     });
   }
   return quotes;
+}
+
+/**
+ * What a booking's hold keeps of a table for the queue: its window, except for a booked party that has not
+ * arrived: a booking that has started on a table that is free or reserved (nobody seated) holds it until
+ * lateHoldMinutes after its start at most (the party may still come until then; after that it counts as a
+ * no-show for the queue, before the host marks it).
+ */
+export function heldSpan(
+  hold: QuoteHold,
+  table: Pick<QuoteTable, 'status'>,
+  now: number,
+  settings: Pick<QuoteSettings, 'lateHoldMinutes'> = DEFAULT_QUOTE_SETTINGS,
+): Interval {
+  const start = Date.parse(hold.startsAt);
+  const end = Date.parse(hold.endsAt);
+  const notArrived = start <= now && (table.status === 'free' || table.status === 'reserved');
+  return notArrived
+    ? { start, end: Math.min(end, start + settings.lateHoldMinutes * MINUTE) }
+    : { start, end };
 }
 
 /**

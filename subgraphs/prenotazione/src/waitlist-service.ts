@@ -217,6 +217,8 @@ export class WaitlistService {
         holds,
         queue: [{ id: entry.id, covers: entry.covers }],
         turnMinutes: (covers) => turnMinutes(config.turnTimes, covers, config.defaultMealMinutes),
+        // seating now takes a table no booking holds: a late party's table is not given away before its no-show
+        settings: { lateHoldMinutes: Number.POSITIVE_INFINITY },
       }).get(entry.id);
       if (!quote || quote.minutes !== 0)
         throw new NoTableAvailableError(

@@ -179,3 +179,83 @@ describe('re-seating plan', () => {
     ]);
   });
 });
+
+describe('re-seating plan: chains of moves', () => {
+  /** Room R: A and E (2 seats), B (4). */
+  const room: SeatingTable[] = [
+    { id: 'A', seats: 2, salaId: 'R' },
+    { id: 'E', seats: 2, salaId: 'R' },
+    { id: 'B', seats: 4, salaId: 'R' },
+  ];
+  const zSpan = { start: h(19), end: h(20.5) };
+  const wSpan = { start: h(20.75), end: h(22.75) };
+  // x (a couple) holds B for the new four's window; x fits A only once z (19:00–20:30) moves on to E, which
+  // the manual w holds from 20:45 (so x cannot take E itself)
+  const holds: Record<string, OwnedSpan[]> = {
+    A: [hold('z', zSpan)],
+    E: [hold('w', wSpan)],
+    B: [hold('x')],
+  };
+  const bookings: Record<string, BlockingBooking> = {
+    x: booking('x', ['B']),
+    z: { ...booking('z', ['A']), window: zSpan },
+    w: { ...booking('w', ['E'], 2, false), window: wSpan },
+  };
+  const chainSearch = (limits?: Parameters<typeof planReseat>[0]['limits']) => ({
+    targets: seatCandidates(room, [], 4),
+    covers: 4,
+    ownerId: 'NEW',
+    window,
+    day,
+    places: (covers: number, salaId: string | null) =>
+      seatCandidates(
+        room.filter((t) => t.salaId === salaId),
+        [],
+        covers,
+      ),
+    holdsOf: (t: string) => holds[t] ?? [],
+    bookingOf: (id: string) => bookings[id],
+    salaOf: (t: string) => room.find((x) => x.id === t)?.salaId,
+    ...(limits ? { limits } : {}),
+  });
+
+  it('moves the party on the destination first, then the blocking one (the order the moves are written)', () => {
+    expect(planReseat(chainSearch())).toEqual({
+      target: expect.objectContaining({ id: 'B' }),
+      moves: [
+        { bookingId: 'z', from: ['A'], to: expect.objectContaining({ id: 'E' }) },
+        { bookingId: 'x', from: ['B'], to: expect.objectContaining({ id: 'A' }), after: ['z'] },
+      ],
+    });
+  });
+
+  it('no chains at depth 1; none when the budget of places is spent', () => {
+    expect(planReseat(chainSearch({ depth: 1 }))).toBeNull();
+    expect(planReseat(chainSearch({ steps: 1 }))).toBeNull();
+  });
+
+  it('never moves a booking twice, nor one that is not movable, in a chain', () => {
+    bookings.z = { ...bookings.z!, movable: false };
+    try {
+      expect(planReseat(chainSearch())).toBeNull();
+    } finally {
+      bookings.z = { ...bookings.z, movable: true };
+    }
+  });
+
+  it('prefers the shallowest plan: a free place for the blocking party is taken before any chain', () => {
+    const wider: SeatingTable[] = [...room, { id: 'F', seats: 2, salaId: 'R' }];
+    const plan = planReseat({
+      ...chainSearch(),
+      targets: seatCandidates(wider, [], 4),
+      places: (covers, salaId) =>
+        seatCandidates(
+          wider.filter((t) => t.salaId === salaId),
+          [],
+          covers,
+        ),
+      salaOf: (t) => wider.find((x) => x.id === t)?.salaId,
+    });
+    expect(plan?.moves).toEqual([{ bookingId: 'x', from: ['B'], to: expect.objectContaining({ id: 'F' }) }]);
+  });
+});

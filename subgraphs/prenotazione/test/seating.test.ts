@@ -278,6 +278,49 @@ describe('seating', () => {
       );
     });
 
+    it('moves a chain: the blocking party goes to a table another party leaves for a third, written in that order', async () => {
+      // Room R: A2, E2 (2 seats), B4. z (auto, 19:00–20:30) takes A2; w (manual, E2, 20:45–22:45); x (auto, a
+      // couple, 20:00–22:00) finds A2 and E2 taken and gets B4. A four at 20:00 needs B4: x can only go to A2
+      // (E2 is w's), and A2 is free for x only once z moves on to E2 (free until 20:45).
+      world.combinations = [];
+      world.tables = [
+        { id: 'A2', seats: 2, salaId: 'R' },
+        { id: 'E2', seats: 2, salaId: 'R' },
+        { id: 'B4', seats: 4, salaId: 'R' },
+      ];
+      const z = await book(2, { bookingDate: at('19:00'), durationMinutes: 90, autoAssign: true });
+      await book(2, { bookingDate: at('20:45'), durationMinutes: 120, tableIds: ['E2'] });
+      const x = await book(2, { durationMinutes: 120, autoAssign: true });
+      expect([z.tableIds, x.tableIds]).toEqual([['A2'], ['B4']]);
+      const four = await book(4, { durationMinutes: 120, autoAssign: true });
+      expect(four.tableIds).toEqual(['B4']);
+      expect(await service().get(z.id)).toMatchObject({ tableIds: ['E2'], version: 2 });
+      expect(await service().get(x.id)).toMatchObject({ tableIds: ['A2'], version: 2 });
+      const events = (await store.outbox(['prenotazioni']).claimPending(1000, 1000)).flatMap((p) =>
+        p.messages.map((m) => m.body as { type: string; data: { id: string; previousTableIds: unknown } }),
+      );
+      const moves = events
+        .filter((e) => e.type === 'bookings.updated')
+        .map((e) => [e.data.id, e.data.previousTableIds]);
+      // each moved booking publishes its previous tables (the write order is the plan's: reseat-plan.test.ts)
+      expect(moves.sort()).toEqual(
+        [
+          [z.id, ['A2']],
+          [x.id, ['B4']],
+        ].sort(),
+      );
+      const holds = await held(['A2', 'E2', 'B4'], '2027-02-01T17:00:00Z', '2027-02-01T22:00:00Z');
+      const ours = new Set([x.id, z.id, four.id]);
+      // w keeps its own hold on E2 from 20:45; every other hold is the plan's, one owner per table and time
+      expect(
+        holds
+          .filter((h) => ours.has(h.prenotazioneId))
+          .map((h) => `${h.tableId} ${h.prenotazioneId}`)
+          .sort(),
+      ).toEqual([`A2 ${x.id}`, `B4 ${four.id}`, `E2 ${z.id}`].sort());
+      expect(holds).toHaveLength(4);
+    });
+
     it('never moves a booking starting within reseatFreezeMinutes', async () => {
       await blockedFourTop();
       world.config.reseatFreezeMinutes = 60;

@@ -120,6 +120,31 @@ describe('quoteQueue: one party', () => {
     );
   });
 
+  it('a booked party that has not arrived keeps its table lateHoldMinutes after its start, then the queue may have it', () => {
+    // booking 19:20–20:50 (started 10 minutes ago), nobody at the table: free for the queue at 19:35
+    const late = quote({ tables: [table('T1', 4)], holds: [hold('T1', -10, 80)], queue: [party('p', 2)] });
+    expect(late.get('p')?.minutes).toBe(DEFAULT_QUOTE_SETTINGS.lateHoldMinutes - 10);
+    // the same on a table marked reserved for it; past the threshold (started 20 minutes ago): free now
+    const reserved = table('T1', 4, { status: 'reserved' });
+    expect(
+      quote({ tables: [reserved], holds: [hold('T1', -10, 80)], queue: [party('p', 2)] }).get('p')?.minutes,
+    ).toBe(5);
+    expect(
+      quote({ tables: [table('T1', 4)], holds: [hold('T1', -20, 70)], queue: [party('p', 2)] }).get('p')
+        ?.minutes,
+    ).toBe(0);
+    // the party is seated (table occupied): its booking holds the table to its end
+    const seated = table('T1', 4, { status: 'occupied', statusSince: at(-10), pax: 2 });
+    expect(
+      quote({ tables: [seated], holds: [hold('T1', -10, 80)], queue: [party('p', 2)] }).get('p')?.minutes,
+    ).toBe(80);
+    // a booking that has not started yet holds its whole window (its party is not late)
+    expect(
+      quote({ tables: [table('T1', 4)], holds: [hold('T1', 5, 95)], queue: [party('p', 2)] }).get('p')
+        ?.minutes,
+    ).toBe(95);
+  });
+
   it('takes the earliest of several tables, ties to the fewest empty seats, then the id', () => {
     const tables = [
       table('B8', 8),
