@@ -50,16 +50,18 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
       await call('POST', '/api/prenotazioni', { ...booking, combinationId: 'C', autoAssign: true }),
       'autoAssign',
     );
-    // autoAssign false with tables is one placement: allowed (the unknown table is then a 404).
-    expect(
-      (await call('POST', '/api/prenotazioni', { ...booking, tableIds: ['T'], autoAssign: false })).status,
-    ).toBe(404);
+    // autoAssign false with tables is one placement: allowed (the unknown table is then the seed's 400 on it).
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, tableIds: ['T'], autoAssign: false }),
+      'tableIds',
+    );
   });
 
-  it('POST /api/prenotazioni: an unknown combinationId is a 404 (state), a blank one a 400', async () => {
-    const res = await call('POST', '/api/prenotazioni', { ...booking, combinationId: 'no-such-combination' });
-    expect(res.status).toBe(404);
-    expect(res.body.error.code).toBe('NOT_FOUND');
+  it('POST /api/prenotazioni: an unknown combinationId is a 400 naming it, as an unknown table is (seed), and so is a blank one', async () => {
+    refusedNaming(
+      await call('POST', '/api/prenotazioni', { ...booking, combinationId: 'no-such-combination' }),
+      'combinationId',
+    );
     refusedNaming(
       await call('POST', '/api/prenotazioni', { ...booking, combinationId: ' ' }),
       'combinationId',
@@ -115,7 +117,7 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
       tableIds: ['no-such-table'],
       ttl: 30,
     });
-    expect(unknownTable.status).toBe(404);
+    refusedNaming(unknownTable, 'tableIds');
     // No table at all in this tenant: auto-assignment finds none (state).
     expect((await call('POST', '/api/prenotazioni/opzioni', { ...option, ttl: 900 })).status).toBe(409);
   });
@@ -180,14 +182,14 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
     expect((await call('GET', `/api/attesa/${party.body.id}`)).body.state).toBe('waiting');
   });
 
-  it('POST /api/prenotazioni/opzioni: an unknown combination is a documented 404', async () => {
-    expect(doc.paths['/api/prenotazioni/opzioni'].post.responses['404']).toBeDefined();
+  it('POST /api/prenotazioni/opzioni: an unknown combination is the documented 400 naming it', async () => {
+    expect(doc.paths['/api/prenotazioni/opzioni'].post.responses['400']).toBeDefined();
     const res = await call('POST', '/api/prenotazioni/opzioni', {
       covers: 2,
       bookingDate: '2027-03-05T20:00',
       combinationId: 'no-such-combination',
     });
-    expect(res.status).toBe(404);
+    refusedNaming(res, 'combinationId');
   });
 
   it('POST /api/prenotazioni from an option: covers or bookingDate other than the option’s is the documented 400', async () => {

@@ -1,9 +1,4 @@
-import {
-  NoTableAvailableError,
-  NotFoundError,
-  TableUnavailableError,
-  ValidationError,
-} from '@coperto/errors';
+import { NoTableAvailableError, TableUnavailableError, ValidationError } from '@coperto/errors';
 import { localDayBounds } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from './assignment.js';
@@ -81,13 +76,14 @@ export class SeatPlacement {
   }
 
   /**
-   * The combination, which must exist in the tenant (else 404: an unknown id is state, not shape), be active and
-   * hold the party (minCovers <= covers <= maxCovers); else 400 naming combinationId.
+   * The combination, which must exist in the tenant, be active and hold the party (minCovers <= covers <=
+   * maxCovers); else 400 naming combinationId (a body naming what does not exist is the seed's 400, as for
+   * tableIds: 404 is for the resource the URL names).
    */
   async combinationFor(id: string, covers: number): Promise<SeatingCombination> {
     const found = await this.deps.sources.combination(id);
     const refuse = (message: string) => new ValidationError([{ field: 'combinationId', message }]);
-    if (!found) throw new NotFoundError('Combinazione', id);
+    if (!found) throw refuse(`combination ${id} does not exist`);
     if (!found.attivo) throw refuse(`combination ${id} is not active`);
     if (covers < found.minCovers || covers > found.maxCovers) {
       throw refuse(`combination ${id} seats ${found.minCovers} to ${found.maxCovers} covers, not ${covers}`);
@@ -105,8 +101,11 @@ export class SeatPlacement {
       `Bearer ${this.deps.token}`,
     );
     const missing = tableIds.filter((_, i) => !_entities[i]);
-    // Which tables exist is state, not shape: a booking naming a table that does not exist is a 404.
-    if (missing.length > 0) throw new NotFoundError('Tavolo', missing.join(', '));
+    // The seed's answer: a body naming a table that does not exist is a 400 naming tableIds (404 is for the
+    // resource the URL names).
+    if (missing.length > 0) {
+      throw new ValidationError([{ field: 'tableIds', message: `unknown table(s): ${missing.join(', ')}` }]);
+    }
   }
 
   /**

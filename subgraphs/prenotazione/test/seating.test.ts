@@ -166,8 +166,11 @@ describe('seating', () => {
       expect(holds.map((h) => h.tableId).sort()).toEqual([...tables].sort());
     });
 
-    it('refuses an unknown combination with 404 (state, not shape) and an inactive one with 400 naming combinationId', async () => {
-      await expect(book(4, { combinationId: 'NOPE' })).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    it('refuses an unknown combination and an inactive one with 400 naming combinationId (404 is the URL’s id)', async () => {
+      await expect(book(4, { combinationId: 'NOPE' })).rejects.toMatchObject({
+        code: 'VALIDATION_FAILED',
+        details: { fields: [{ field: 'combinationId', message: expect.stringContaining('does not exist') }] },
+      });
       await expect(book(4, { combinationId: 'OFF' })).rejects.toMatchObject({
         code: 'VALIDATION_FAILED',
         details: { fields: [{ field: 'combinationId', message: expect.stringContaining('is not active') }] },

@@ -1,5 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import { NotFoundError } from '@coperto/errors';
+import { ValidationError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { TableShape } from './generated/resolvers-types.js';
@@ -133,7 +133,8 @@ export async function requireRoomSize(
     { id: salaId },
     `Bearer ${viewer.token}`,
   );
-  // The room is state, not shape: a table pointing at a room that does not exist (any more) is a 404.
-  if (!sala) throw new NotFoundError('Sala', salaId);
+  // The seed's answer: a body naming a room that does not exist (any more) is a 400 naming roomId (404 is for
+  // the resource the URL names).
+  if (!sala) throw new ValidationError([{ field: 'roomId', message: `room ${salaId} does not exist` }]);
   return sala;
 }

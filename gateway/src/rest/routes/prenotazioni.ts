@@ -39,9 +39,9 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'Create a booking',
       description:
-        'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 404.',
+        'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
       body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state', ...FROM_OPTION_FIELDS] },
-      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'OPTION_EXPIRED', 'NOT_FOUND'],
+      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'OPTION_EXPIRED'],
       example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', autoAssign: true },
     },
     field: 'createPrenotazione',
@@ -55,9 +55,9 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'Hold tables while a guest completes a booking (an option)',
       description:
-        'One of `tableIds`, `combinationId`, `autoAssign: true`; `ttl` 30..900 s (default 300). The tables are held until `expiresAt`. A table or combination that is not this tenant’s is a 404.',
+        'One of `tableIds`, `combinationId`, `autoAssign: true`; `ttl` 30..900 s (default 300). The tables are held until `expiresAt`. A table or combination that is not this tenant’s is a 400 naming it.',
       body: { into: 'input', fields: OPZIONE_FIELDS },
-      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'NOT_FOUND'],
+      errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE'],
       example: { covers: 2, bookingDate: '2026-12-24T20:00:00', autoAssign: true, ttl: 300 },
     },
     field: 'createOpzione',
@@ -117,6 +117,8 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Prenotazioni',
       summary: 'Change a booking',
+      description:
+        'A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
       body: { into: 'input', fields: PRENOTAZIONE_FIELDS },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'INVALID_TRANSITION'],
       example: { covers: 5 },

@@ -59,9 +59,8 @@ export const tavoliRoutes: readonly RestRoute[] = [
       tag: 'Tavoli',
       summary: 'Create a table',
       description:
-        'A `roomId` (`salaId`) that does not exist is a 404. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
+        'A `roomId` (`salaId`) that does not exist is a 400 naming `roomId`. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
       body: { into: 'input', fields: TAVOLO_FIELDS },
-      errors: ['NOT_FOUND'],
       example: { name: 'T1', seats: 4, posizione: 'finestra' },
     },
     field: 'createTavolo',
