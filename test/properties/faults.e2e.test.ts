@@ -13,7 +13,7 @@ import { startFaultStack, type FaultStack } from './fault-stacks.js';
 import { faultProgramArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 
-const plan = budget(process.env, 12_000);
+const plan = budget(process.env, 10_000);
 
 export interface FaultPlan {
   target: number;
