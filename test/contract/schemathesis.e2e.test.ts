@@ -57,7 +57,9 @@ function runSchemathesis(baseUrl: string, token: string): Promise<{ code: number
 
 /** Schemathesis itself failed (a Python traceback or its internal-error report), not a check. */
 function toolCrashed(output: string): boolean {
-  return /Traceback \(most recent call last\)|recursion depth mismatch|Internal Error/i.test(output);
+  return /Traceback \(most recent call last\)[\s\S]*site-packages\/hypothesis\/|recursion depth mismatch|Internal Error/i.test(
+    output,
+  );
 }
 
 describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)', (mode) => {
@@ -77,10 +79,15 @@ describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)'
         true,
       );
       let { code, output } = await runSchemathesis(stack.baseUrl, token);
-      // Schemathesis' own Python libraries crashed (e.g. "AST constructor recursion depth mismatch", seen once):
-      // no check ran to its end and nothing was found, so run it again once. A run that found failures is
-      // never run again.
-      if (code !== 0 && !output.includes('=== FAILURES') && toolCrashed(output)) {
+      // Schemathesis' own Python libraries crashed: Hypothesis describing a lambda parses Python source, and
+      // Debian 12's Python 3.11.2 sometimes fails that ("AST constructor recursion depth mismatch", CPython
+      // gh-106905, fixed in 3.11.5; seen under load, in the coverage phase). No check ran to its end and
+      // nothing was found, so it runs again, twice at most. A run that found failures is never run again.
+      for (
+        let rerun = 0;
+        rerun < 2 && code !== 0 && !output.includes('=== FAILURES') && toolCrashed(output);
+        rerun++
+      ) {
         ({ code, output } = await runSchemathesis(stack.baseUrl, token));
       }
       // The report from its first section of errors or failures on.
@@ -90,7 +97,7 @@ describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)'
       expect(output).toMatch(/No issues found|passed/);
     },
     // --max-time bounds the generation phases, not the tool's start, its examples and coverage phases or its
-    // report: a 600 s run against the distributed stack went past 720 s.
-    (seconds * 2 + 120) * 1000,
+    // report (a 600 s run against the distributed stack went past 720 s); and a crashed run runs again.
+    (seconds * 3 + 150) * 1000,
   );
 });

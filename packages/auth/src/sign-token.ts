@@ -47,10 +47,11 @@ export async function signToken(options: SignTokenOptions): Promise<string> {
     tenantId,
     ...(allRoles.length > 0 ? { roles: allRoles } : {}),
   };
-  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt();
-  jwt.setExpirationTime(
-    typeof expiresIn === 'number' ? Math.floor(Date.now() / 1000) + expiresIn : expiresIn,
-  );
+  // One reading of the clock for iat and a numeric expiry (two readings can straddle a second). A time span is
+  // jose's to read, from its own reading: its exp may be one second later than iat + span.
+  const now = Math.floor(Date.now() / 1000);
+  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuedAt(now);
+  jwt.setExpirationTime(typeof expiresIn === 'number' ? now + expiresIn : expiresIn);
   if (subject !== undefined) jwt.setSubject(subject);
   if (issuer !== undefined) jwt.setIssuer(issuer);
   if (audience !== undefined) jwt.setAudience(audience);
