@@ -79,10 +79,11 @@ describe.each(modes)('Schemathesis --checks all against /openapi.json (%s mode)'
         true,
       );
       let { code, output } = await runSchemathesis(stack.baseUrl, token);
-      // Schemathesis' own Python libraries crashed: Hypothesis describing a lambda parses Python source, and
-      // Debian 12's Python 3.11.2 sometimes fails that ("AST constructor recursion depth mismatch", CPython
-      // gh-106905, fixed in 3.11.5; seen under load, in the coverage phase). No check ran to its end and
-      // nothing was found, so it runs again, twice at most. A run that found failures is never run again.
+      // Schemathesis' own Python libraries crashed: Hypothesis, describing a lambda, parses Python source and
+      // sometimes fails there (seen under load in the coverage phase: a FlakyFailure out of
+      // hypothesis/internal/lambda_sources.py; once "AST constructor recursion depth mismatch"). No check ran
+      // to its end and nothing was found, so it runs again, twice at most. A run that found failures is never
+      // run again.
       for (
         let rerun = 0;
         rerun < 2 && code !== 0 && !output.includes('=== FAILURES') && toolCrashed(output);
