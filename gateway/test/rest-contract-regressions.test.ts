@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { injectableGateway } from './support/inject-gateway.js';
+import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-inject.js';
 
 /**
  * Each disagreement between /openapi.json and the service found from outside (issue 22, then Schemathesis
@@ -19,25 +20,14 @@ describe('REST contract regressions (inject, embedded)', () => {
   }, 60_000);
   afterAll(() => gateway?.close());
 
-  const call = async (method: string, url: string, payload?: unknown) => {
-    const res = await gateway.http.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-    });
-    return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
-  };
-  const bodySchema = (path: string, method: string) =>
-    doc.paths[path][method].requestBody.content['application/json'].schema.properties;
+  const call = restCaller(
+    () => gateway,
+    () => auth,
+  );
+  const bodySchema = (path: string, method: string) => bodyProperties(doc, path, method);
   const queryParam = (path: string, name: string) =>
     doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
-  const refusedNaming = (res: { status: number; body: any }, field: string) => {
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
-    expect(res.body.error.message).not.toMatch(/Variable|GraphQL/);
-  };
+  const refusedNaming = expectRefusedNaming;
   const newSala = async () =>
     (await call('POST', '/api/sale', { codice: `S${Math.random()}`.slice(0, 12) })).body;
   const newTable = async () => (await call('POST', '/api/tavoli', { name: 'T', seats: 4 })).body;

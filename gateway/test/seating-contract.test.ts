@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { injectableGateway } from './support/inject-gateway.js';
+import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-inject.js';
 
 /**
  * The seating routes' request schemas (options, combinations, the waitlist, turn times) state what the services
@@ -19,22 +20,12 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
   }, 60_000);
   afterAll(() => gateway?.close());
 
-  const call = async (method: string, url: string, payload?: unknown) => {
-    const res = await gateway.http.inject({
-      method: method as 'GET',
-      url,
-      headers: { ...auth, ...(payload === undefined ? {} : { 'content-type': 'application/json' }) },
-      ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
-    });
-    return { status: res.statusCode, body: res.body ? res.json() : undefined };
-  };
-  const bodySchema = (path: string, method: string) =>
-    doc.paths[path][method].requestBody.content['application/json'].schema.properties;
-  const refusedNaming = (res: { status: number; body: any }, field: string) => {
-    expect(res.status).toBe(400);
-    expect(res.body.error.code).toBe('VALIDATION_FAILED');
-    expect(res.body.error.details.fields.map((f: { field: string }) => f.field)).toContain(field);
-  };
+  const call = restCaller(
+    () => gateway,
+    () => auth,
+  );
+  const bodySchema = (path: string, method: string) => bodyProperties(doc, path, method);
+  const refusedNaming = expectRefusedNaming;
   const booking = { covers: 2, bookingDate: '2027-03-05T20:00', customerName: 'Rossi' };
 
   it('POST /api/prenotazioni: at most one of tableIds, combinationId, autoAssign (the later one named)', async () => {
