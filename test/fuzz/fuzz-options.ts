@@ -25,3 +25,10 @@ export function fuzzOptions(env: NodeJS.ProcessEnv = process.env): FuzzOptions {
     ...(env.FC_PATH ? { path: env.FC_PATH } : {}),
   };
 }
+
+/**
+ * The test's own timeout for a run of `runs` requests: a minute for the liveness probes and shrinking, plus
+ * 100 ms a request (about 35 ms each here in embedded mode, 2 cores), so `pnpm test:fuzz` is not cut off by
+ * the e2e project's 90 s default.
+ */
+export const fuzzTimeoutMs = (runs: number): number => 60_000 + runs * 100;

@@ -85,6 +85,17 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await coll.findById('')).toBeNull();
       });
 
+      it('finds nothing, and throws nothing, for an id longer than any key (1,100 four-byte characters)', async () => {
+        const coll = items(newTenant());
+        await coll.insertOne({ id: 'a' });
+        const long = '\u{1D512}'.repeat(1100);
+        expect(await coll.findById(long)).toBeNull();
+        expect(await coll.findByIds([long, 'a']).then(ids)).toEqual(['a']);
+        expect(await coll.find({ id: long })).toEqual([]);
+        expect(await coll.findOneAndUpdate({ id: long }, { $set: { v: 1 } })).toBeNull();
+        expect(await coll.deleteOne({ id: long })).toBe(false);
+      });
+
       it('refuses a second record with the same id (DuplicateKeyError on id)', async () => {
         const coll = items(newTenant());
         await coll.insertOne({ id: 'same', v: 1 });

@@ -117,6 +117,7 @@ export class LmdbEngine {
   }
 
   get(collection: string, tenantId: string, id: string): StoredRecord | undefined {
+    if (!isStorableId(id)) return undefined; // no record can have it (put refuses it)
     const seq = this.ids.get([collection, tenantId, id]);
     if (seq === undefined) return undefined;
     const value = this.records.get([collection, tenantId, seq]);
@@ -227,6 +228,11 @@ export class LmdbEngine {
    */
   conflict(collection: string, tenantId: string, doc: JsonObject, selfId: string | null): string | null {
     const id = doc.id as string;
+    if (!isStorableId(id)) {
+      throw new TypeError(
+        `A record id is at most ${MAX_ID_BYTES} bytes (UTF-8), not ${Buffer.byteLength(id)}`,
+      );
+    }
     if (id !== selfId && this.ids.get([collection, tenantId, id]) !== undefined) return 'id';
     for (const spec of this.indexSpecs(collection)) {
       if (!spec.unique) continue;
@@ -347,6 +353,15 @@ function toRecord(seq: number, value: StoredValue): StoredRecord {
   const outbox = value.outbox ?? [];
   return { seq, doc: value.doc, outbox, outboxAt: outbox.length > 0 ? (value.outboxAt ?? null) : null };
 }
+
+/**
+ * The longest id a record can have, in UTF-8 bytes: it is part of LMDB keys (at most 1,978 bytes with the
+ * collection and tenant; ordered-binary throws on longer ones). The service's own ids are ULIDs, UUIDs and
+ * `ext_<hash>`; an id from a request URL or body that is longer cannot exist, so looking it up finds nothing.
+ */
+export const MAX_ID_BYTES = 1024;
+const isStorableId = (id: string): boolean =>
+  id.length <= MAX_ID_BYTES / 4 || Buffer.byteLength(id) <= MAX_ID_BYTES;
 
 /** Values longer than this are keyed by their hash (LMDB keys are at most 1,978 bytes). */
 const MAX_KEY_VALUES = 1024;

@@ -4,6 +4,7 @@ import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
 import { describeDocumentStore } from '../src/contract.js';
 import { LOCK_FILE } from '../src/directory-lock.js';
+import { MAX_ID_BYTES } from '../src/lmdb-engine.js';
 import {
   DuplicateKeyError,
   StoreLockedError,
@@ -28,6 +29,18 @@ const rows = (store: DocumentStore, collection = 'rows') =>
   store.forTenant(tenantId).collection<Row>(collection);
 
 describe('embedded store on disk', () => {
+  it('refuses to store an id longer than an LMDB key can hold (TypeError), and stores nothing', async () => {
+    const store = await openEmbeddedStore({ directory: await newDirectory() });
+    const long = 'x'.repeat(MAX_ID_BYTES + 1);
+    await expect(rows(store).insertOne({ id: long, n: 1 })).rejects.toThrow(TypeError);
+    await expect(
+      rows(store).findOneAndUpdate({ id: long }, { $set: { n: 2 } }, { upsert: true }),
+    ).rejects.toThrow(TypeError);
+    await rows(store).insertOne({ id: 'x'.repeat(MAX_ID_BYTES), n: 3 });
+    expect(await rows(store).count()).toBe(1);
+    await store.close();
+  });
+
   it('keeps records (in insertion order), indexes and pending events across a restart', async () => {
     const directory = await newDirectory();
     const first = await openEmbeddedStore({ directory });
