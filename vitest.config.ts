@@ -27,6 +27,10 @@ export default defineConfig({
           include: ['**/*.test.ts'],
           exclude: [...exclude, '**/*.integration.test.ts', '**/*.e2e.test.ts'],
           testTimeout: 15_000,
+          // One module graph for all unit files instead of a fresh one per file: the 117 files share the
+          // workspace's imports, which dominated (measured on 2 cores under load: 122 s → 61 s, imports
+          // 41 s → 12 s). Unit tests hold no module state between files (fake timers are restored after each).
+          isolate: false,
         },
       },
       {

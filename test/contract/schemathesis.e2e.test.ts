@@ -8,14 +8,14 @@ import { startDistributed, startEmbedded, type Mode, type Stack } from '../suppo
 /**
  * Schemathesis (PyPI, pinned; scripts/install-schemathesis.sh puts it in .cache/schemathesis) against the
  * gateway's own /openapi.json with every check on: 0 failures means the document is exact (docs/api.md).
- * CONTRACT_SECONDS bounds each mode's run (default 20, the CI budget); CONTRACT_MODES picks the modes (default
+ * CONTRACT_SECONDS bounds each mode's run (default 15, the CI budget); CONTRACT_MODES picks the modes (default
  * both).
  * `pnpm test:contract` runs it for as long as asked.
  */
 const root = resolve(import.meta.dirname, '../..');
 const ST = resolve(root, '.cache/schemathesis/bin/st');
 const CONFIG = resolve(import.meta.dirname, 'schemathesis.toml');
-const seconds = Number(process.env.CONTRACT_SECONDS ?? 20);
+const seconds = Number(process.env.CONTRACT_SECONDS ?? 15);
 const modes = (process.env.CONTRACT_MODES ?? 'embedded,distributed')
   .split(',')
   .map((m) => m.trim()) as Mode[];
