@@ -9,7 +9,8 @@ import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { copyVendoredAssets } from '../gateway/src/browser/vendored-asset.js';
-import { deployablePackages } from './workspace-packages.js';
+import { bundleEntry } from './bundle-entries.js';
+import { deployablePackages, processPackages } from './workspace-packages.js';
 
 const root = resolve(import.meta.dirname, '..');
 
@@ -24,6 +25,7 @@ const isSource = (file: string) => file.endsWith('.ts') && !file.endsWith('.d.ts
 const started = performance.now();
 let compiled = 0;
 let copied = 0;
+let bundled = 0;
 for (const pkg of deployablePackages(root)) {
   const src = join(pkg, 'src');
   const dist = join(pkg, 'dist');
@@ -49,8 +51,13 @@ for (const pkg of deployablePackages(root)) {
   }
   if (!existsSync(dist)) throw new Error(`build: ${relative(root, pkg)} produced nothing`);
 }
+// Each process entry point becomes one file (scripts/bundle-entries.ts), once every package it imports is compiled.
+for (const pkg of processPackages(root)) {
+  await bundleEntry(pkg);
+  bundled += 1;
+}
 // The developer pages' browser files come from build-time dependencies: copied, not installed, in production.
 copied += copyVendoredAssets(join(root, 'gateway', 'dist', 'vendor'));
 console.log(
-  `build: ${compiled} modules compiled, ${copied} assets copied in ${Math.round(performance.now() - started)} ms`,
+  `build: ${compiled} modules compiled, ${bundled} entry points bundled, ${copied} assets copied in ${Math.round(performance.now() - started)} ms`,
 );

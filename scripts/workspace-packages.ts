@@ -1,5 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 
 /** Workspace packages that run in production (the test kit and the e2e package never do). */
 const TEST_ONLY = new Set(['packages/testkit']);
@@ -14,4 +14,11 @@ export function deployablePackages(root: string): string[] {
     .filter((dir) => !TEST_ONLY.has(dir))
     .filter((dir) => existsSync(join(root, dir, 'src')))
     .map((dir) => join(root, dir));
+}
+
+/** Absolute directories of the packages that are processes (src/index.ts): the gateway and every subgraph. */
+export function processPackages(root: string): string[] {
+  return deployablePackages(root).filter(
+    (dir) => !relative(root, dir).startsWith('packages') && existsSync(join(dir, 'src', 'index.ts')),
+  );
 }
