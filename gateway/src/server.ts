@@ -28,6 +28,7 @@ import { registerFloorPlan } from './floor-plan.js';
 import { registerGraphQLRoute } from './graphql-http.js';
 import { answerClientError, createErrorHandler } from './http-errors.js';
 import { createValidatorCompiler } from './request-validation.js';
+import { lazySerializerController } from './response-serialization.js';
 import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
 import { apiSchemaOf, API_VERSION, buildOpenApiDocument, registerOpenApiRoutes } from './openapi/index.js';
 import { asyncApiDocument, registerAsyncApiRoute } from './asyncapi/index.js';
@@ -117,6 +118,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
       void answer.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw));
     },
     clientErrorHandler: answerClientError,
+    schemaController: lazySerializerController(),
   });
   const httpServer = app.server;
   const gateway = new ApolloGateway({
