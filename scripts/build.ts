@@ -4,7 +4,9 @@
 // checked by `pnpm typecheck`, not here: the sources are written for per-file transpilation (isolatedModules,
 // verbatimModuleSyntax), which is what esbuild does, in well under a second for the whole workspace. Each
 // package's `exports` map the `compiled` condition onto dist/ (and the default onto src/, which the tests and tsx
-// run): `node --conditions=compiled gateway/dist/index.js`.
+// run). Then each process's entry point (gateway, every subgraph) is bundled into its dist/index.js with what it
+// imports (scripts/bundle-entries.ts: a few seconds, one fewer second of CPU at every start):
+// `node --conditions=compiled gateway/dist/index.js`.
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';

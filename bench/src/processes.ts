@@ -102,7 +102,7 @@ export function spawnProcess(name: string, cmd: string, args: string[], options:
 /**
  * A Coperto entry point (`gateway/src/index.ts`, `subgraphs/x/src/index.ts`) run as production runs it: its
  * compiled file (`pnpm build`, which bench/run.sh runs first) with `node --conditions=compiled`, from the
- * repository root. BENCH_CPU_PROF=<name> profiles it. `nodeArgs` go before the entry (scenario 8's virtual clock).
+ * repository root (a path under dist/ is run as it is). BENCH_CPU_PROF=<name> profiles it. `nodeArgs` go before the entry (scenario 8's virtual clock).
  */
 export function spawnService(
   config: BenchConfig,

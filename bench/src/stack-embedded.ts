@@ -26,8 +26,10 @@ export async function startEmbedded(
     nodeArgs?: readonly string[];
     env?: Record<string, string>;
     name?: string;
-    /** How often readiness is polled (ms; default 100): scenario 5 times the start to ready. */
+    /** How often readiness is polled (ms; default 100): scenarios 5 and 9 time the start to ready. */
     readyPollMs?: number;
+    /** The compiled entry to run (default: the bundle; scenario 9 also runs the per-file build). */
+    entry?: string;
   } = {},
 ): Promise<EmbeddedStack> {
   const [port, health, metrics] = (await freePorts(3)) as [number, number, number];
@@ -37,7 +39,7 @@ export async function startEmbedded(
   const proc = spawnService(
     config,
     name,
-    'gateway/src/index.ts',
+    extra.entry ?? 'gateway/src/index.ts',
     {
       COPERTO_MODE: 'embedded',
       PORT: String(port),
