@@ -1,6 +1,6 @@
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -95,6 +95,18 @@ describe('the compiled production build', () => {
       expect(installed.filter((entry) => entry.startsWith(`${devTool}@`))).toEqual([]);
     }
     expect(existsSync(join(tree, 'gateway/node_modules/@apollo/gateway'))).toBe(true);
+  });
+
+  it('runs each process from its bundle, with lmdb the only package loaded from node_modules', () => {
+    for (const entry of ['gateway/dist/index.js', 'subgraphs/tavolo/dist/index.js']) {
+      const source = readFileSync(join(tree, entry), 'utf8');
+      expect(source, entry).not.toMatch(
+        /(?:\bfrom\s*|\bimport\s*\(\s*)["'](?:@coperto|graphql|fastify|@apollo)\b/,
+      );
+      expect(source, entry).toMatch(/from\s*["'](?:\.\.\/)+packages\/store\/node_modules\/lmdb\//);
+    }
+    // The per-file build the bundle is made from stays beside it (bench scenario 9's baseline).
+    expect(filesBelow(tree)).toContain('gateway/dist/unbundled.js');
   });
 
   it('starts the embedded service and answers through REST', async () => {
