@@ -3,8 +3,8 @@
 # Coperto images for the distributed run mode (docs/deployment.md).
 #
 # One Dockerfile, one final target per process. All six targets share every filesystem layer: the compiled
-# workspace (`pnpm build`: dist/ of every package) with production dependencies only, laid out by
-# scripts/runtime-tree.ts (no sources, no tsx, TypeScript, vitest or prettier); a target only adds its entry
+# workspace (`pnpm build`: dist/ of every package, each entry point bundled) with production dependencies only,
+# laid out by scripts/runtime-tree.ts (no sources, no tsx, TypeScript, vitest or prettier); a target only adds its entry
 # point, its default PORT and its EXPOSE list. Building all six costs one build:
 #
 #   docker build --target gateway -t coperto/gateway .
