@@ -109,8 +109,17 @@ export async function bundleEntry(pkg: string): Promise<void> {
   const dist = join(pkg, 'dist');
   const entry = join(dist, 'index.js');
   const unbundled = join(dist, 'unbundled.js');
-  renameSync(entry, unbundled);
-  rmSync(`${entry}.map`, { force: true });
+  // The per-file entry keeps its source map under its new name.
+  const perFileSource = readFileSync(entry, 'utf8');
+  writeFileSync(
+    unbundled,
+    perFileSource.replace(
+      /\/\/# sourceMappingURL=index\.js\.map\s*$/,
+      '//# sourceMappingURL=unbundled.js.map\n',
+    ),
+  );
+  rmSync(entry);
+  if (existsSync(`${entry}.map`)) renameSync(`${entry}.map`, `${unbundled}.map`);
   const result = await build({
     entryPoints: { index: unbundled },
     outdir: dist,
