@@ -70,7 +70,7 @@ interface RecordOutcome {
 /**
  * Publishes the events that writes left in the store's outboxes (at least once). Each round claims pending
  * records, publishes each record's events in write order (stopping at a record's first failure so order
- * holds), then acknowledges the published ones. An event stays in the store until the bus acknowledged it;
+ * holds), then acknowledges the round's published ones together. An event stays in the store until the bus acknowledged it;
  * if the process dies between the PubAck and the acknowledgement it is published again with the same id, and
  * JetStream (Nats-Msg-Id window) or the consumer drops the duplicate. While the bus or the store fails, rounds
  * back off; the loop itself never throws.
@@ -107,8 +107,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   };
 
-  /** Publishes one record's events in order, then acknowledges the ones the bus took. */
-  const relayRecord = async (pending: PendingOutbox, busDown: { value: boolean }): Promise<RecordOutcome> => {
+  /** Publishes one record's events in order; returns the ids the bus took and the failure that stopped it. */
+  const publishRecord = async (
+    pending: PendingOutbox,
+    busDown: { value: boolean },
+  ): Promise<{ publishedIds: string[]; error: unknown }> => {
     const publishedIds: string[] = [];
     let error: unknown = null;
     for (const message of pending.messages) {
@@ -124,18 +127,38 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         break;
       }
     }
+    stats.published += publishedIds.length;
+    return { publishedIds, error };
+  };
+
+  /**
+   * Publishes the round's records (up to `concurrency` at once), then acknowledges what the bus took in one call
+   * to the store (on MongoDB one command for the common case, so an event costs its write a fraction of a store
+   * command). A failed acknowledgement leaves every event of the round to be published again (at least once).
+   */
+  const relayRound = async (work: readonly Held[], busDown: { value: boolean }): Promise<RecordOutcome[]> => {
+    const published = await mapLimit(work, concurrency, (h) => publishRecord(h.pending, busDown));
+    const acks = work
+      .map((h, i) => ({ pending: h.pending, messageIds: published[i]!.publishedIds }))
+      .filter((ack) => ack.messageIds.length > 0);
     let ackFailed = false;
-    if (publishedIds.length > 0) {
-      stats.published += publishedIds.length;
+    if (acks.length > 0) {
       try {
-        await source.acknowledge(pending, publishedIds);
+        await source.acknowledge(acks);
       } catch (e) {
         report(e);
         ackFailed = true;
       }
     }
-    const remaining = ackFailed ? pending.messages : pending.messages.slice(publishedIds.length);
-    return { error, ackFailed, remaining };
+    return work.map((h, i) => {
+      const { publishedIds, error } = published[i]!;
+      const failed = ackFailed && publishedIds.length > 0;
+      return {
+        error,
+        ackFailed: failed,
+        remaining: failed ? h.pending.messages : h.pending.messages.slice(publishedIds.length),
+      };
+    });
   };
 
   /** Records claimed earlier that still have work and at least half of their lease left. */
@@ -170,7 +193,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       }
     }
     const busDown = { value: false };
-    const outcomes = await mapLimit(work, concurrency, (h) => relayRecord(h.pending, busDown));
+    const outcomes = await relayRound(work, busDown);
     let ackFailed = false;
     let errors = 0;
     let busErrorReported = false;

@@ -1,5 +1,5 @@
 import { trustedTenantId } from '@coperto/auth';
-import type { OutboxMessage, OutboxSource, PendingOutbox } from '@coperto/store';
+import type { OutboxAcknowledgement, OutboxMessage, OutboxSource, PendingOutbox } from '@coperto/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
@@ -45,16 +45,22 @@ class MemoryOutbox implements OutboxSource {
     return claimed;
   }
 
-  async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
+  /** Store calls to acknowledge: one per round. */
+  ackCalls = 0;
+
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
+    this.ackCalls++;
     if (this.failAcks > 0) {
       this.failAcks--;
       throw new Error('store down (ack)');
     }
-    const record = this.records.get(pending.id);
-    if (!record) return;
-    this.acks.push({ id: pending.id, messageIds: [...messageIds] });
-    record.messages = record.messages.filter((m) => !messageIds.includes(m.id));
-    if (this.releaseOnAck) record.leasedUntil = 0;
+    for (const { pending, messageIds } of acks) {
+      const record = this.records.get(pending.id);
+      if (!record) continue;
+      this.acks.push({ id: pending.id, messageIds: [...messageIds] });
+      record.messages = record.messages.filter((m) => !messageIds.includes(m.id));
+      if (this.releaseOnAck) record.leasedUntil = 0;
+    }
   }
 
   async countPending(): Promise<number> {
@@ -181,6 +187,15 @@ describe('outbox relay', () => {
     for (const [id, messages] of written) expect(seen.get(id)).toEqual(messages.map((m) => m.id));
     expect(relay.stats()).toMatchObject({ published: 15, lastError: null });
     expect(relay.stats().lastSuccess).toMatch(/Z$/);
+  });
+
+  it('acknowledges a round of records in one store call', async () => {
+    const { source, relay } = setUp({ batchSize: 10, pollIntervalMs: 600_000 });
+    for (const id of ['R1', 'R2', 'R3', 'R4', 'R5', 'R6']) source.write(id, events(id, 2));
+    relay.start();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    expect(source.acks.map((ack) => ack.id).sort()).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6']);
+    expect(source.ackCalls).toBe(1);
   });
 
   it('kick() delivers without waiting for the next poll', async () => {

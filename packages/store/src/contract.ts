@@ -698,11 +698,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const [first] = await source.claimPending(10, 60_000);
         expect(messageIds(first!)).toEqual(['e1', 'e2']);
         await coll.findOneAndUpdate({ id: 'r' }, { $set: { v: 1 } }, { events: [event('e3')] });
-        await source.acknowledge(first!, ['e1', 'e2']);
+        await source.acknowledge([{ pending: first!, messageIds: ['e1', 'e2'] }]);
         expect(await source.countPending()).toBe(1);
         const [second] = await source.claimPending(10, 60_000);
         expect(messageIds(second!)).toEqual(['e3']);
-        await source.acknowledge(second!, ['e3']);
+        await source.acknowledge([{ pending: second!, messageIds: ['e3'] }]);
         expect(await source.countPending()).toBe(0);
         expect(await source.claimPending(10, 60_000)).toEqual([]);
         expect(await coll.findById('r')).toEqual({ id: 'r', v: 1 });
@@ -714,7 +714,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const source = store.outbox([collection]);
         await coll.insertOne({ id: 'r' }, { events: [event('e1'), event('e2'), event('e3')] });
         const [first] = await source.claimPending(1, 1);
-        await source.acknowledge(first!, ['e2']);
+        await source.acknowledge([{ pending: first!, messageIds: ['e2'] }]);
         await new Promise((resolve) => setTimeout(resolve, 20));
         const [second] = await source.claimPending(1, 60_000);
         expect(messageIds(second!)).toEqual(['e1', 'e3']);
@@ -726,12 +726,38 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         const source = store.outbox([collection]);
         await coll.insertOne({ id: 'r' }, { events: [event('e1'), event('e2')] });
         const [claimed] = await source.claimPending(10, 60_000);
-        await source.acknowledge(claimed!, ['e1']);
+        await source.acknowledge([{ pending: claimed!, messageIds: ['e1'] }]);
         expect(await source.claimPending(10, 60_000)).toEqual([]);
         await coll.findOneAndUpdate({ id: 'r' }, { $set: { v: 1 } }, { events: [event('e3')] });
-        await source.acknowledge({ ...claimed!, messages: claimed!.messages.slice(1) }, ['e2']);
+        await source.acknowledge([{ pending: { ...claimed!, messages: claimed!.messages.slice(1) }, messageIds: ['e2'] }]);
         const [again] = await source.claimPending(10, 60_000);
         expect(messageIds(again!)).toEqual(['e3']);
+      });
+
+      it('acknowledges a round of records at once, each as if acknowledged alone', async () => {
+        const [first, second] = [outboxCollection(), outboxCollection()];
+        const tenantId = newTenant();
+        const coll = items(tenantId, first);
+        const source = store.outbox([first, second]);
+        await coll.insertOne({ id: 'done' }, { events: [event('d1'), event('d2')] });
+        await coll.insertOne({ id: 'grown' }, { events: [event('g1')] });
+        await coll.insertOne({ id: 'partial' }, { events: [event('p1'), event('p2')] });
+        await items(tenantId, second).insertOne({ id: 'other' }, { events: [event('o1')] });
+        const claimed = new Map((await source.claimPending(10, 60_000)).map((pending) => [pending.id, pending]));
+        expect([...claimed.keys()].sort()).toEqual(['done', 'grown', 'other', 'partial']);
+        await coll.findOneAndUpdate({ id: 'grown' }, { $set: { v: 1 } }, { events: [event('g2')] });
+        await source.acknowledge([
+          { pending: claimed.get('done')!, messageIds: ['d1', 'd2'] },
+          { pending: claimed.get('grown')!, messageIds: ['g1'] },
+          { pending: claimed.get('partial')!, messageIds: ['p1'] },
+          { pending: claimed.get('other')!, messageIds: ['o1'] },
+        ]);
+        // 'grown' keeps the event written after the claim, released; 'partial' keeps the rest, still claimed.
+        expect(await source.countPending()).toBe(2);
+        const again = await source.claimPending(10, 60_000);
+        expect(again.map((pending) => [pending.id, messageIds(pending)])).toEqual([['grown', ['g2']]]);
+        expect(await coll.findById('done')).toEqual({ id: 'done' });
+        expect(await coll.findById('grown')).toEqual({ id: 'grown', v: 1 });
       });
 
       it('stores no events for a write that did not happen', async () => {
@@ -808,7 +834,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
             expect(tenants).toContain(pending.tenantId);
             expect(await items(pending.tenantId, pending.collection).findById(pending.id)).not.toBeNull();
             published.push(...messageIds(pending));
-            await source.acknowledge(pending, messageIds(pending));
+            await source.acknowledge([{ pending, messageIds: messageIds(pending) }]);
           }
         }
         expect(published.sort()).toEqual(written.sort());
@@ -822,11 +848,11 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'r' }, { events: [event('e1')] });
         const [pending] = await source.claimPending(10, 60_000);
         await coll.deleteOne({ id: 'r' });
-        await expect(source.acknowledge(pending!, ['e1'])).resolves.toBeUndefined();
+        await expect(source.acknowledge([{ pending: pending!, messageIds: ['e1'] }])).resolves.toBeUndefined();
         // The delete kept the event (at-least-once: it may come once more), and relaying it purges it.
         for (const again of await source.claimPending(10, 60_000)) {
           expect(messageIds(again)).toEqual(['e1']);
-          await source.acknowledge(again, messageIds(again));
+          await source.acknowledge([{ pending: again, messageIds: messageIds(again) }]);
         }
         expect(await source.countPending()).toBe(0);
       });
@@ -855,7 +881,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
           for (const pending of await source.claimPending(10, 60_000)) {
             expect(pending.tenantId).toBe(tenantId);
             published.push(...messageIds(pending));
-            await source.acknowledge(pending, messageIds(pending));
+            await source.acknowledge([{ pending, messageIds: messageIds(pending) }]);
           }
         }
         expect(published.sort()).toEqual(['a1', 'a2', 'b1', 'd1']);
@@ -883,7 +909,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await coll.deleteOne({ id: 'r' }, { events: [event('never')] })).toBe(false);
         const claimed = await source.claimPending(10, 60_000);
         expect(claimed.map(messageIds)).toEqual([['e1', 'gone']]);
-        await source.acknowledge(claimed[0]!, ['e1', 'gone']);
+        await source.acknowledge([{ pending: claimed[0]!, messageIds: ['e1', 'gone'] }]);
         expect(await source.countPending()).toBe(0);
       });
     });

@@ -2,12 +2,12 @@ import { trustedTenantId } from '@coperto/auth';
 import type { LmdbEngine } from './lmdb-engine.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
 import { isDeletedOutboxCollection } from './stored-document.js';
-import type { OutboxSource, PendingOutbox } from './types.js';
+import type { OutboxAcknowledgement, OutboxSource, PendingOutbox } from './types.js';
 
 /**
  * The relay's view of the embedded store. It reads committed (durable) outboxes only, oldest first. Leases live
  * in memory only (a restart frees them, which at worst republishes events: the relay is at-least-once anyway);
- * acknowledgements are written like any write. An acknowledgement of every claimed message releases the claim;
+ * a relay's round of acknowledgements is one write transaction. An acknowledgement of every claimed message releases the claim;
  * a partial one keeps it.
  */
 export class EmbeddedOutbox implements OutboxSource {
@@ -42,25 +42,34 @@ export class EmbeddedOutbox implements OutboxSource {
     return claimed;
   }
 
-  async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
     this.engine.assertUsable();
-    const { collection, tenantId, id } = pending;
-    const key = leaseKey(collection, tenantId, id);
-    const published = new Set(messageIds);
-    const releases = releasesClaim(pending, published);
+    const work = acks.filter((ack) => ack.messageIds.length > 0);
+    if (work.length === 0) return;
+    // One write transaction for the whole round.
     await this.engine.write(() => {
-      const record = this.engine.get(collection, tenantId, id);
-      if (!record) return; // deleted meanwhile
-      const outbox = record.outbox.filter((message) => !published.has(message.id));
-      if (outbox.length === record.outbox.length) return;
-      if (outbox.length === 0 && isDeletedOutboxCollection(collection)) {
-        this.engine.remove(collection, tenantId, record); // a relayed tombstone is purged
-        return;
-      }
-      const outboxAt = outbox.length > 0 ? record.outboxAt : null;
-      this.engine.put(collection, tenantId, { doc: record.doc, outbox, outboxAt }, record);
+      for (const { pending, messageIds } of work) this.removePublished(pending, new Set(messageIds));
     });
-    if (releases) this.leases.delete(key);
+    for (const { pending, messageIds } of work) {
+      if (releasesClaim(pending, new Set(messageIds))) {
+        this.leases.delete(leaseKey(pending.collection, pending.tenantId, pending.id));
+      }
+    }
+  }
+
+  /** Inside a write: the record's outbox without the published events (a relayed tombstone is purged). */
+  private removePublished(pending: PendingOutbox, published: ReadonlySet<string>): void {
+    const { collection, tenantId, id } = pending;
+    const record = this.engine.get(collection, tenantId, id);
+    if (!record) return; // deleted meanwhile
+    const outbox = record.outbox.filter((message) => !published.has(message.id));
+    if (outbox.length === record.outbox.length) return;
+    if (outbox.length === 0 && isDeletedOutboxCollection(collection)) {
+      this.engine.remove(collection, tenantId, record);
+      return;
+    }
+    const outboxAt = outbox.length > 0 ? record.outboxAt : null;
+    this.engine.put(collection, tenantId, { doc: record.doc, outbox, outboxAt }, record);
   }
 
   async countPending(): Promise<number> {

@@ -11,7 +11,7 @@ import {
   isDeletedOutboxCollection,
   tenantKey,
 } from './stored-document.js';
-import type { OutboxMessage, OutboxSource, PendingOutbox } from './types.js';
+import type { OutboxAcknowledgement, OutboxMessage, OutboxSource, PendingOutbox } from './types.js';
 
 /** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
 const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };
@@ -38,10 +38,10 @@ const claimable = (now: number): Document => ({
  * it), then read back the records carrying that claim id. Collections share a claim round-robin, so a backlog
  * in one does not starve the others.
  *
- * Acknowledging is one update when the outbox holds exactly the published events (the common case: clear the
- * outbox and release the claim together); otherwise two conditional updates: pull the published events
- * (releasing the claim when they were all of it), then clear the pending marker only if the outbox is empty,
- * so an event pushed in between survives.
+ * Acknowledging a relay's round is one bulk update when each outbox holds exactly the published events (the
+ * common case: clear the outbox and release the claim together); otherwise, for the records that did not match,
+ * two conditional updates: pull the published events (releasing the claim when they were all of it), then clear
+ * the pending marker only if the outbox is empty, so an event pushed in between survives.
  */
 export class MongoOutbox implements OutboxSource {
   constructor(
@@ -71,30 +71,91 @@ export class MongoOutbox implements OutboxSource {
     return claimed;
   }
 
-  async acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void> {
-    const collection = this.context.db.collection(pending.collection);
-    const key = { _id: tenantKey(pending.tenantId, pending.id), tenantId: pending.tenantId } as Document;
-    const published = new Set(messageIds);
-    const releases = releasesClaim(pending, published);
-    if (releases && published.size > 0) {
-      // Exactly the published events are left: clear everything in one update.
-      const done = await this.context.run(() =>
-        collection.updateOne(
-          {
-            ...key,
-            [OUTBOX_FIELD]: { $size: published.size },
-            [`${OUTBOX_FIELD}.id`]: { $all: [...published] },
-          },
-          { $unset: ALL_OUTBOX_FIELDS },
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
+    const byCollection = new Map<string, OutboxAcknowledgement[]>();
+    for (const ack of acks) {
+      if (ack.messageIds.length === 0) continue;
+      const list = byCollection.get(ack.pending.collection) ?? [];
+      list.push(ack);
+      byCollection.set(ack.pending.collection, list);
+    }
+    for (const [name, list] of byCollection) await this.acknowledgeIn(name, list);
+  }
+
+  /**
+   * One collection's acknowledgements. Those that publish all their record's claimed events go first, all in one
+   * unordered bulk write (one `update` command): each clears its record only if the outbox holds exactly the
+   * published events. Any that did not match (an event was pushed meanwhile, or the record is gone) are told
+   * apart by one read, and those still holding published events take the two-step path.
+   */
+  private async acknowledgeIn(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
+    const collection = this.context.db.collection(name);
+    const complete = acks.filter((ack) => releasesClaim(ack.pending, new Set(ack.messageIds)));
+    const rest = acks.filter((ack) => !complete.includes(ack));
+    if (complete.length > 0) {
+      const result = await this.context.run(() =>
+        collection.bulkWrite(
+          complete.map((ack) => ({
+            updateOne: {
+              filter: {
+                ...recordKey(ack.pending),
+                [OUTBOX_FIELD]: { $size: new Set(ack.messageIds).size },
+                [`${OUTBOX_FIELD}.id`]: { $all: [...new Set(ack.messageIds)] },
+              } as Document,
+              update: { $unset: ALL_OUTBOX_FIELDS },
+            },
+          })),
+          { ordered: false },
         ),
       );
-      if (done.matchedCount === 1) return await this.purgeIfTombstone(pending.collection, key);
+      if (result.matchedCount < complete.length) rest.push(...(await this.stillHolding(name, complete)));
     }
-    const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...messageIds] } } } };
-    if (releases) update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
-    await this.context.run(() => collection.updateOne(key, update));
-    await this.clearIfEmpty(pending.collection, key);
-    await this.purgeIfTombstone(pending.collection, key);
+    for (const ack of rest) await this.acknowledgeInTwoSteps(name, ack);
+    if (isDeletedOutboxCollection(name)) await this.purgeTombstones(name, acks);
+  }
+
+  /** Of these acknowledgements, those whose record still holds one of the events they publish. */
+  private async stillHolding(
+    name: string,
+    acks: readonly OutboxAcknowledgement[],
+  ): Promise<OutboxAcknowledgement[]> {
+    const docs = await this.context.run(() =>
+      this.context.db
+        .collection(name)
+        .find({ _id: { $in: acks.map((ack) => recordKey(ack.pending)._id) } } as Document, {
+          projection: { [OUTBOX_FIELD]: 1 },
+        })
+        .toArray(),
+    );
+    const held = new Map(
+      docs.map((doc) => [String(doc._id), new Set(((doc[OUTBOX_FIELD] ?? []) as OutboxMessage[]).map((m) => m.id))]),
+    );
+    return acks.filter((ack) => {
+      const ids = held.get(recordKey(ack.pending)._id);
+      return ids !== undefined && ack.messageIds.some((id) => ids.has(id));
+    });
+  }
+
+  /**
+   * Pull the published events (releasing the claim when they were all of it), then clear the pending marker only
+   * if the outbox is empty, so an event pushed in between survives.
+   */
+  private async acknowledgeInTwoSteps(name: string, ack: OutboxAcknowledgement): Promise<void> {
+    const key = recordKey(ack.pending) as Document;
+    const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...ack.messageIds] } } } };
+    if (releasesClaim(ack.pending, new Set(ack.messageIds))) {
+      update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
+    }
+    await this.context.run(() => this.context.db.collection(name).updateOne(key, update));
+    await this.clearIfEmpty(name, key);
+  }
+
+  /** Deleted records' tombstones whose events were all relayed have no reason to stay. */
+  private async purgeTombstones(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
+    const ids = acks.map((ack) => recordKey(ack.pending)._id);
+    await this.context.run(() =>
+      this.context.db.collection(name).deleteMany({ _id: { $in: ids }, ...NOT_PENDING } as Document),
+    );
   }
 
   /** A deleted record's tombstone whose events were all relayed has no reason to stay. */
@@ -179,4 +240,9 @@ export class MongoOutbox implements OutboxSource {
         .updateOne({ ...key, [OUTBOX_FIELD]: { $size: 0 } }, { $unset: ALL_OUTBOX_FIELDS } as Document),
     );
   }
+}
+
+/** A record's MongoDB key: `_id` and its tenant. */
+function recordKey(pending: PendingOutbox): { _id: string; tenantId: string } {
+  return { _id: tenantKey(pending.tenantId, pending.id), tenantId: pending.tenantId };
 }

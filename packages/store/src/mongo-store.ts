@@ -36,6 +36,8 @@ export interface MongoStoreOptions {
    * StoreUnavailableError (a paused or hung server). Default 10000.
    */
   operationTimeoutMS?: number;
+  /** Told the name of every command the driver sends (tests and diagnostics count store round trips with it). */
+  onCommand?: (commandName: string) => void;
 }
 
 const DEFAULT_MAX_POOL_SIZE = 100;
@@ -60,7 +62,12 @@ export async function connectMongoStore(options: MongoStoreOptions): Promise<Doc
     maxPoolSize,
     ignoreUndefined: true,
     appName: 'coperto',
+    monitorCommands: options.onCommand !== undefined,
   });
+  if (options.onCommand) {
+    const onCommand = options.onCommand;
+    client.on('commandStarted', (event) => onCommand(event.commandName));
+  }
   const pool = trackPool(client);
   try {
     await client.connect();

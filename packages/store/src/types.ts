@@ -111,6 +111,12 @@ export interface PendingOutbox {
   messages: OutboxMessage[];
 }
 
+/** Events of one claimed record that the bus took. */
+export interface OutboxAcknowledgement {
+  pending: PendingOutbox;
+  messageIds: readonly string[];
+}
+
 /** The relay's narrow cross-tenant view: it can read and clear outboxes, nothing else. */
 export interface OutboxSource {
   /**
@@ -119,11 +125,12 @@ export interface OutboxSource {
    */
   claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]>;
   /**
-   * Removes the published events from the record's outbox (others added meanwhile stay). When they are all of
-   * `pending.messages` the claim is released (events added meanwhile can be claimed at once); after a partial
-   * acknowledgement the claim holds until its lease runs out.
+   * For each acknowledgement, removes the published events from the record's outbox (others added meanwhile
+   * stay). When they are all of `pending.messages` the claim is released (events added meanwhile can be claimed
+   * at once); after a partial acknowledgement the claim holds until its lease runs out. A relay acknowledges a
+   * whole round at once: on MongoDB the common case of the whole round is one store command.
    */
-  acknowledge(pending: PendingOutbox, messageIds: readonly string[]): Promise<void>;
+  acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void>;
   /** How many records have pending events (for health: queueLength). */
   countPending(): Promise<number>;
 }

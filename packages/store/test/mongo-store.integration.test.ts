@@ -2,11 +2,38 @@ import { serverUrls, startMongoServer, uniqueName, type TestServer } from '@cope
 import { trustedTenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDocumentStore } from '../src/contract.js';
-import { StoreUnavailableError, connectMongoStore, type DocumentStore } from '../src/index.js';
+import { StoreUnavailableError, connectMongoStore, type DocumentStore, type OutboxMessage } from '../src/index.js';
 
 const database = uniqueName('store');
 
 describeDocumentStore('mongo', () => connectMongoStore({ url: serverUrls().mongoUrl, database }));
+
+describe('MongoDB outbox acknowledgement', () => {
+  it("acknowledges a relay's round of 20 records in one store command", async () => {
+    const commands: string[] = [];
+    const store = await connectMongoStore({
+      url: serverUrls().mongoUrl,
+      database,
+      onCommand: (name) => commands.push(name),
+    });
+    try {
+      const collection = uniqueName('acks');
+      const coll = store.forTenant(trustedTenantId(uniqueName('t'))).collection<{ id: string }>(collection);
+      for (let i = 0; i < 20; i++) {
+        await coll.insertOne({ id: `r${i}` }, { events: [outboxEvent(`e${i}`)] });
+      }
+      const source = store.outbox([collection]);
+      const claimed = await source.claimPending(50, 60_000);
+      expect(claimed).toHaveLength(20);
+      commands.length = 0;
+      await source.acknowledge(claimed.map((pending) => ({ pending, messageIds: [pending.messages[0]!.id] })));
+      expect(commands).toEqual(['update']);
+      expect(await source.countPending()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+});
 
 describe('MongoDB store faults (private server)', () => {
   let server: TestServer;
@@ -85,4 +112,8 @@ async function eventually(attempt: () => Promise<unknown>): Promise<void> {
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
   }
+}
+
+function outboxEvent(id: string): OutboxMessage {
+  return { id, subject: `test.${id}`, body: { id } };
 }
