@@ -1,7 +1,8 @@
 /**
  * Hive Gateway (`@graphql-hive/gateway`, installed only in bench/) as a peer of our gateway over the SAME
  * subgraph processes: the committed supergraph with its routing URLs patched to the running subgraphs and the
- * Authorization header (the subgraphs verify it) propagated. Two configurations: equal work (the per-request
+ * Authorization header (the subgraphs verify it) propagated; with its default JavaScript runtime or with the
+ * Hive Router runtime (`--hive-router-runtime`). Two configurations: equal work (the per-request
  * x-bench-request header propagated too and in-flight deduplication of identical subgraph requests turned off,
  * so it cannot skip subgraph calls) and its defaults (deduplication on).
  */
@@ -56,10 +57,23 @@ export function hiveBin(config: BenchConfig): string | null {
   return existsSync(bin) ? bin : null;
 }
 
+export interface HiveOptions {
+  dedupe: boolean;
+  /**
+   * Query planning and execution by `@graphql-hive/router-runtime` (hive-router's Rust query planner, compiled to
+   * a native addon) instead of the default JavaScript runtime: `--hive-router-runtime`.
+   */
+  routerRuntime?: boolean;
+}
+
+/** The process name of a Hive Gateway start (the CPU figures name it). */
+export const hiveProcessName = (options: HiveOptions) =>
+  options.routerRuntime ? 'hive-gateway-router-runtime' : 'hive-gateway';
+
 export async function startHive(
   config: BenchConfig,
   urls: Record<string, string>,
-  options: { dedupe: boolean },
+  options: HiveOptions,
 ): Promise<HiveGateway> {
   const bin = hiveBin(config);
   if (!bin) throw new Error('@graphql-hive/gateway is not installed in bench/node_modules');
@@ -75,7 +89,7 @@ export async function startHive(
     ? ['--cpu-prof', '--cpu-prof-dir', join(config.profileDir, 'hive')]
     : [];
   const proc = spawnProcess(
-    'hive-gateway',
+    hiveProcessName(options),
     process.execPath,
     [
       ...profile,
@@ -90,13 +104,21 @@ export async function startHive(
       configFile,
       '--polling',
       '1h',
+      ...(options.routerRuntime ? ['--hive-router-runtime'] : []),
     ],
     { cwd: config.tmpDir, env: { NODE_ENV: 'production' } },
   );
   const baseUrl = `http://127.0.0.1:${port}`;
   await waitUntil(proc, 'readiness', httpOk(`${baseUrl}/readiness`), 90_000);
-  const pkg = JSON.parse(
-    readFileSync(join(config.benchDir, 'node_modules', '@graphql-hive', 'gateway', 'package.json'), 'utf8'),
-  ) as { version: string };
-  return { proc, baseUrl, version: pkg.version };
+  const version = packageVersion(config, 'gateway');
+  return {
+    proc,
+    baseUrl,
+    version: options.routerRuntime ? `${version} + router-runtime ${packageVersion(config, 'router-runtime')}` : version,
+  };
+}
+
+function packageVersion(config: BenchConfig, name: string): string {
+  const file = join(config.benchDir, 'node_modules', '@graphql-hive', name, 'package.json');
+  return (JSON.parse(readFileSync(file, 'utf8')) as { version: string }).version;
 }

@@ -1,6 +1,7 @@
 /**
- * 2. The back-office GraphQL query through our gateway and through two peers, Hive Gateway (Node) and
- * hive-router (Rust), all in front of the SAME distributed subgraph processes. Each peer is compared twice:
+ * 2. The back-office GraphQL query through our gateway and through its peers, Hive Gateway (Node, with its default
+ * runtime and with the Hive Router runtime) and hive-router (Rust), all in front of the SAME distributed subgraph
+ * processes. Each peer is compared twice:
  *
  * - equal work: in-flight deduplication of identical subgraph fetches off on both sides (our second gateway
  *   process with SUBGRAPH_FETCH_DEDUPE=false; Hive Gateway with `deduplicateInflightRequests: false` and a unique
@@ -24,7 +25,7 @@ import { mintToken } from '../tokens.js';
 export const BACK_OFFICE_QUERY = '{ sale { name tavoli { name seats status } } }';
 
 interface Peer {
-  /** "Hive Gateway", "hive-router" */
+  /** "Hive Gateway", "Hive Gateway with the router runtime", "hive-router" */
   name: string;
   start(dedupe: boolean): Promise<{ proc: Proc; baseUrl: string; version: string }>;
 }
@@ -51,6 +52,10 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
     {
       name: 'Hive Gateway',
       start: async (dedupe) => startHive(config, stack.subgraphUrls, { dedupe }),
+    },
+    {
+      name: 'Hive Gateway with the router runtime',
+      start: async (dedupe) => startHive(config, stack.subgraphUrls, { dedupe, routerRuntime: true }),
     },
   ];
   if (hiveRouterBin(config)) {
@@ -160,7 +165,8 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
     `**2.** \`${BACK_OFFICE_QUERY}\` (sala subgraph, then tavolo for Sala.tavoli) over ${config.connections} ` +
       `connections, one token, to our gateway (COPERTO_MODE=distributed, compiled) and to two peers over the same ` +
       `subgraph processes, each started on the committed supergraph with its routing URLs patched and ` +
-      `Authorization propagated: \`hive-gateway supergraph\` (NODE_ENV=production, default runtime, no --jit) and ` +
+      `Authorization propagated: \`hive-gateway supergraph\` (NODE_ENV=production, no --jit), once with its default runtime and once with ` +
+      `\`--hive-router-runtime\` (@graphql-hive/router-runtime: hive-router's query planner as a native addon), and ` +
       `hive-router (the Rust router, from a router.config.yaml with \`supergraph: {source: file, path}\`, ` +
       `\`http: {host, port}\`, \`headers.all.request: [{propagate: {named: authorization}}]\`, log level warn). ` +
       `Each peer twice. **Equal work** ("deduplication off"): our gateway started with ` +
