@@ -1,5 +1,5 @@
 /**
- * hive-router (The Guild's federation router in Rust, crate `hive-router` 0.2.0) as the second peer of our
+ * hive-router (The Guild's federation router in Rust, crate `hive-router` 0.2.19) as a peer of our
  * gateway in scenario 2, over the SAME subgraph processes: the committed supergraph with its routing URLs patched
  * to the running subgraphs, from a `router.config.yaml` written into a temporary directory for each start. It is
  * not an npm package: `pnpm bench:hive-router` builds it once into .cache/hive-router/ (cargo, ≈30 min on 2
@@ -33,9 +33,9 @@ export interface RouterConfigOptions {
 }
 
 /**
- * The router.config.yaml of one start (keys of hive-router 0.2.0: bin/router/src/config/*.rs). Only what the
+ * The router.config.yaml of one start (keys of hive-router 0.2.19: src/config/*.rs). Only what the
  * comparison needs is set; everything else stays at the router's defaults (inbound request deduplication,
- * `traffic_shaping.router.dedupe`, is off by default in 0.2.0). Strings are written as JSON strings, which
+ * `traffic_shaping.router.dedupe`, is off by default in 0.2.19, as in 0.2.0). Strings are written as JSON strings, which
  * YAML reads as double-quoted scalars.
  */
 export function routerConfigYaml(options: RouterConfigOptions): string {

@@ -25,6 +25,10 @@ const ALL_OUTBOX_FIELDS = {
   [OUTBOX_CLAIM_FIELD]: '',
 };
 
+/** What a claim hands the relay of each record, oldest pending first. */
+const CLAIMED_FIELDS = { tenantId: 1, id: 1, [OUTBOX_FIELD]: 1 };
+const OLDEST_FIRST = { [OUTBOX_AT_FIELD]: 1 } as const;
+
 /** Pending and not leased (or its lease ran out) at `now`. */
 const claimable = (now: number): Document => ({
   ...PENDING,
@@ -32,10 +36,11 @@ const claimable = (now: number): Document => ({
 });
 
 /**
- * The relay's cross-tenant view of MongoDB collections. A claim leases a batch of records in three commands,
- * whatever its size: find the oldest claimable ids, lease those still claimable in one `updateMany` stamped with
- * a fresh claim id (each document's update is atomic, so of two relays racing for a record exactly one leases
- * it), then read back the records carrying that claim id. Collections share a claim round-robin, so a backlog
+ * The relay's cross-tenant view of MongoDB collections. A claim leases a batch of records in two commands,
+ * whatever its size: read the oldest claimable records, then lease those still claimable in one `updateMany`
+ * stamped with a fresh claim id (each document's update is atomic, so of two relays racing for a record exactly
+ * one leases it). When the lease took fewer than were read (another relay was faster), a third command reads
+ * back the records carrying this claim id. Collections share a claim round-robin, so a backlog
  * in one does not starve the others.
  *
  * Acknowledging a relay's round is one bulk update when each outbox holds exactly the published events (the
@@ -187,9 +192,7 @@ export class MongoOutbox implements OutboxSource {
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
       const candidates = await this.context.run(() =>
-        collection
-          .find(claimable(now), { projection: { _id: 1 }, sort: { [OUTBOX_AT_FIELD]: 1 }, limit: wanted })
-          .toArray(),
+        collection.find(claimable(now), { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST, limit: wanted }).toArray(),
       );
       if (candidates.length === 0) return { records: [], found: 0 };
       const ids = candidates.map((doc) => doc._id);
@@ -204,14 +207,20 @@ export class MongoOutbox implements OutboxSource {
         if (attempt < LOST_RACE_RETRIES) continue;
         return { records: [], found: candidates.length };
       }
-      const docs = await this.context.run(() =>
-        collection
-          .find(
-            { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId },
-            { projection: { tenantId: 1, id: 1, [OUTBOX_FIELD]: 1 }, sort: { [OUTBOX_AT_FIELD]: 1 } },
-          )
-          .toArray(),
-      );
+      // Leased them all (the common case): the records as read are the claim. Events pushed between the read and
+      // the lease wait for the next claim (acknowledging the read ones keeps them, see acknowledge). Otherwise
+      // another relay took some: read back the ones carrying this claim id.
+      const docs =
+        leased.modifiedCount === candidates.length
+          ? candidates
+          : await this.context.run(() =>
+              collection
+                .find(
+                  { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId },
+                  { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST },
+                )
+                .toArray(),
+            );
       const records: PendingOutbox[] = [];
       for (const doc of docs) {
         const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
