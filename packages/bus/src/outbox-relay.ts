@@ -169,15 +169,18 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     return usable;
   };
 
-  /** One round; returns whether it failed and whether it claimed a full batch (more may be waiting). */
-  const round = async (): Promise<{ failed: boolean; full: boolean }> => {
+  /**
+   * One round; returns whether it failed and whether it claimed a full batch (more may be waiting). A round after
+   * a kick lets the store read only what this process wrote (`afterWrites`); a poll reads everything.
+   */
+  const round = async (afterWrites: boolean): Promise<{ failed: boolean; full: boolean }> => {
     let work = takeHeld();
     const wanted = batchSize - work.length;
     let full = false;
     if (wanted > 0) {
       const leaseUntil = Date.now() + leaseMs;
       try {
-        const claimed = await source.claimPending(wanted, leaseMs);
+        const claimed = await source.claimPending(wanted, leaseMs, { afterWrites });
         full = claimed.length >= wanted;
         // A store may release a claim on acknowledgement: a fresh claim of a held record supersedes it.
         const fresh = new Set(claimed.map(recordKey));
@@ -222,10 +225,11 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     let backoff = pollIntervalMs;
     while (state === 'running') {
       wake = new AbortController();
+      const afterWrites = kicked;
       kicked = false;
       let outcome = { failed: true, full: false };
       try {
-        outcome = await round();
+        outcome = await round(afterWrites);
       } catch (error) {
         report(error);
       }

@@ -1,5 +1,11 @@
 import { trustedTenantId } from '@coperto/auth';
-import type { OutboxAcknowledgement, OutboxMessage, OutboxSource, PendingOutbox } from '@coperto/store';
+import type {
+  ClaimOptions,
+  OutboxAcknowledgement,
+  OutboxMessage,
+  OutboxSource,
+  PendingOutbox,
+} from '@coperto/store';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
@@ -29,7 +35,11 @@ class MemoryOutbox implements OutboxSource {
     return [...this.records.values()].flatMap((r) => r.messages.map((m) => m.id));
   }
 
-  async claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]> {
+  /** The `afterWrites` option of each claim, in order. */
+  readonly claimsAfterWrites: boolean[] = [];
+
+  async claimPending(limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<PendingOutbox[]> {
+    this.claimsAfterWrites.push(options.afterWrites === true);
     if (this.failClaims > 0) {
       this.failClaims--;
       throw new Error('store down (claim)');
@@ -196,6 +206,22 @@ describe('outbox relay', () => {
     await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
     expect(source.acks.map((ack) => ack.id).sort()).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6']);
     expect(source.ackCalls).toBe(1);
+  });
+
+  it('a round after a kick claims what this process wrote (afterWrites); the first round and polls claim everything', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
+    relay.start();
+    await vi.waitFor(() => expect(relay.stats().lastSuccess).not.toBeNull(), WAIT);
+    expect(source.claimsAfterWrites).toEqual([false]);
+    const messages = events('W1', 1);
+    source.write('W1', messages);
+    relay.kick();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual(messages.map((m) => m.id)), WAIT);
+    expect(source.claimsAfterWrites).toEqual([false, true]);
+    const polled = setUp({ pollIntervalMs: 5 });
+    polled.relay.start();
+    await vi.waitFor(() => expect(polled.source.claimsAfterWrites.length).toBeGreaterThanOrEqual(3), WAIT);
+    expect(polled.source.claimsAfterWrites.every((afterWrites) => !afterWrites)).toBe(true);
   });
 
   it('kick() delivers without waiting for the next poll', async () => {

@@ -760,6 +760,25 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(await coll.findById('grown')).toEqual({ id: 'grown', v: 1 });
       });
 
+      it('a claim after writes finds every record written with events (insert, update, delete)', async () => {
+        const collection = outboxCollection();
+        const coll = items(newTenant(), collection);
+        const source = store.outbox([collection]);
+        expect(await source.claimPending(10, 60_000)).toEqual([]);
+        await coll.insertOne({ id: 'r1' }, { events: [event('i1')] });
+        await coll.insertOne({ id: 'r2' });
+        const afterInsert = await source.claimPending(10, 60_000, { afterWrites: true });
+        expect(afterInsert.map(messageIds)).toEqual([['i1']]);
+        await source.acknowledge([{ pending: afterInsert[0]!, messageIds: ['i1'] }]);
+        await coll.findOneAndUpdate({ id: 'r2' }, { $set: { v: 1 } }, { events: [event('u1')] });
+        const afterUpdate = await source.claimPending(10, 60_000, { afterWrites: true });
+        expect(afterUpdate.map(messageIds)).toEqual([['u1']]);
+        await source.acknowledge([{ pending: afterUpdate[0]!, messageIds: ['u1'] }]);
+        expect(await coll.deleteOne({ id: 'r1' }, { events: [event('d1')] })).toBe(true);
+        const afterDelete = await source.claimPending(10, 60_000, { afterWrites: true });
+        expect(afterDelete.map(messageIds)).toEqual([['d1']]);
+      });
+
       it('stores no events for a write that did not happen', async () => {
         const collection = outboxCollection();
         const coll = items(newTenant(), collection);

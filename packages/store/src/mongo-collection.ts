@@ -19,6 +19,7 @@ import {
   validateTenantFilter,
 } from './stored-document.js';
 import { StoreUnavailableError } from './errors.js';
+import type { WrittenOutboxes } from './written-outboxes.js';
 
 /** A delete retried this often when events keep arriving on its record between its read and its delete. */
 const MAX_DELETE_ATTEMPTS = 10;
@@ -38,6 +39,8 @@ import { upsertId, upsertSeed, validateUpdate } from './update-validation.js';
 /** What a MongoDB collection view needs from its store. */
 export interface MongoContext {
   readonly db: Db;
+  /** Collections written with events since the relay last read them (see WrittenOutboxes). */
+  readonly writtenOutboxes: WrittenOutboxes;
   /** Runs a driver call; rejects with StoreUnavailableError once closed; maps driver errors (toStoreError). */
   run<R>(operation: () => Promise<R>): Promise<R>;
 }
@@ -80,6 +83,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
       stored[OUTBOX_AT_FIELD] = new Date().toISOString();
     }
     await this.context.run(() => this.collection.insertOne(stored));
+    if (events.length > 0) this.context.writtenOutboxes.mark(this.collection.collectionName);
     return body as unknown as T;
   }
 
@@ -164,6 +168,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
         throw error;
       }
     });
+    if (doc && events.length > 0) this.context.writtenOutboxes.mark(this.collection.collectionName);
     return doc ? publicDocument<T>(doc) : null;
   }
 
@@ -233,7 +238,10 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
           [OUTBOX_FIELD]: { $not: { $elemMatch: { id: { $nin: copied } } } },
         }),
       );
-      if (result.deletedCount === 1) return true;
+      if (result.deletedCount === 1) {
+        if (tombstoneKey) this.context.writtenOutboxes.mark(tombstones.collectionName);
+        return true;
+      }
       if (tombstoneKey) await this.context.run(() => tombstones.deleteOne({ _id: tombstoneKey } as Document));
     }
     throw new StoreUnavailableError({

@@ -11,7 +11,13 @@ import {
   isDeletedOutboxCollection,
   tenantKey,
 } from './stored-document.js';
-import type { OutboxAcknowledgement, OutboxMessage, OutboxSource, PendingOutbox } from './types.js';
+import type {
+  ClaimOptions,
+  OutboxAcknowledgement,
+  OutboxMessage,
+  OutboxSource,
+  PendingOutbox,
+} from './types.js';
 
 /** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
 const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };
@@ -41,7 +47,8 @@ const claimable = (now: number): Document => ({
  * stamped with a fresh claim id (each document's update is atomic, so of two relays racing for a record exactly
  * one leases it). When the lease took fewer than were read (another relay was faster), a third command reads
  * back the records carrying this claim id. Collections share a claim round-robin, so a backlog
- * in one does not starve the others.
+ * in one does not starve the others. A claim after writes (`afterWrites`) reads only the collections this
+ * process wrote events to since it last read them, and every one not read for a while (WrittenOutboxes).
  *
  * Acknowledging a relay's round is one bulk update when each outbox holds exactly the published events (the
  * common case: clear the outbox and release the claim together); otherwise, for the records that did not match,
@@ -54,17 +61,21 @@ export class MongoOutbox implements OutboxSource {
     private readonly collections: readonly string[],
   ) {}
 
-  async claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]> {
+  async claimPending(limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<PendingOutbox[]> {
     assertClaim(limit, leaseMs);
     const claimed: PendingOutbox[] = [];
-    let active = [...new Set(this.collections)];
+    const all = [...new Set(this.collections)];
+    let active = this.context.writtenOutboxes.due(all, Date.now(), { all: options.afterWrites !== true });
     while (claimed.length < limit && active.length > 0) {
       const before = claimed.length;
       const share = Math.ceil((limit - claimed.length) / active.length);
       const stillPending: string[] = [];
       for (const name of active) {
         const wanted = Math.min(share, limit - claimed.length);
-        if (wanted <= 0) break;
+        if (wanted <= 0) {
+          stillPending.push(name); // not read in this claim: the next one reads it
+          continue;
+        }
         const batch = await this.claimBatch(name, wanted, leaseMs);
         claimed.push(...batch.records);
         // A full batch may leave more behind; a short one means the collection has no more claimable now.
@@ -73,6 +84,8 @@ export class MongoOutbox implements OutboxSource {
       // A pass that leased nothing (other relays took what it saw) ends the claim.
       active = claimed.length > before ? stillPending : [];
     }
+    // What a full claim left behind is read again at the next one.
+    for (const name of active) this.context.writtenOutboxes.mark(name);
     return claimed;
   }
 

@@ -3,6 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { StoreUnavailableError } from './errors.js';
 import { tenantIndexKey, validateIndexSpecs } from './index-specs.js';
 import { MongoTenantCollection, type MongoContext } from './mongo-collection.js';
+import { WrittenOutboxes } from './written-outboxes.js';
 import { toStoreError } from './mongo-errors.js';
 import { MongoOutbox } from './mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
@@ -36,6 +37,11 @@ export interface MongoStoreOptions {
    * StoreUnavailableError (a paused or hung server). Default 10000.
    */
   operationTimeoutMS?: number;
+  /**
+   * A claim after writes (the relay kicked) still reads every outbox collection not read for this long. Default
+   * 200 (the relay's idle poll, every 250 ms, reads them all anyway).
+   */
+  outboxQuietReadMs?: number;
   /** Told the name of every command the driver sends (tests and diagnostics count store round trips with it). */
   onCommand?: (commandName: string) => void;
 }
@@ -75,19 +81,31 @@ export async function connectMongoStore(options: MongoStoreOptions): Promise<Doc
     await client.close().catch(() => {});
     throw toStoreError(error);
   }
-  return new MongoStore(client, client.db(options.database), pool, maxPoolSize);
+  return new MongoStore(
+    client,
+    client.db(options.database),
+    pool,
+    maxPoolSize,
+    options.outboxQuietReadMs ?? DEFAULT_OUTBOX_QUIET_READ_MS,
+  );
 }
+
+const DEFAULT_OUTBOX_QUIET_READ_MS = 200;
 
 class MongoStore implements DocumentStore, MongoContext {
   private closed = false;
   private closing: Promise<void> | null = null;
+  readonly writtenOutboxes: WrittenOutboxes;
 
   constructor(
     private readonly client: MongoClient,
     readonly db: Db,
     private readonly pool: PoolStats,
     private readonly maxPoolSize: number,
-  ) {}
+    outboxQuietReadMs: number,
+  ) {
+    this.writtenOutboxes = new WrittenOutboxes(outboxQuietReadMs);
+  }
 
   async run<R>(operation: () => Promise<R>): Promise<R> {
     if (this.closed) throw new StoreUnavailableError({ cause: new Error('store closed') });

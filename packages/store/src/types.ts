@@ -111,6 +111,15 @@ export interface PendingOutbox {
   messages: OutboxMessage[];
 }
 
+export interface ClaimOptions {
+  /**
+   * The claim follows writes of this process (the relay was kicked): a store may then read only the collections
+   * this process wrote events to since it last read them, plus any it has not read for a while (MongoDB: a read
+   * per collection is a store command). Without it every collection is read.
+   */
+  afterWrites?: boolean;
+}
+
 /** Events of one claimed record that the bus took. */
 export interface OutboxAcknowledgement {
   pending: PendingOutbox;
@@ -123,7 +132,7 @@ export interface OutboxSource {
    * Claims up to `limit` records with pending events that no other relay claimed in the last `leaseMs`
    * (so several instances share the work), returning their events in write order.
    */
-  claimPending(limit: number, leaseMs: number): Promise<PendingOutbox[]>;
+  claimPending(limit: number, leaseMs: number, options?: ClaimOptions): Promise<PendingOutbox[]>;
   /**
    * For each acknowledgement, removes the published events from the record's outbox (others added meanwhile
    * stay). When they are all of `pending.messages` the claim is released (events added meanwhile can be claimed

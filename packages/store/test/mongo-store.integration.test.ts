@@ -39,6 +39,34 @@ describe('MongoDB outbox: store commands per relay round', () => {
   });
 });
 
+describe('MongoDB outbox: a claim after writes reads only what this process wrote', () => {
+  it('reads no collection it read a moment ago and nobody wrote to since, then only the one written', async () => {
+    const commands: Array<{ name: string }> = [];
+    const store = await connectMongoStore({
+      url: serverUrls().mongoUrl,
+      database,
+      onCommand: (name) => commands.push({ name }),
+      outboxQuietReadMs: 60_000, // so that no read is due for time alone while the test runs
+    });
+    try {
+      const [first, second] = [uniqueName('written'), uniqueName('written')];
+      const tenant = store.forTenant(trustedTenantId(uniqueName('t')));
+      const source = store.outbox([first, second]);
+      expect(await source.claimPending(10, 60_000)).toEqual([]); // reads all four (two and their tombstones)
+      commands.length = 0;
+      expect(await source.claimPending(10, 60_000, { afterWrites: true })).toEqual([]);
+      expect(commands).toEqual([]);
+      await tenant.collection<{ id: string }>(second).insertOne({ id: 'r' }, { events: [outboxEvent('w1')] });
+      commands.length = 0;
+      const claimed = await source.claimPending(10, 60_000, { afterWrites: true });
+      expect(claimed.map((pending) => [pending.collection, pending.id])).toEqual([[second, 'r']]);
+      expect(commands.map((command) => command.name)).toEqual(['find', 'update']);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('MongoDB store faults (private server)', () => {
   let server: TestServer;
   let store: DocumentStore;
