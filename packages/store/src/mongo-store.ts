@@ -39,7 +39,8 @@ export interface MongoStoreOptions {
   operationTimeoutMS?: number;
   /**
    * A claim after writes (the relay kicked) still reads every outbox collection not read for this long. Default
-   * 200 (the relay's idle poll, every 250 ms, reads them all anyway).
+   * 1000: the relay's idle polls (every 250 ms) read them all anyway; this bounds how late, while this process
+   * writes without pause, it finds what other processes left (a crashed instance's records, expired leases).
    */
   outboxQuietReadMs?: number;
   /** Told the name of every command the driver sends (tests and diagnostics count store round trips with it). */
@@ -90,7 +91,7 @@ export async function connectMongoStore(options: MongoStoreOptions): Promise<Doc
   );
 }
 
-const DEFAULT_OUTBOX_QUIET_READ_MS = 200;
+const DEFAULT_OUTBOX_QUIET_READ_MS = 1000;
 
 class MongoStore implements DocumentStore, MongoContext {
   private closed = false;
