@@ -114,7 +114,9 @@ export async function startHive(
   return {
     proc,
     baseUrl,
-    version: options.routerRuntime ? `${version} + router-runtime ${packageVersion(config, 'router-runtime')}` : version,
+    version: options.routerRuntime
+      ? `${version} + router-runtime ${packageVersion(config, 'router-runtime')}`
+      : version,
   };
 }
 

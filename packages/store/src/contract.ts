@@ -729,7 +729,9 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await source.acknowledge([{ pending: claimed!, messageIds: ['e1'] }]);
         expect(await source.claimPending(10, 60_000)).toEqual([]);
         await coll.findOneAndUpdate({ id: 'r' }, { $set: { v: 1 } }, { events: [event('e3')] });
-        await source.acknowledge([{ pending: { ...claimed!, messages: claimed!.messages.slice(1) }, messageIds: ['e2'] }]);
+        await source.acknowledge([
+          { pending: { ...claimed!, messages: claimed!.messages.slice(1) }, messageIds: ['e2'] },
+        ]);
         const [again] = await source.claimPending(10, 60_000);
         expect(messageIds(again!)).toEqual(['e3']);
       });
@@ -743,7 +745,9 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'grown' }, { events: [event('g1')] });
         await coll.insertOne({ id: 'partial' }, { events: [event('p1'), event('p2')] });
         await items(tenantId, second).insertOne({ id: 'other' }, { events: [event('o1')] });
-        const claimed = new Map((await source.claimPending(10, 60_000)).map((pending) => [pending.id, pending]));
+        const claimed = new Map(
+          (await source.claimPending(10, 60_000)).map((pending) => [pending.id, pending]),
+        );
         expect([...claimed.keys()].sort()).toEqual(['done', 'grown', 'other', 'partial']);
         await coll.findOneAndUpdate({ id: 'grown' }, { $set: { v: 1 } }, { events: [event('g2')] });
         await source.acknowledge([
@@ -867,7 +871,9 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'r' }, { events: [event('e1')] });
         const [pending] = await source.claimPending(10, 60_000);
         await coll.deleteOne({ id: 'r' });
-        await expect(source.acknowledge([{ pending: pending!, messageIds: ['e1'] }])).resolves.toBeUndefined();
+        await expect(
+          source.acknowledge([{ pending: pending!, messageIds: ['e1'] }]),
+        ).resolves.toBeUndefined();
         // The delete kept the event (at-least-once: it may come once more), and relaying it purges it.
         for (const again of await source.claimPending(10, 60_000)) {
           expect(messageIds(again)).toEqual(['e1']);

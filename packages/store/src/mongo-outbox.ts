@@ -146,7 +146,10 @@ export class MongoOutbox implements OutboxSource {
         .toArray(),
     );
     const held = new Map(
-      docs.map((doc) => [String(doc._id), new Set(((doc[OUTBOX_FIELD] ?? []) as OutboxMessage[]).map((m) => m.id))]),
+      docs.map((doc) => [
+        String(doc._id),
+        new Set(((doc[OUTBOX_FIELD] ?? []) as OutboxMessage[]).map((m) => m.id)),
+      ]),
     );
     return acks.filter((ack) => {
       const ids = held.get(recordKey(ack.pending)._id);
@@ -205,7 +208,9 @@ export class MongoOutbox implements OutboxSource {
     for (let attempt = 0; ; attempt++) {
       const now = Date.now();
       const candidates = await this.context.run(() =>
-        collection.find(claimable(now), { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST, limit: wanted }).toArray(),
+        collection
+          .find(claimable(now), { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST, limit: wanted })
+          .toArray(),
       );
       if (candidates.length === 0) return { records: [], found: 0 };
       const ids = candidates.map((doc) => doc._id);

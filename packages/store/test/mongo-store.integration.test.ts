@@ -2,7 +2,12 @@ import { serverUrls, startMongoServer, uniqueName, type TestServer } from '@cope
 import { trustedTenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeDocumentStore } from '../src/contract.js';
-import { StoreUnavailableError, connectMongoStore, type DocumentStore, type OutboxMessage } from '../src/index.js';
+import {
+  StoreUnavailableError,
+  connectMongoStore,
+  type DocumentStore,
+  type OutboxMessage,
+} from '../src/index.js';
 
 const database = uniqueName('store');
 
@@ -30,7 +35,9 @@ describe('MongoDB outbox: store commands per relay round', () => {
       // the collection's deleted records' tombstones, of which there are none.
       expect(commands).toEqual(['find', 'update', 'find']);
       commands.length = 0;
-      await source.acknowledge(claimed.map((pending) => ({ pending, messageIds: [pending.messages[0]!.id] })));
+      await source.acknowledge(
+        claimed.map((pending) => ({ pending, messageIds: [pending.messages[0]!.id] })),
+      );
       expect(commands).toEqual(['update']);
       expect(await source.countPending()).toBe(0);
     } finally {
