@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # `pnpm bench:apollo-router`: builds Apollo Router (crate apollo-router, pinned 2.17.0) into .cache/apollo-router/,
-# for scenario 2 of the bench. Not yet one of its peers: the binary starts
-# on the committed supergraph without a license and answers (checked by hand on 2026-11-24); wiring it into
-# bench/src/scenarios/s2-federation.ts, as hive-router is, is the next step. Idempotent. Needs cargo and protoc
+# the fourth peer of scenario 2 of the bench (bench/src/apollo-router.ts starts it on the committed supergraph,
+# without a GraphOS key or license). Idempotent. Needs cargo and protoc
 # (Debian: apt-get install protobuf-compiler); ≈36 min on 2 cores, most of it shared with other work. The
 # compiled crates stay in .cache/apollo-router-target, so an interrupted build resumes where it stopped.
 set -euo pipefail

@@ -4,6 +4,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg, totalmem, release } from 'node:os';
 import { join } from 'node:path';
 import type { BenchConfig } from './config.js';
+import { apolloRouterVersion } from './apollo-router.js';
 import { hiveRouterVersion } from './hive-router.js';
 
 function packageVersion(fromDir: string, name: string): string {
@@ -67,6 +68,7 @@ export function describeMachine(config: BenchConfig): MachineInfo {
     `tsx ${packageVersion(r, 'tsx')}`,
     `@graphql-hive/gateway ${packageVersion(config.benchDir, '@graphql-hive/gateway')}`,
     `hive-router ${hiveRouterVersion(config) ?? 'not built'}`,
+    `apollo-router ${apolloRouterVersion(config) ?? 'not built'}`,
     `autocannon ${packageVersion(config.benchDir, 'autocannon')}`,
     'mongo-java-server 1.47.0',
     `nats-server ${toolVersion('nats-server', ['--version'], /v?(\d+\.\d+\.\d+)/)}`,

@@ -1,19 +1,22 @@
 /**
  * 2. The back-office GraphQL query through our gateway and through its peers, Hive Gateway (Node, with its default
- * runtime and with the Hive Router runtime) and hive-router (Rust), all in front of the SAME distributed subgraph
- * processes. Each peer is compared twice:
+ * runtime and with the Hive Router runtime), hive-router (Rust) and Apollo Router (Rust), all in front of the SAME
+ * distributed subgraph processes. Each peer is compared twice:
  *
  * - equal work: in-flight deduplication of identical subgraph fetches off on both sides (our second gateway
  *   process with SUBGRAPH_FETCH_DEDUPE=false; Hive Gateway with `deduplicateInflightRequests: false` and a unique
- *   x-bench-request header propagated; hive-router with `traffic_shaping.all.dedupe_enabled: false`), so every
- *   client request costs each gateway its subgraph calls;
- * - at each gateway's defaults: deduplication on everywhere (ours keyed by token, theirs by the subgraph request),
- *   so 20 connections asking the same thing with one token can share subgraph calls.
+ *   x-bench-request header propagated; hive-router with `traffic_shaping.all.dedupe_enabled: false`; Apollo Router
+ *   with `traffic_shaping.all.deduplicate_query: false`, its default), so every client request costs each gateway
+ *   its subgraph calls;
+ * - at each gateway's defaults: deduplication on where it is the default (ours keyed by token, the Hive ones by the
+ *   subgraph request; Apollo Router's is off by default and stays off), so 20 connections asking the same thing
+ *   with one token can share subgraph calls.
  */
 import { createApi, graphql } from '../api.js';
 import { row, type BenchContext } from '../context.js';
 import { loadRows } from '../load-rows.js';
 import { startHive } from '../hive.js';
+import { APOLLO_ROUTER_INSTALL, apolloRouterBin, startApolloRouter } from '../apollo-router.js';
 import { HIVE_ROUTER_INSTALL, hiveRouterBin, startHiveRouter } from '../hive-router.js';
 import { log } from '../log.js';
 import type { Proc } from '../processes.js';
@@ -25,9 +28,11 @@ import { mintToken } from '../tokens.js';
 export const BACK_OFFICE_QUERY = '{ sale { name tavoli { name seats status } } }';
 
 interface Peer {
-  /** "Hive Gateway", "Hive Gateway with the router runtime", "hive-router" */
+  /** "Hive Gateway", "Hive Gateway with the router runtime", "hive-router", "Apollo Router" */
   name: string;
   start(dedupe: boolean): Promise<{ proc: Proc; baseUrl: string; version: string }>;
+  /** A note for its rows at the defaults (what its defaults are when they differ from the title's). */
+  defaultsNote?: string;
 }
 
 interface Gateway {
@@ -58,18 +63,35 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
       start: async (dedupe) => startHive(config, stack.subgraphUrls, { dedupe, routerRuntime: true }),
     },
   ];
-  if (hiveRouterBin(config)) {
-    peers.push({
+  const builtPeers: Array<Peer & { missing: string | null }> = [
+    {
       name: 'hive-router',
       start: async (dedupe) => startHiveRouter(config, stack.subgraphUrls, { dedupe }),
-    });
-  } else {
-    const reason = `hive-router skipped: .cache/hive-router/bin/hive_router is missing (${HIVE_ROUTER_INSTALL} builds it, ≈30 min)`;
+      missing: hiveRouterBin(config)
+        ? null
+        : `.cache/hive-router/bin/hive_router is missing (${HIVE_ROUTER_INSTALL} builds it, ≈30 min)`,
+    },
+    {
+      name: 'Apollo Router',
+      start: async (dedupe) => startApolloRouter(config, stack.subgraphUrls, { dedupe }),
+      defaultsNote:
+        'Apollo Router deduplicates no subgraph fetch by default (traffic_shaping.all.deduplicate_query)',
+      missing: apolloRouterBin(config)
+        ? null
+        : `.cache/apollo-router/bin/router is missing (${APOLLO_ROUTER_INSTALL} builds it, ≈36 min)`,
+    },
+  ];
+  for (const { missing, ...peer } of builtPeers) {
+    if (!missing) {
+      peers.push(peer);
+      continue;
+    }
+    const reason = `${peer.name} skipped: ${missing}`;
     log(`s2: ${reason}`);
     ctx.rows.push(
       row({
-        scenario: s2Title('hive-router', false),
-        what: 'hive-router',
+        scenario: s2Title(peer.name, false),
+        what: peer.name,
         ours: 'not run',
         baseline: 'n/a',
         ratio: 'n/a',
@@ -138,7 +160,10 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
       ctx.rows.push(
         ...loadRows(scenario, a, b, {
           baselineLabel: `${peer.name} ${theirs.version}`,
-          notes: [`${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`],
+          notes: [
+            `${bytes} B response${same ? ', same data' : ', DIFFERENT data'}`,
+            ...(dedupe && peer.defaultsNote ? [peer.defaultsNote] : []),
+          ],
           cpu: { what: 'gateway CPU per request', ours: [ours.proc.name], baseline: [theirs.proc.name] },
         }),
       );
@@ -163,18 +188,22 @@ export async function scenario2(ctx: BenchContext, stack: DistributedStack) {
 
   ctx.method.push(
     `**2.** \`${BACK_OFFICE_QUERY}\` (sala subgraph, then tavolo for Sala.tavoli) over ${config.connections} ` +
-      `connections, one token, to our gateway (COPERTO_MODE=distributed, compiled) and to two peers over the same ` +
+      `connections, one token, to our gateway (COPERTO_MODE=distributed, compiled) and to four peers over the same ` +
       `subgraph processes, each started on the committed supergraph with its routing URLs patched and ` +
       `Authorization propagated: \`hive-gateway supergraph\` (NODE_ENV=production, no --jit), once with its default runtime and once with ` +
       `\`--hive-router-runtime\` (@graphql-hive/router-runtime: hive-router's query planner as a native addon), and ` +
       `hive-router (the Rust router, from a router.config.yaml with \`supergraph: {source: file, path}\`, ` +
-      `\`http: {host, port}\`, \`headers.all.request: [{propagate: {named: authorization}}]\`, log level warn). ` +
+      `\`http: {host, port}\`, \`headers.all.request: [{propagate: {named: authorization}}]\`, log level warn), ` +
+      `and Apollo Router 2.17.0 (router.yaml with \`supergraph: {listen, path: /graphql}\`, \`health_check.listen\`, ` +
+      `the same header propagation, --log warn, anonymous telemetry off, no GraphOS key or license). ` +
       `Each peer twice. **Equal work** ("deduplication off"): our gateway started with ` +
       `SUBGRAPH_FETCH_DEDUPE=false, Hive Gateway with \`deduplicateInflightRequests: false\` and a per-request ` +
-      `x-bench-request header propagated, hive-router with \`traffic_shaping.all.dedupe_enabled: false\`, so ` +
+      `x-bench-request header propagated, hive-router with \`traffic_shaping.all.dedupe_enabled: false\`, Apollo ` +
+      `Router with \`traffic_shaping.all.deduplicate_query: false\`, so ` +
       `every request makes its two subgraph calls. **Defaults**: each gateway's in-flight deduplication on ` +
       `(ours keyed by token, Hive Gateway's and hive-router's by the subgraph request, headers included; ` +
-      `hive-router's inbound deduplication, off by default, stays off), so concurrent identical requests of one ` +
+      `hive-router's inbound deduplication, off by default, stays off; Apollo Router deduplicates nothing by default, ` +
+      `so its two rows differ only on our side), so concurrent identical requests of one ` +
       `token share subgraph calls. Gateway CPU per request counts the gateway process only; the subgraphs' share, ` +
       `in the notes, shows how many calls were saved.`,
   );

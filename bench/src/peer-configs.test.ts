@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { hiveGatewayConfig } from './hive.js';
+import { apolloRouterConfigYaml, apolloRouterVersionInBinary } from './apollo-router.js';
 import { routerConfigYaml, versionInBinary } from './hive-router.js';
 
 const base = { supergraphPath: '/tmp/run/supergraph.graphql', port: 41234 };
@@ -46,5 +47,31 @@ describe('Hive Gateway config (scenario 2)', () => {
     expect(text).not.toContain('deduplicateInflightRequests');
     expect(text).not.toContain('x-bench-request');
     expect(text).toContain("['authorization']");
+  });
+});
+
+describe('Apollo Router config (scenario 2)', () => {
+  const ports = { port: 41234, healthPort: 41235 };
+
+  it('serves /graphql and the health check on loopback, propagating Authorization', () => {
+    const text = apolloRouterConfigYaml({ ...ports, dedupe: true });
+    expect(text).toContain('supergraph:\n  listen: "127.0.0.1:41234"\n  path: "/graphql"\n');
+    expect(text).toContain('health_check:\n  listen: "127.0.0.1:41235"\n  enabled: true\n');
+    expect(text).toContain(
+      'headers:\n  all:\n    request:\n      - propagate:\n          named: authorization\n',
+    );
+  });
+
+  it('writes subgraph deduplication off only for the equal-work rows (off is also its default)', () => {
+    expect(apolloRouterConfigYaml({ ...ports, dedupe: false })).toContain(
+      'traffic_shaping:\n  all:\n    deduplicate_query: false\n',
+    );
+    expect(apolloRouterConfigYaml({ ...ports, dedupe: true })).not.toContain('traffic_shaping');
+  });
+
+  it('reads the crate version from the binary', () => {
+    const bytes = Buffer.from('\0/registry/src/index/apollo-router-2.17.0/src/executable.rs\0');
+    expect(apolloRouterVersionInBinary(bytes)).toBe('2.17.0');
+    expect(apolloRouterVersionInBinary(Buffer.from('hive-router-0.2.19/src/x.rs'))).toBeNull();
   });
 });
