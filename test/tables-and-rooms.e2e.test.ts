@@ -694,6 +694,43 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
       ]);
     });
 
+    it('answers a repeated floor-plan query from the read cache, never older than an acknowledged write', async () => {
+      const own = await mintToken({ tenantId: newTenantId() });
+      const sala = (await createSala({ codice: 'cache' }, own)).body;
+      const t = (await createTavolo({ name: 'K1', seats: 2, roomId: sala.id }, own)).body;
+      const floor = async () => {
+        const res = await stack.graphql(own, '{ sale { name tavoli { name seats status } } }');
+        expect(res.status).toBe(200);
+        expect(res.body.errors).toBeUndefined();
+        return { cache: res.headers.get('x-cache'), sala: res.body.data.sale[0] };
+      };
+      expect((await floor()).cache).toBe('miss');
+      expect(await floor()).toEqual({
+        cache: 'hit',
+        sala: { name: 'CACHE', tavoli: [{ name: 'K1', seats: 2, status: 'free' }] },
+      });
+      const writes: Array<[string, string, unknown, (x: any) => void]> = [
+        [
+          'PUT',
+          `/api/tavoli/${t.id}/status`,
+          { status: 'occupied' },
+          (x) => expect(x.tavoli[0].status).toBe('occupied'),
+        ],
+        ['PATCH', `/api/tavoli/${t.id}`, { seats: 6 }, (x) => expect(x.tavoli[0].seats).toBe(6)],
+        ['PATCH', `/api/sale/${sala.id}`, { descrizione: 'Veranda' }, (x) => expect(x.name).toBe('Veranda')],
+      ];
+      for (const [method, path, body, check] of writes) {
+        await floor();
+        expect((await stack.api(method, path, { token: own, body })).status).toBeLessThan(300);
+        const after = await floor();
+        expect(after.cache).toBe('miss');
+        check(after.sala);
+      }
+      // Another tenant's answer is its own.
+      const theirs = await stack.graphql(otherToken, '{ sale { name tavoli { name seats status } } }');
+      expect(theirs.body.data.sale.map((x: { name: string }) => x.name)).not.toContain('Veranda');
+    });
+
     it('refuses GraphQL without a token (401); introspection is off by default in distributed mode', async () => {
       const anonymous = await stack.graphql(undefined, '{ sale { id } }');
       expect(anonymous.status).toBe(401);

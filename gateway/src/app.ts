@@ -86,6 +86,7 @@ export async function startGatewayApp(
       verifier: deps.verifier,
       bus: deps.bus,
       cache: deps.cache,
+      graphqlReadCache: config.GRAPHQL_READ_CACHE,
       ...(rateLimit ? { rateLimit: rateLimit.check } : {}),
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,

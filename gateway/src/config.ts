@@ -31,6 +31,11 @@ const gatewayConfigSpec = {
     default: true,
     description: 'identical subgraph fetches of one token in flight at once share one execution',
   }),
+  GRAPHQL_READ_CACHE: bool({
+    default: true,
+    description:
+      '/graphql queries that read only rooms and tables are answered from the cache until a write to them',
+  }),
   RATE_LIMIT_TENANT_RPS: int({
     default: 500,
     min: 0,

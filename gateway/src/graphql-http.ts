@@ -5,6 +5,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, toGraphQLError } from '@coperto/errors';
 import { assertTokenLimit } from '@coperto/graphql-limits';
 import type { GatewayContext } from './context.js';
+import type { GraphQLReadCache } from './graphql-read-cache/graphql-read-cache.js';
 import { trustedQuery, type TrustedDocuments } from './trusted-documents.js';
 
 export interface GraphQLRouteOptions {
@@ -17,18 +18,24 @@ export interface GraphQLRouteOptions {
   trustedDocuments?: TrustedDocuments | undefined;
   /** A request that another page answers instead (the explorer for browsers): no token needed. */
   answeredElsewhere?: (request: FastifyRequest, reply: FastifyReply) => boolean;
+  /** GRAPHQL_READ_CACHE: queries over rooms and tables answered from the cache until a write replaces them. */
+  readCache?: GraphQLReadCache | undefined;
 }
 
 /**
  * `/graphql` (GET and POST) for the back-office through Apollo Server's fastify integration: the token first (a
  * bad one is a 401 before the body is read), then the gateway's JSON body rules, the trusted documents and the
  * token ceiling, then Apollo Server's own HTTP handling (CSRF prevention, GET queries, operation limits, errors).
+ * A POSTed query the read cache covers is answered from it when an answer for the same request is stored under
+ * the current versions of its read scopes (`x-cache: hit`), else by Apollo Server, whose complete success is
+ * then stored (`x-cache: miss`).
  */
 export function registerGraphQLRoute(app: FastifyInstance, options: GraphQLRouteOptions): void {
   const contexts = new WeakMap<FastifyRequest, GatewayContext>();
+  // Typed for this route's generic request (the integration types its own Reply as string, the body it returns).
   const apolloHandler = fastifyApolloHandler(options.server, {
     context: async (request) => contexts.get(request)!,
-  });
+  }) as unknown as (this: FastifyInstance, request: FastifyRequest, reply: FastifyReply) => Promise<unknown>;
   app.route({
     method: ['GET', 'POST'],
     url: '/graphql',
@@ -60,9 +67,39 @@ export function registerGraphQLRoute(app: FastifyInstance, options: GraphQLRoute
       }
       return undefined;
     },
-    handler: apolloHandler,
+    handler: async function (request, reply) {
+      const readCache = options.readCache;
+      if (!readCache || request.method !== 'POST') return apolloHandler.call(this, request, reply);
+      const lookup = await readCache.lookup({
+        contentType: request.headers['content-type'],
+        body: request.body,
+        accept: request.headers.accept,
+        viewer: contexts.get(request)!.viewer,
+      });
+      if (!lookup) return apolloHandler.call(this, request, reply);
+      if (lookup.kind === 'hit') {
+        const { contentType, cacheControl, body } = lookup.answer;
+        void reply.code(200).header('content-type', contentType).header('x-cache', 'hit');
+        if (cacheControl !== null) void reply.header('cache-control', cacheControl);
+        return reply.send(body);
+      }
+      void reply.header('x-cache', 'miss');
+      const answer = await apolloHandler.call(this, request, reply);
+      if (typeof answer === 'string') {
+        await readCache.fill(lookup.fill, {
+          status: reply.statusCode,
+          contentType: headerText(reply.getHeader('content-type')),
+          cacheControl: headerText(reply.getHeader('cache-control')),
+          body: answer,
+        });
+      }
+      return answer;
+    },
   });
 }
+
+const headerText = (value: ReturnType<FastifyReply['getHeader']>) =>
+  typeof value === 'string' ? value : undefined;
 
 /** A refusal made before Apollo Server saw the request, in its format: `{errors}` with the error's HTTP head. */
 function sendGraphQLError(reply: FastifyReply, error: GraphQLError): FastifyReply {

@@ -26,6 +26,7 @@ import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-
 import type { GatewayContext } from './context.js';
 import { registerFloorPlan } from './floor-plan.js';
 import { registerGraphQLRoute } from './graphql-http.js';
+import { createGraphQLReadCache } from './graphql-read-cache/graphql-read-cache.js';
 import { answerClientError, createErrorHandler } from './http-errors.js';
 import { createValidatorCompiler } from './request-validation.js';
 import { lazySerializerController } from './response-serialization.js';
@@ -55,6 +56,8 @@ export interface GatewayDeps {
   bus: EventBus;
   /** Cache of REST reads with a read scope (per tenant; invalidated by the owning subgraph's writes). */
   cache?: Cache;
+  /** GRAPHQL_READ_CACHE: `/graphql` queries over rooms and tables answered from `cache` too (needs `cache`). */
+  graphqlReadCache?: boolean;
   /** Per-socket limits of the subscriptions (defaults: subscriptions/socket-budget.ts). */
   subscriptionLimits?: Partial<SocketLimits>;
   /** Sockets per tenant and in total (defaults: subscriptions/connection-caps.ts). */
@@ -78,6 +81,9 @@ export interface GatewayDeps {
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
 }
+
+/** The longest a cached `/graphql` answer is kept (a write to what it read replaces it at once), as REST's. */
+const GRAPHQL_READ_TTL_SECONDS = 5;
 
 /** Bytes of parsed `/graphql` documents the gateway keeps (Apollo's default is 30 MiB). */
 const DOCUMENT_CACHE_BYTES = 8 * 1024 * 1024;
@@ -242,6 +248,15 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     maxTokens: operationLimits.maxTokens,
     trustedDocuments: deps.trustedDocuments,
     answeredElsewhere: answerExplorerPage,
+    readCache:
+      deps.cache && deps.graphqlReadCache
+        ? createGraphQLReadCache({
+            schema: apiSchema,
+            cache: deps.cache,
+            ttlSeconds: GRAPHQL_READ_TTL_SECONDS,
+            maxTokens: operationLimits.maxTokens,
+          })
+        : undefined,
   });
   registerOpenApiRoutes(app, () =>
     buildOpenApiDocument({ routes, schema: apiSchema, documentOf: operationDocument, version: API_VERSION }),

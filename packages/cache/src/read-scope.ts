@@ -7,6 +7,17 @@ import type { TenantCache } from './types.js';
  * than an acknowledged write. A random version (not a counter) needs no atomic increment on either adapter.
  */
 const versionKey = (scope: string) => `scope:${scope}:version`;
+
+/**
+ * The read scopes the services bump: one source for their names, used by the owners (tavolo, sala) and by the
+ * readers (the gateway's REST and GraphQL read caches, tavolo's table directories).
+ */
+export const READ_SCOPES = {
+  /** Every write to a table (tavolo subgraph, collection `tavoli`). */
+  tables: 'tavoli',
+  /** Every write to a room (sala subgraph, collection `sale`). */
+  rooms: 'sale',
+} as const;
 const VERSION_TTL_SECONDS = 86_400;
 
 /** Called by the owner of the data after each write, before answering. */
@@ -18,6 +29,21 @@ export async function bumpReadScope(cache: TenantCache, scope: string): Promise<
 export async function readScopeKey(cache: TenantCache, scope: string, answer: string): Promise<string> {
   const version = (await cache.get<string>(versionKey(scope))) ?? 'initial';
   return `scope:${scope}:${version}:${answer}`;
+}
+
+/**
+ * The key of a cached answer that reads several scopes, for their current versions (read together): replaced
+ * whenever any of them is. `scopes` in a fixed order (the key names them in that order).
+ */
+export async function readScopesKey(
+  cache: TenantCache,
+  scopes: readonly string[],
+  answer: string,
+): Promise<string> {
+  const versions = await Promise.all(
+    scopes.map(async (scope) => `${scope}=${(await cache.get<string>(versionKey(scope))) ?? 'initial'}`),
+  );
+  return `scopes:${versions.join(',')}:${answer}`;
 }
 
 /**

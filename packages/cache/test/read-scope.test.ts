@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { createMemoryCache } from '../src/memory-cache.js';
-import { bumpReadScope, readScopeKey, readScopeVersion } from '../src/read-scope.js';
+import { bumpReadScope, readScopeKey, readScopesKey, readScopeVersion } from '../src/read-scope.js';
 
 describe('read scopes', () => {
   it('keys answers by the scope version, which every write replaces, per tenant', async () => {
@@ -18,6 +18,25 @@ describe('read scopes', () => {
     expect(await a.get(after)).toBeNull();
     expect(await readScopeKey(b, 'tavoli', 'list')).toBe(otherBefore);
     expect(await readScopeKey(a, 'sale', 'list')).not.toBe(after);
+    await cache.close();
+  });
+
+  it('keys an answer of several scopes by all their versions: a write to any of them replaces the key', async () => {
+    const cache = createMemoryCache();
+    const a = cache.forTenant(trustedTenantId('a'));
+    const b = cache.forTenant(trustedTenantId('b'));
+    const key = () => readScopesKey(a, ['sale', 'tavoli'], 'doc');
+    const first = await key();
+    expect(await key()).toBe(first);
+    expect(await readScopesKey(a, ['sale', 'tavoli'], 'other')).not.toBe(first);
+    await bumpReadScope(a, 'tavoli');
+    const second = await key();
+    expect(second).not.toBe(first);
+    await bumpReadScope(a, 'sale');
+    const third = await key();
+    expect(new Set([first, second, third]).size).toBe(3);
+    await bumpReadScope(b, 'sale');
+    expect(await key()).toBe(third);
     await cache.close();
   });
 

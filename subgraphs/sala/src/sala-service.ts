@@ -9,11 +9,18 @@ import type { SalaStore } from './sala-store.js';
 import type { SalaInput, SalaPatch } from './generated/resolvers-types.js';
 import { TablesInRoomDocument } from './generated/tavolo-calls.js';
 
+export interface SalaServiceDeps {
+  store: SalaStore;
+  viewer: Viewer;
+  subgraphs: SubgraphClient;
+  now: () => Date;
+  /** After every write to a room, before it is acknowledged: replaces the rooms' read scope. */
+  onRoomsChanged: () => Promise<void>;
+}
+
 /** Rules for rooms: validation, defaults, unique code, no delete while tables use the room. */
 export class SalaService {
-  constructor(
-    private readonly deps: { store: SalaStore; viewer: Viewer; subgraphs: SubgraphClient; now: () => Date },
-  ) {}
+  constructor(private readonly deps: SalaServiceDeps) {}
 
   list(): Promise<SalaRecord[]> {
     return this.deps.store.list();
@@ -36,7 +43,9 @@ export class SalaService {
       createdAt: now,
       updatedAt: now,
     };
-    return this.withDuplicateCheck(record.codice, () => this.deps.store.insert(record));
+    const created = await this.withDuplicateCheck(record.codice, () => this.deps.store.insert(record));
+    await this.deps.onRoomsChanged();
+    return created;
   }
 
   async update(id: string, patch: SalaPatch): Promise<SalaRecord> {
@@ -56,7 +65,10 @@ export class SalaService {
       const saved = await this.withDuplicateCheck(next.codice, () =>
         this.deps.store.replace(current.version, next),
       );
-      if (saved) return saved;
+      if (saved) {
+        await this.deps.onRoomsChanged();
+        return saved;
+      }
     }
     throw new Error(`Sala ${id} kept changing during the update`);
   }
@@ -75,7 +87,9 @@ export class SalaService {
         tableIds: tavoli.map((t) => t.id),
       });
     }
-    return { id, deleted: await this.deps.store.delete(id) };
+    const deleted = await this.deps.store.delete(id);
+    if (deleted) await this.deps.onRoomsChanged();
+    return { id, deleted };
   }
 
   private async withDuplicateCheck<T>(codice: string, write: () => Promise<T>): Promise<T> {

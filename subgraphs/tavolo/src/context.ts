@@ -1,5 +1,5 @@
 import DataLoader from 'dataloader';
-import { bumpReadScope } from '@coperto/cache';
+import { bumpReadScope, READ_SCOPES } from '@coperto/cache';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { AvailabilityService } from './availability-service.js';
 import type { CombinazioneRecord } from './combinazione-record.js';
@@ -7,7 +7,7 @@ import { CombinazioneService } from './combinazione-service.js';
 import { CombinazioneStore } from './combinazione-store.js';
 import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
 import { TavoloService } from './tavolo-service.js';
-import { TAVOLI_COLLECTION, TavoloStore } from './tavolo-store.js';
+import { TavoloStore } from './tavolo-store.js';
 import type { TenantTableDirectories } from './tenant-table-directories.js';
 import type { TenantTurnTimes } from './turn-time-config.js';
 
@@ -53,7 +53,7 @@ export async function createTavoloContext(
       now,
       onEventsWritten: deps.onEventsWritten,
       // Invalidates the gateway's cached table reads and every process's table directory (availability).
-      onTablesChanged: () => bumpReadScope(cache, TAVOLI_COLLECTION),
+      onTablesChanged: () => bumpReadScope(cache, READ_SCOPES.tables),
       onTableDeleted: (tableId) => combinazioni.removeTable(tableId),
     }),
     availability: new AvailabilityService({

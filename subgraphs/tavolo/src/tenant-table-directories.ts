@@ -1,8 +1,7 @@
 import type { TenantId } from '@coperto/auth';
-import { createSingleFlight, readScopeVersion, type TenantCache } from '@coperto/cache';
+import { createSingleFlight, READ_SCOPES, readScopeVersion, type TenantCache } from '@coperto/cache';
 import { tableDirectory, type TableDirectory } from './table-directory.js';
 import type { TavoloRecord } from './tavolo-record.js';
-import { TAVOLI_COLLECTION } from './tavolo-store.js';
 
 /** How many tenants' directories one process keeps (the least recently used one is dropped beyond it). */
 export const TABLE_DIRECTORY_TENANTS = 1000;
@@ -27,7 +26,7 @@ export class TenantTableDirectories {
     listAll: () => Promise<TavoloRecord[]>,
   ): Promise<TableDirectory> {
     // The version is read before the tables: a list loaded after it holds every write acknowledged before it.
-    const version = await readScopeVersion(cache, TAVOLI_COLLECTION);
+    const version = await readScopeVersion(cache, READ_SCOPES.tables);
     const hit = this.held.get(tenantId);
     if (hit?.version === version) {
       this.held.delete(tenantId); // most recently used last

@@ -1,3 +1,4 @@
+import { READ_SCOPES } from '@coperto/cache';
 import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
 import type { RestRoute } from '../route.js';
 
@@ -18,7 +19,7 @@ const VERIFICA_FIELDS = ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId
 const STATUS_FIELDS = ['status', 'orderId', 'pax', 'totalAmount', 'deviceId'];
 const LOCK_FIELDS = ['deviceId', 'operatorName', 'ttl'];
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
-const TAVOLI_READS = { scope: 'tavoli', ttlSeconds: 5 };
+const TAVOLI_READS = { scope: READ_SCOPES.tables, ttlSeconds: 5 };
 
 /** Tables: list, read one, create, update, delete, availability, status, locks. */
 export const tavoliRoutes: readonly RestRoute[] = [
