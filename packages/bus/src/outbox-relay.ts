@@ -58,19 +58,17 @@ interface Held {
   leaseUntil: number;
 }
 
-interface RecordOutcome {
-  /** The publish failure that stopped this record, or null. */
+/** What the bus took of one claimed record, and the failure that stopped it (or null). */
+interface Published {
+  publishedIds: string[];
   error: unknown;
-  /** The store did not take the acknowledgement (the events will be published again). */
-  ackFailed: boolean;
-  /** Events of the claimed record still to publish (unpublished, or published but not acknowledged). */
-  remaining: PendingOutbox['messages'];
 }
 
 /**
  * Publishes the events that writes left in the store's outboxes (at least once). Each round claims pending
  * records, publishes each record's events in write order (stopping at a record's first failure so order
- * holds), then acknowledges the round's published ones together. An event stays in the store until the bus acknowledged it;
+ * holds), then acknowledges the round's published ones together; the next round claims and publishes while
+ * that acknowledgement runs (its records stay leased), and acknowledges after it. An event stays in the store until the bus acknowledged it;
  * if the process dies between the PubAck and the acknowledgement it is published again with the same id, and
  * JetStream (Nats-Msg-Id window) or the consumer drops the duplicate. While the bus or the store fails, rounds
  * back off; the loop itself never throws.
@@ -108,10 +106,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /** Publishes one record's events in order; returns the ids the bus took and the failure that stopped it. */
-  const publishRecord = async (
-    pending: PendingOutbox,
-    busDown: { value: boolean },
-  ): Promise<{ publishedIds: string[]; error: unknown }> => {
+  const publishRecord = async (pending: PendingOutbox, busDown: { value: boolean }): Promise<Published> => {
     const publishedIds: string[] = [];
     let error: unknown = null;
     for (const message of pending.messages) {
@@ -132,12 +127,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /**
-   * Publishes the round's records (up to `concurrency` at once), then acknowledges what the bus took in one call
-   * to the store (on MongoDB one command for the common case, so an event costs its write a fraction of a store
-   * command). A failed acknowledgement leaves every event of the round to be published again (at least once).
+   * Acknowledges what the bus took of a published round in one call to the store (on MongoDB one command for the
+   * common case, so an event costs its write a fraction of a store command), then settles each record: what is
+   * left of it is kept for a retry from memory. A failed acknowledgement leaves every event of the round to be
+   * published again (at least once). Resolves to whether the acknowledgement failed; never rejects.
    */
-  const relayRound = async (work: readonly Held[], busDown: { value: boolean }): Promise<RecordOutcome[]> => {
-    const published = await mapLimit(work, concurrency, (h) => publishRecord(h.pending, busDown));
+  const acknowledgeRound = async (
+    work: readonly Held[],
+    published: readonly Published[],
+  ): Promise<boolean> => {
     const acks = work
       .map((h, i) => ({ pending: h.pending, messageIds: published[i]!.publishedIds }))
       .filter((ack) => ack.messageIds.length > 0);
@@ -150,16 +148,39 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         ackFailed = true;
       }
     }
-    return work.map((h, i) => {
+    let errors = 0;
+    let busErrorReported = false;
+    work.forEach((h, i) => {
       const { publishedIds, error } = published[i]!;
-      const failed = ackFailed && publishedIds.length > 0;
-      return {
-        error,
-        ackFailed: failed,
-        remaining: failed ? h.pending.messages : h.pending.messages.slice(publishedIds.length),
-      };
+      const remaining =
+        ackFailed && publishedIds.length > 0
+          ? h.pending.messages
+          : h.pending.messages.slice(publishedIds.length);
+      if (error !== null) {
+        errors++;
+        // Records published in parallel all fail when the bus is down: one report per round is enough.
+        const busError = error instanceof BusUnavailableError;
+        if (!busError || !busErrorReported) report(error);
+        busErrorReported ||= busError;
+      }
+      ages.track(recordKey(h.pending), remaining, h.leaseUntil, Date.now());
+      // A message the bus refused is not retried from memory: it waits for its lease to run out.
+      const retry = error === null || error instanceof BusUnavailableError;
+      if (remaining.length > 0 && retry && state !== 'stopped') {
+        held.push({ pending: { ...h.pending, messages: remaining }, leaseUntil: h.leaseUntil });
+      }
     });
+    if (errors === 0 && !ackFailed) stats.lastSuccess = new Date().toISOString();
+    return ackFailed;
   };
+
+  /**
+   * The previous round's acknowledgement. A round claims and publishes while it runs (its records stay leased
+   * until it lands, so no round claims them again), then waits for it before starting its own: one
+   * acknowledgement at a time, in round order. So an event written during a slow acknowledgement (a disk flush,
+   * a store round trip) is published without waiting for it.
+   */
+  let acking: Promise<boolean> = Promise.resolve(false);
 
   /** Records claimed earlier that still have work and at least half of their lease left. */
   const takeHeld = (): Held[] => {
@@ -170,8 +191,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /**
-   * One round; returns whether it failed and whether it claimed a full batch (more may be waiting). A round after
-   * a kick lets the store read only what this process wrote (`afterWrites`); a poll reads everything.
+   * One round; returns whether it (or the acknowledgement of the round before it) failed and whether it claimed
+   * a full batch (more may be waiting). A round after a kick lets the store read only what this process wrote
+   * (`afterWrites`); a poll reads everything.
    */
   const round = async (afterWrites: boolean): Promise<{ failed: boolean; full: boolean }> => {
     let work = takeHeld();
@@ -191,34 +213,16 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         }
       } catch (error) {
         report(error);
-        held = work;
+        // Kept with whatever the acknowledgement in flight hands back meanwhile.
+        held.push(...work);
         return { failed: true, full: false };
       }
     }
     const busDown = { value: false };
-    const outcomes = await relayRound(work, busDown);
-    let ackFailed = false;
-    let errors = 0;
-    let busErrorReported = false;
-    outcomes.forEach((outcome, i) => {
-      const h = work[i] as Held;
-      if (outcome.error !== null) {
-        errors++;
-        // Records published in parallel all fail when the bus is down: one report per round is enough.
-        const busError = outcome.error instanceof BusUnavailableError;
-        if (!busError || !busErrorReported) report(outcome.error);
-        busErrorReported ||= busError;
-      }
-      ackFailed ||= outcome.ackFailed;
-      ages.track(recordKey(h.pending), outcome.remaining, h.leaseUntil, Date.now());
-      // A message the bus refused is not retried from memory: it waits for its lease to run out.
-      const retry = outcome.error === null || outcome.error instanceof BusUnavailableError;
-      if (outcome.remaining.length > 0 && retry) {
-        held.push({ pending: { ...h.pending, messages: outcome.remaining }, leaseUntil: h.leaseUntil });
-      }
-    });
-    if (errors === 0 && !ackFailed) stats.lastSuccess = new Date().toISOString();
-    return { failed: busDown.value || ackFailed, full };
+    const published = await mapLimit(work, concurrency, (h) => publishRecord(h.pending, busDown));
+    const previousFailed = await acking;
+    acking = acknowledgeRound(work, published);
+    return { failed: busDown.value || previousFailed, full };
   };
 
   const run = async () => {
@@ -246,6 +250,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
         if (!outcome.full && !kicked) await sleep(pollIntervalMs, wake.signal);
       }
     }
+    await acking;
   };
 
   return {

@@ -57,9 +57,12 @@ class MemoryOutbox implements OutboxSource {
 
   /** Store calls to acknowledge: one per round. */
   ackCalls = 0;
+  /** While set, every acknowledgement waits for it (a slow disk flush or store round trip). */
+  ackGate: Promise<void> | null = null;
 
   async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
     this.ackCalls++;
+    if (this.ackGate) await this.ackGate;
     if (this.failAcks > 0) {
       this.failAcks--;
       throw new Error('store down (ack)');
@@ -206,6 +209,29 @@ describe('outbox relay', () => {
     await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
     expect(source.acks.map((ack) => ack.id).sort()).toEqual(['R1', 'R2', 'R3', 'R4', 'R5', 'R6']);
     expect(source.ackCalls).toBe(1);
+  });
+
+  it("publishes a kicked write while the previous round's acknowledgement is still running, one acknowledgement at a time", async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
+    let openGate = () => {};
+    source.ackGate = new Promise<void>((resolve) => (openGate = resolve));
+    const first = events('F1', 1);
+    source.write('F1', first);
+    relay.start();
+    await vi.waitFor(() => expect(source.ackCalls).toBe(1), WAIT);
+    const second = events('F2', 1);
+    source.write('F2', second);
+    relay.kick();
+    // F2 reaches the bus while F1's acknowledgement has not landed; F1 (still leased) is not published again.
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual([first[0]!.id, second[0]!.id]), WAIT);
+    expect(source.ackCalls).toBe(1);
+    expect(source.acks).toEqual([]);
+    source.ackGate = null;
+    openGate();
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
+    expect(source.acks.map((ack) => ack.id)).toEqual(['F1', 'F2']);
+    expect(received).toHaveLength(2);
+    await relay.stop();
   });
 
   it('a round after a kick claims what this process wrote (afterWrites); the first round and polls claim everything', async () => {
