@@ -27,6 +27,8 @@ export interface BenchConfig {
   only: ReadonlySet<number>;
   /** Names of the processes to start with --cpu-prof (e.g. gateway-embedded, gateway-distributed, tavolo). */
   cpuProf: readonly string[];
+  /** BENCH_MONGO_JFR: where mongo-java-server writes a Java Flight Recording (none when null). */
+  mongoJfr: string | null;
   cores: number;
 }
 
@@ -73,6 +75,7 @@ export function readConfig(): BenchConfig {
       .split(',')
       .map((s) => s.trim())
       .filter(Boolean),
+    mongoJfr: process.env.BENCH_MONGO_JFR?.trim() || null,
     cores: cpus().length,
   };
 }

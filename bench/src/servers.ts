@@ -25,6 +25,13 @@ export async function startMongo(config: BenchConfig): Promise<TestServer> {
     [
       '-Xmx2g',
       '-XX:+UseSerialGC',
+      // BENCH_MONGO_JFR=<file>: a Java Flight Recording of the store server (where its CPU goes; bench/README).
+      ...(config.mongoJfr
+        ? [
+            `-XX:StartFlightRecording=filename=${config.mongoJfr},settings=profile,dumponexit=true`,
+            '-XX:FlightRecorderOptions=stackdepth=512',
+          ]
+        : []),
       '-Dorg.slf4j.simpleLogger.defaultLogLevel=warn',
       '-cp',
       `${join(cache, 'classes')}:${join(cache, 'lib', '*')}`,
