@@ -92,7 +92,7 @@ export function createGraphQLReadCache(options: GraphQLReadCacheOptions): GraphQ
         scopes,
         [
           'graphql',
-          [...viewer.roles].sort().join(','),
+          `${viewer.isAdmin ? 'admin' : ''}:${[...viewer.roles].sort().join(',')}`,
           accept ?? '',
           request.operationName ?? '',
           request.variablesJson,
