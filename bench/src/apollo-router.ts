@@ -6,10 +6,10 @@
  * bench:apollo-router` builds it once into .cache/apollo-router/ (cargo, ≈36 min on 2 cores); when the binary is
  * missing the bench says so in one line and skips it.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchConfig } from './config.js';
-import { patchSupergraph } from './hive.js';
+import { binaryCrateVersion, cachedBinary, writePatchedSupergraph } from './cargo-binary.js';
 import { freePort } from './ports.js';
 import { httpOk, spawnProcess, waitUntil, type Proc } from './processes.js';
 
@@ -59,25 +59,11 @@ export function apolloRouterConfigYaml(options: ApolloRouterConfigOptions): stri
 }
 
 /** Where `pnpm bench:apollo-router` installs the binary. */
-export function apolloRouterBin(config: BenchConfig): string | null {
-  const bin = join(config.repoRoot, '.cache', 'apollo-router', 'bin', 'router');
-  return existsSync(bin) ? bin : null;
-}
+export const apolloRouterBin = (config: BenchConfig): string | null =>
+  cachedBinary(config, 'apollo-router', 'router');
 
-/** The crate version compiled into the binary (its panic locations name the crate's source directory). */
-export function apolloRouterVersionInBinary(bytes: Buffer): string | null {
-  const match = /apollo-router-(\d+\.\d+\.\d+)[/\\]src[/\\]/.exec(bytes.toString('latin1'));
-  return match ? match[1]! : null;
-}
-
-let version: string | null | undefined;
-
-export function apolloRouterVersion(config: BenchConfig): string | null {
-  if (version !== undefined) return version;
-  const bin = apolloRouterBin(config);
-  version = bin ? apolloRouterVersionInBinary(readFileSync(bin)) : null;
-  return version;
-}
+export const apolloRouterVersion = (config: BenchConfig): string | null =>
+  binaryCrateVersion(apolloRouterBin(config), 'apollo-router');
 
 export async function startApolloRouter(
   config: BenchConfig,
@@ -87,12 +73,7 @@ export async function startApolloRouter(
   const bin = apolloRouterBin(config);
   if (!bin) throw new Error(`Apollo Router is not built (${APOLLO_ROUTER_INSTALL})`);
   const dir = join(config.tmpDir, `apollo-router-${options.dedupe ? 'defaults' : 'no-dedupe'}`);
-  mkdirSync(dir, { recursive: true });
-  const supergraphPath = join(dir, 'supergraph.graphql');
-  writeFileSync(
-    supergraphPath,
-    patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls),
-  );
+  const supergraphPath = writePatchedSupergraph(config, dir, urls);
   const port = await freePort();
   const healthPort = await freePort();
   const configText = apolloRouterConfigYaml({ port, healthPort, dedupe: options.dedupe });

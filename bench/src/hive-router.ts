@@ -5,10 +5,10 @@
  * not an npm package: `pnpm bench:hive-router` builds it once into .cache/hive-router/ (cargo, ≈30 min on 2
  * cores); when the binary is missing the bench says so in one line and skips it.
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { BenchConfig } from './config.js';
-import { patchSupergraph } from './hive.js';
+import { binaryCrateVersion, cachedBinary, writePatchedSupergraph } from './cargo-binary.js';
 import { freePort } from './ports.js';
 import { httpOk, spawnProcess, waitUntil, type Proc } from './processes.js';
 
@@ -60,25 +60,11 @@ export function routerConfigYaml(options: RouterConfigOptions): string {
 }
 
 /** Where `pnpm bench:hive-router` installs the binary. */
-export function hiveRouterBin(config: BenchConfig): string | null {
-  const bin = join(config.repoRoot, '.cache', 'hive-router', 'bin', 'hive_router');
-  return existsSync(bin) ? bin : null;
-}
+export const hiveRouterBin = (config: BenchConfig): string | null =>
+  cachedBinary(config, 'hive-router', 'hive_router');
 
-/** The crate version compiled into the binary (its panic locations name the crate's source directory). */
-export function versionInBinary(bytes: Buffer): string | null {
-  const match = /hive-router-(\d+\.\d+\.\d+)[/\\]src[/\\]/.exec(bytes.toString('latin1'));
-  return match ? match[1]! : null;
-}
-
-let version: string | null | undefined;
-
-export function hiveRouterVersion(config: BenchConfig): string | null {
-  if (version !== undefined) return version;
-  const bin = hiveRouterBin(config);
-  version = bin ? versionInBinary(readFileSync(bin)) : null;
-  return version;
-}
+export const hiveRouterVersion = (config: BenchConfig): string | null =>
+  binaryCrateVersion(hiveRouterBin(config), 'hive-router');
 
 export async function startHiveRouter(
   config: BenchConfig,
@@ -88,12 +74,7 @@ export async function startHiveRouter(
   const bin = hiveRouterBin(config);
   if (!bin) throw new Error(`hive-router is not built (${HIVE_ROUTER_INSTALL})`);
   const dir = join(config.tmpDir, `hive-router-${options.dedupe ? 'defaults' : 'no-dedupe'}`);
-  mkdirSync(dir, { recursive: true });
-  const supergraphPath = join(dir, 'supergraph.graphql');
-  writeFileSync(
-    supergraphPath,
-    patchSupergraph(readFileSync(join(config.repoRoot, 'supergraph.graphql'), 'utf8'), urls),
-  );
+  const supergraphPath = writePatchedSupergraph(config, dir, urls);
   const port = await freePort();
   const configText = routerConfigYaml({ supergraphPath, port, dedupe: options.dedupe });
   const configFile = join(dir, 'router.config.yaml');

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { hiveGatewayConfig } from './hive.js';
-import { apolloRouterConfigYaml, apolloRouterVersionInBinary } from './apollo-router.js';
-import { routerConfigYaml, versionInBinary } from './hive-router.js';
+import { apolloRouterConfigYaml } from './apollo-router.js';
+import { crateVersionInBinary } from './cargo-binary.js';
+import { routerConfigYaml } from './hive-router.js';
 
 const base = { supergraphPath: '/tmp/run/supergraph.graphql', port: 41234 };
 
@@ -30,8 +31,8 @@ describe('hive-router config (scenario 2)', () => {
 
   it('reads the crate version from the binary', () => {
     const bytes = Buffer.from('\0\0.cargo/registry/src/index/hive-router-0.2.0/src/schema_state.rs\0');
-    expect(versionInBinary(bytes)).toBe('0.2.0');
-    expect(versionInBinary(Buffer.from('no version here'))).toBeNull();
+    expect(crateVersionInBinary(bytes, 'hive-router')).toBe('0.2.0');
+    expect(crateVersionInBinary(Buffer.from('no version here'), 'hive-router')).toBeNull();
   });
 });
 
@@ -71,7 +72,7 @@ describe('Apollo Router config (scenario 2)', () => {
 
   it('reads the crate version from the binary', () => {
     const bytes = Buffer.from('\0/registry/src/index/apollo-router-2.17.0/src/executable.rs\0');
-    expect(apolloRouterVersionInBinary(bytes)).toBe('2.17.0');
-    expect(apolloRouterVersionInBinary(Buffer.from('hive-router-0.2.19/src/x.rs'))).toBeNull();
+    expect(crateVersionInBinary(bytes, 'apollo-router')).toBe('2.17.0');
+    expect(crateVersionInBinary(Buffer.from('hive-router-0.2.19/src/x.rs'), 'apollo-router')).toBeNull();
   });
 });
