@@ -39,7 +39,9 @@ export type Intent =
   | { kind: 'waitNotify'; entryId: string }
   /** Seat a waitlist party: on `tableIds`, or (none) the suggested fit. Sets those tables `occupied`. */
   | { kind: 'waitSeat'; entryId: string; tableIds?: string[] }
-  | { kind: 'waitCancel'; entryId: string; state: 'left' | 'cancelled' };
+  | { kind: 'waitCancel'; entryId: string; state: 'left' | 'cancelled' }
+  /** The floor through `/graphql` (`{ tavoli { id seats } }`): answered from the gateway's read cache when it can. */
+  | { kind: 'floorRead' };
 
 export interface HistoryEntry {
   /** Position in the history (also the order requests were sent in). */

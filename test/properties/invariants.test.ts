@@ -11,6 +11,7 @@ import {
   checkNoDoubleBooking,
   checkNoLostWrites,
   checkTenantIsolation,
+  checkReadsNotStale,
   checkUnacknowledgedEffects,
   checkAutoAssignedFit,
   checkManualNeverMoved,
@@ -541,5 +542,48 @@ describe('option and waitlist invariants', () => {
       entry({ kind: 'waitCancel', entryId: 'w1', state: 'left' }, 0, 200, { id: 'w1', state: 'left' }),
     ]);
     expect(checkWaitlistSeating(left, [waiting], [])).toEqual(['entry w1 left by #0 is waiting']);
+  });
+});
+
+describe('checkReadsNotStale', () => {
+  const patch = (tableId: string, seats: number, at: number, status = 200, answeredAt = at + 1) =>
+    entry({ kind: 'patchTable', tableId, seats }, at, status, {}, { answeredAt });
+  const read = (at: number, rows: Array<{ id: string; seats: number }>, answeredAt = at + 1) =>
+    entry({ kind: 'floorRead' }, at, 200, { data: { tavoli: rows } }, { answeredAt });
+
+  it('accepts the last acknowledged seats, the created ones before any write, and a write still under way', () => {
+    expect(checkReadsNotStale([read(0, [{ id: 't', seats: 4 }])], 4)).toEqual([]);
+    expect(checkReadsNotStale([patch('t', 6, 0), read(5, [{ id: 't', seats: 6 }])], 4)).toEqual([]);
+    // A write overlapping the read may or may not be in it.
+    const overlapping = patch('t', 7, 4, 200, 9);
+    expect(checkReadsNotStale([patch('t', 6, 0), overlapping, read(5, [{ id: 't', seats: 6 }])], 4)).toEqual(
+      [],
+    );
+    expect(checkReadsNotStale([patch('t', 6, 0), overlapping, read(5, [{ id: 't', seats: 7 }])], 4)).toEqual(
+      [],
+    );
+    // Two acknowledged writes that overlap each other: either may be the last.
+    expect(
+      checkReadsNotStale(
+        [patch('t', 6, 0, 200, 3), patch('t', 7, 1, 200, 2), read(5, [{ id: 't', seats: 6 }])],
+        4,
+      ),
+    ).toEqual([]);
+  });
+
+  it('flags a read older than an acknowledged write: overwritten seats, the created ones, a deleted table', () => {
+    expect(checkReadsNotStale([patch('t', 6, 0), read(5, [{ id: 't', seats: 4 }])], 4)).toHaveLength(1);
+    expect(
+      checkReadsNotStale([patch('t', 6, 0), patch('t', 7, 2), read(5, [{ id: 't', seats: 6 }])], 4),
+    ).toHaveLength(1);
+    const deleted = entry({ kind: 'deleteTable', tableId: 't' }, 0, 200);
+    expect(checkReadsNotStale([deleted, read(5, [{ id: 't', seats: 4 }])], 4)).toHaveLength(1);
+  });
+
+  it('ignores refused writes and failed reads', () => {
+    expect(checkReadsNotStale([patch('t', 6, 0, 400), read(5, [{ id: 't', seats: 4 }])], 4)).toEqual([]);
+    expect(checkReadsNotStale([patch('t', 6, 0, 400), read(5, [{ id: 't', seats: 6 }])], 4)).toHaveLength(1);
+    const failed = entry({ kind: 'floorRead' }, 5, 500, {});
+    expect(checkReadsNotStale([patch('t', 6, 0), failed], 4)).toEqual([]);
   });
 });

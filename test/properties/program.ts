@@ -31,6 +31,8 @@ export type Op =
   | { kind: 'batch'; items: Array<{ externalId: number; tables: number[]; slot: number }> }
   | { kind: 'checkThenBook'; slot: number; duration: number; covers: number }
   | { kind: 'pause'; ms: number }
+  /** The floor through /graphql, answered from the gateway's read cache when it can. */
+  | { kind: 'floorRead' }
   | SeatingOp;
 
 /**
@@ -151,6 +153,7 @@ export const opArbitrary: fc.Arbitrary<Op> = fc.oneof(
     arbitrary: fc.record({ kind: fc.constant('pause' as const), ms: fc.integer({ min: 1, max: 40 }) }),
     weight: 1,
   },
+  { arbitrary: fc.record({ kind: fc.constant('floorRead' as const) }), weight: 3 },
 );
 
 export const stepArbitrary = (devices: number): fc.Arbitrary<Step> =>

@@ -22,6 +22,7 @@ import {
   checkLocksSurvive,
   checkNoDoubleBooking,
   checkNoLostWrites,
+  checkReadsNotStale,
   checkTenantIsolation,
   checkUnacknowledgedEffects,
   checkAutoAssignedFit,
@@ -47,6 +48,11 @@ import {
   type Op,
   type Step,
 } from './program.js';
+
+/** The seats every table of a program is created with. */
+const INITIAL_SEATS = 4;
+/** The floor a `floorRead` asks for: table fields only, so the gateway's read cache may answer it. */
+const FLOOR_QUERY = '{ tavoli { id seats } }';
 
 export interface TenantWorld {
   tenant: string;
@@ -120,7 +126,7 @@ async function makeWorld(stack: Stack, seating = false): Promise<TenantWorld> {
   for (let i = 0; i < TABLES_PER_TENANT; i++) {
     const res = await stack.api('POST', '/api/tavoli', {
       token,
-      body: { name: `T${i}`, seats: 4, ...(salaId ? { salaId } : {}) },
+      body: { name: `T${i}`, seats: INITIAL_SEATS, ...(salaId ? { salaId } : {}) },
     });
     if (res.status !== 201)
       throw new Error(`setup: table not created (${res.status} ${JSON.stringify(res.body)})`);
@@ -196,6 +202,9 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
       return;
     case 'deleteTable':
       await send({ kind: 'deleteTable', tableId: t(op.table) }, 'DELETE', `/api/tavoli/${t(op.table)}`);
+      return;
+    case 'floorRead':
+      await send({ kind: 'floorRead' }, 'POST', '/graphql', { query: FLOOR_QUERY });
       return;
     case 'createBooking': {
       const tableIds = op.tables.map(t);
@@ -710,6 +719,7 @@ export function violationsOf(
         ),
       ),
       ...named('no lost writes', checkNoLostWrites(history, result.finalStatus, bookings)),
+      ...(options.faults ? [] : named('reads not stale', checkReadsNotStale(history, INITIAL_SEATS))),
       ...(options.faults
         ? named('unacknowledged effects', checkUnacknowledgedEffects(history, events, bookings))
         : []),
