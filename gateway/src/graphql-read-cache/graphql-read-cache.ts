@@ -58,7 +58,7 @@ export interface GraphQLReadCache {
 }
 
 /**
- * The gateway's read cache of `/graphql` queries over rooms and tables (docs/architecture.md, "Read caches"):
+ * The gateway's read cache of `/graphql` queries over rooms and tables (docs/architecture.md, step 1 of a request):
  * the same versioned read scopes as the REST table reads. An answer is stored per tenant under the versions of
  * the scopes its fields read (cacheable-fields.ts), which the owning subgraph replaces before it acknowledges
  * any write, so no answer older than an acknowledged write is ever served. The key also holds the document,
