@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { trustedTenantId } from '@coperto/auth';
-import type { Document } from 'mongodb';
+import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { MongoContext } from './mongo-collection.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
 import {
@@ -50,10 +50,9 @@ const claimable = (now: number): Document => ({
  * in one does not starve the others. A claim after writes (`afterWrites`) reads only the collections this
  * process wrote events to since it last read them, and every one not read for a while (WrittenOutboxes).
  *
- * Acknowledging a relay's round is one bulk update when each outbox holds exactly the published events (the
- * common case: clear the outbox and release the claim together); otherwise, for the records that did not match,
- * two conditional updates: pull the published events (releasing the claim when they were all of it), then clear
- * the pending marker only if the outbox is empty, so an event pushed in between survives.
+ * Acknowledging a relay's round is one `update` command per collection (see acknowledgeIn): its statements find
+ * their records by `_id` alone, which matters beyond MongoDB: a MongoDB-protocol server whose planner uses an index
+ * only for a filter of exactly its keys (mongo-java-server, the test server) would scan the collection for each.
  */
 export class MongoOutbox implements OutboxSource {
   constructor(
@@ -101,79 +100,32 @@ export class MongoOutbox implements OutboxSource {
   }
 
   /**
-   * One collection's acknowledgements. Those that publish all their record's claimed events go first, all in one
-   * unordered bulk write (one `update` command): each clears its record only if the outbox holds exactly the
-   * published events. Any that did not match (an event was pushed meanwhile, or the record is gone) are told
-   * apart by one read, and those still holding published events take the two-step path.
+   * One collection's acknowledgements, in one ordered `update` command whose every statement but the last filters
+   * on `_id` alone (so any MongoDB-protocol server finds the record by its `_id` index, never by a scan): each
+   * record loses the events it published (an event pushed meanwhile stays) and, when they were all its claim,
+   * its lease; then the records of the round left with an empty outbox lose their pending marker. Each statement
+   * is atomic per record, so an event pushed between the two keeps its record pending.
    */
   private async acknowledgeIn(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
-    const collection = this.context.db.collection(name);
-    const complete = acks.filter((ack) => releasesClaim(ack.pending, new Set(ack.messageIds)));
-    const rest = acks.filter((ack) => !complete.includes(ack));
-    if (complete.length > 0) {
-      const result = await this.context.run(() =>
-        collection.bulkWrite(
-          complete.map((ack) => ({
-            updateOne: {
-              filter: {
-                ...recordKey(ack.pending),
-                [OUTBOX_FIELD]: { $size: new Set(ack.messageIds).size },
-                [`${OUTBOX_FIELD}.id`]: { $all: [...new Set(ack.messageIds)] },
-              } as Document,
-              update: { $unset: ALL_OUTBOX_FIELDS },
-            },
-          })),
-          { ordered: false },
-        ),
-      );
-      if (result.matchedCount < complete.length) rest.push(...(await this.stillHolding(name, complete)));
-    }
-    for (const ack of rest) await this.acknowledgeInTwoSteps(name, ack);
-    if (isDeletedOutboxCollection(name)) await this.purgeTombstones(name, acks);
-  }
-
-  /** Of these acknowledgements, those whose record still holds one of the events they publish. */
-  private async stillHolding(
-    name: string,
-    acks: readonly OutboxAcknowledgement[],
-  ): Promise<OutboxAcknowledgement[]> {
-    const docs = await this.context.run(() =>
-      this.context.db
-        .collection(name)
-        .find({ _id: { $in: acks.map((ack) => recordKey(ack.pending)._id) } } as Document, {
-          projection: { [OUTBOX_FIELD]: 1 },
-        })
-        .toArray(),
-    );
-    const held = new Map(
-      docs.map((doc) => [
-        String(doc._id),
-        new Set(((doc[OUTBOX_FIELD] ?? []) as OutboxMessage[]).map((m) => m.id)),
-      ]),
-    );
-    return acks.filter((ack) => {
-      const ids = held.get(recordKey(ack.pending)._id);
-      return ids !== undefined && ack.messageIds.some((id) => ids.has(id));
+    const released: string[] = [];
+    const operations: AnyBulkWriteOperation[] = acks.map((ack) => {
+      const published = new Set(ack.messageIds);
+      const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...published] } } } };
+      if (releasesClaim(ack.pending, published)) {
+        update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
+        released.push(recordId(ack.pending));
+      }
+      return { updateOne: { filter: { _id: recordId(ack.pending) } as Document, update } };
     });
-  }
-
-  /**
-   * Pull the published events (releasing the claim when they were all of it), then clear the pending marker only
-   * if the outbox is empty, so an event pushed in between survives.
-   */
-  private async acknowledgeInTwoSteps(name: string, ack: OutboxAcknowledgement): Promise<void> {
-    const key = recordKey(ack.pending) as Document;
-    const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...ack.messageIds] } } } };
-    if (releasesClaim(ack.pending, new Set(ack.messageIds))) {
-      update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
-    }
-    await this.context.run(() => this.context.db.collection(name).updateOne(key, update));
-    await this.clearIfEmpty(name, key);
+    // A record keeps its outbox while any claim on it is unfinished (a partial acknowledgement leaves events).
+    if (released.length > 0) operations.push({ updateMany: emptiedOutboxes(released) });
+    await this.context.run(() => this.context.db.collection(name).bulkWrite(operations, { ordered: true }));
+    if (isDeletedOutboxCollection(name)) await this.purgeTombstones(name, acks);
   }
 
   /** Deleted records' tombstones whose events were all relayed have no reason to stay. */
   private async purgeTombstones(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
-    const ids = acks.map((ack) => recordKey(ack.pending)._id);
+    const ids = acks.map((ack) => recordId(ack.pending));
     await this.context.run(() =>
       this.context.db.collection(name).deleteMany({ _id: { $in: ids }, ...NOT_PENDING } as Document),
     );
@@ -243,8 +195,8 @@ export class MongoOutbox implements OutboxSource {
       for (const doc of docs) {
         const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
         if (messages.length === 0) {
-          // A crash between acknowledge's two steps: finish the cleanup.
-          await this.clearIfEmpty(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
+          // An acknowledgement cut off between its two statements: finish the cleanup.
+          await this.clearIfEmpty(name, String(doc._id));
           await this.purgeIfTombstone(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
           continue;
         }
@@ -259,17 +211,22 @@ export class MongoOutbox implements OutboxSource {
     }
   }
 
-  /** Second step of an acknowledgement: no events left → no longer pending (an event pushed meanwhile wins). */
-  private async clearIfEmpty(name: string, key: Document): Promise<void> {
-    await this.context.run(() =>
-      this.context.db
-        .collection(name)
-        .updateOne({ ...key, [OUTBOX_FIELD]: { $size: 0 } }, { $unset: ALL_OUTBOX_FIELDS } as Document),
-    );
+  /** No events left → no longer pending (an event pushed meanwhile wins): a claim's cleanup after a crash. */
+  private async clearIfEmpty(name: string, id: string): Promise<void> {
+    const { filter, update } = emptiedOutboxes([id]);
+    await this.context.run(() => this.context.db.collection(name).updateMany(filter, update));
   }
 }
 
-/** A record's MongoDB key: `_id` and its tenant. */
-function recordKey(pending: PendingOutbox): { _id: string; tenantId: string } {
-  return { _id: tenantKey(pending.tenantId, pending.id), tenantId: pending.tenantId };
+/** A record's MongoDB `_id` (its tenant is part of it). */
+function recordId(pending: PendingOutbox): string {
+  return tenantKey(pending.tenantId, pending.id);
+}
+
+/** Of these records, those whose outbox is empty stop being pending. */
+function emptiedOutboxes(ids: readonly string[]): { filter: Document; update: Document } {
+  return {
+    filter: { _id: { $in: [...ids] }, [OUTBOX_FIELD]: { $size: 0 } },
+    update: { $unset: ALL_OUTBOX_FIELDS },
+  };
 }

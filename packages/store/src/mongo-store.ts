@@ -43,8 +43,11 @@ export interface MongoStoreOptions {
    * writes without pause, it finds what other processes left (a crashed instance's records, expired leases).
    */
   outboxQuietReadMs?: number;
-  /** Told the name of every command the driver sends (tests and diagnostics count store round trips with it). */
-  onCommand?: (commandName: string) => void;
+  /**
+   * Told the name and body of every command the driver sends (tests and diagnostics count store round trips and
+   * read their filters with it).
+   */
+  onCommand?: (commandName: string, command: Readonly<Record<string, unknown>>) => void;
 }
 
 const DEFAULT_MAX_POOL_SIZE = 100;
@@ -73,7 +76,7 @@ export async function connectMongoStore(options: MongoStoreOptions): Promise<Doc
   });
   if (options.onCommand) {
     const onCommand = options.onCommand;
-    client.on('commandStarted', (event) => onCommand(event.commandName));
+    client.on('commandStarted', (event) => onCommand(event.commandName, event.command));
   }
   const pool = trackPool(client);
   try {

@@ -46,6 +46,49 @@ describe('MongoDB outbox: store commands per relay round', () => {
   });
 });
 
+describe('MongoDB outbox: acknowledgements find their records by _id', () => {
+  // mongo-java-server (like any server whose planner uses an index only for a filter of exactly its keys) scans
+  // the whole collection for a filter with any other key: one scan per acknowledged record made a booking's
+  // store cost grow with the collection (bench/RESULTS.md, scenario 6).
+  it('filters every per-record statement on _id alone, and clears the emptied outboxes in one statement', async () => {
+    const updates: Array<Readonly<Record<string, unknown>>> = [];
+    const store = await connectMongoStore({
+      url: serverUrls().mongoUrl,
+      database,
+      onCommand: (name, command) => {
+        if (name === 'update') updates.push(command);
+      },
+    });
+    try {
+      const collection = uniqueName('acks');
+      const coll = store.forTenant(trustedTenantId(uniqueName('t'))).collection<{ id: string }>(collection);
+      for (let i = 0; i < 5; i++) {
+        await coll.insertOne({ id: `r${i}` }, { events: [outboxEvent(`e${i}`), outboxEvent(`f${i}`)] });
+      }
+      const source = store.outbox([collection]);
+      const claimed = await source.claimPending(50, 60_000);
+      updates.length = 0;
+      // Four complete acknowledgements and one partial (it keeps its claim and its other event).
+      await source.acknowledge(
+        claimed.map((pending, i) => ({
+          pending,
+          messageIds: pending.messages.slice(0, i === 0 ? 1 : 2).map((message) => message.id),
+        })),
+      );
+      expect(updates).toHaveLength(1);
+      const statements = updates[0]!.updates as Array<{ q: Record<string, unknown>; multi?: boolean }>;
+      expect(statements).toHaveLength(claimed.length + 1);
+      for (const statement of statements.slice(0, -1)) expect(Object.keys(statement.q)).toEqual(['_id']);
+      const clear = statements.at(-1)!;
+      expect(clear.multi).toBe(true);
+      expect((clear.q._id as { $in: unknown[] }).$in).toHaveLength(claimed.length - 1);
+      expect(await source.countPending()).toBe(1);
+    } finally {
+      await store.close();
+    }
+  });
+});
+
 describe('MongoDB outbox: a claim after writes reads only what this process wrote', () => {
   it('reads no collection it read a moment ago and nobody wrote to since, then only the one written', async () => {
     const commands: Array<{ name: string }> = [];
