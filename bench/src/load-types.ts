@@ -72,6 +72,12 @@ export interface PushRound {
   putP99: number;
   pushP50: number;
   pushP99: number;
+  /**
+   * Per event, the latency at the first timed socket it reached: the server's push without the fan-out's spread
+   * over the sockets and the load process's reading of the other frames.
+   */
+  firstP50: number;
+  firstP99: number;
   /** PUTs sent, and acknowledged with 200. */
   sent: number;
   acked: number;

@@ -79,6 +79,8 @@ export async function runPush(job: PushJob): Promise<PushResult> {
   const closed: Record<string, number> = {};
   const countClose = (code: string) => (closed[code] = (closed[code] ?? 0) + 1);
   let pushLatencies: number[] = [];
+  /** Per orderId, the latency at the first timed socket it reached. */
+  const firstLatency = new Map<string, number>();
   let received = 0;
 
   // What the counting sockets count: warm-up frames first (they tell a subscription is live), then a round's.
@@ -116,7 +118,9 @@ export async function runPush(job: PushJob): Promise<PushResult> {
           const orderId = data?.tableStatusChanged?.data?.orderId ?? '';
           const sent = sentAt.get(orderId);
           if (sent !== undefined) {
-            pushLatencies.push(now - sent);
+            const latency = now - sent;
+            pushLatencies.push(latency);
+            if (!firstLatency.has(orderId)) firstLatency.set(orderId, latency);
             received++;
           } else if (orderId.startsWith('warm-')) warmed.add(i);
         },
@@ -173,6 +177,7 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       roundTag = tagOf(round);
       const countedBefore = counted();
       sentAt.clear();
+      firstLatency.clear();
       const putLatencies: number[] = [];
       let sent = 0;
       let inFlight = 0;
@@ -203,11 +208,14 @@ export async function runPush(job: PushJob): Promise<PushResult> {
       if (round < 0) continue;
       const puts = sortedCopy(putLatencies);
       const pushes = sortedCopy(pushLatencies);
+      const firsts = sortedCopy([...firstLatency.values()]);
       rounds.push({
         putP50: percentile(puts, 50),
         putP99: percentile(puts, 99),
         pushP50: percentile(pushes, 50),
         pushP99: percentile(pushes, 99),
+        firstP50: percentile(firsts, 50),
+        firstP99: percentile(firsts, 99),
         sent,
         acked: putLatencies.length,
         rate: sent / seconds,

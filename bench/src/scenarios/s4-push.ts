@@ -52,7 +52,8 @@ async function pushRows(
   for (const [i, r] of result.rounds.entries()) {
     log(
       `s4 ${mode} ${sockets} sockets round ${i + 1}: PUT p50 ${r.putP50.toFixed(1)} p99 ${r.putP99.toFixed(1)} ms; push p50 ` +
-        `${r.pushP50.toFixed(1)} p99 ${r.pushP99.toFixed(1)} ms; ${r.received}/${r.expected} events; ${r.rate.toFixed(0)}/s`,
+        `${r.pushP50.toFixed(1)} p99 ${r.pushP99.toFixed(1)} ms (first socket p50 ${r.firstP50.toFixed(1)} p99 ` +
+        `${r.firstP99.toFixed(1)} ms); ${r.received}/${r.expected} events; ${r.rate.toFixed(0)}/s`,
     );
   }
   const m = (pick: (r: PushRound) => number) => median(result.rounds.map(pick));
@@ -74,7 +75,7 @@ async function pushRows(
       ),
       notes:
         `${result.subscribed}/${sockets} sockets live, latency timed on ${result.measured} of them; ` +
-        `${num(m((r) => r.rate))} changes/s sent`,
+        `${num(m((r) => r.rate))} changes/s sent; first socket an event reached: p50 ${ms(m((r) => r.firstP50))}`,
     }),
     row({
       scenario,
@@ -87,6 +88,7 @@ async function pushRows(
       ),
       notes: [
         `${num(received)} of ${num(expected)} events delivered (${percent(received / expected)})`,
+        `first socket an event reached: p99 ${ms(m((r) => r.firstP99))}`,
         ...closed,
       ].join('; '),
     }),
@@ -99,7 +101,9 @@ async function pushRows(
         `every socket has seen an event. Embedded: in-process bus; distributed: the tavolo subgraph's outbox relay ` +
         `→ NATS JetStream → the gateway. Past 100 sockets, latency is timed on every k-th socket (at most 100, ` +
         `graphql-ws clients) and the others only count their frames (one process could not parse 200,000 ` +
-        `messages/s without becoming what is measured); every socket's deliveries are counted.`,
+        `messages/s without becoming what is measured); every socket's deliveries are counted. The notes give, per ` +
+        `event, the latency at the first timed socket it reached: the push without the fan-out's spread over the ` +
+        `sockets and the load process's reading of the other frames (which the PUT's response can also queue behind).`,
     );
   }
 }
