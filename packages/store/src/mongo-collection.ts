@@ -19,6 +19,7 @@ import {
   validateTenantFilter,
 } from './stored-document.js';
 import { StoreUnavailableError } from './errors.js';
+import type { OutboxHints } from './outbox-hints.js';
 import type { WrittenOutboxes } from './written-outboxes.js';
 
 /** A delete retried this often when events keep arriving on its record between its read and its delete. */
@@ -41,6 +42,8 @@ export interface MongoContext {
   readonly db: Db;
   /** Collections written with events since the relay last read them (see WrittenOutboxes). */
   readonly writtenOutboxes: WrittenOutboxes;
+  /** Records this process inserted with events, leased for and handed to its own relay (see OutboxHints). */
+  readonly outboxHints: OutboxHints;
   /** Runs a driver call; rejects with StoreUnavailableError once closed; maps driver errors (toStoreError). */
   run<R>(operation: () => Promise<R>): Promise<R>;
 }
@@ -54,6 +57,12 @@ export const PUBLIC_PROJECTION = {
   [OUTBOX_LEASE_FIELD]: 0,
   [OUTBOX_CLAIM_FIELD]: 0,
 } as const;
+
+/** The same, with the record's outbox (publicDocument leaves it out of what the caller gets). */
+const PUBLIC_PROJECTION_WITH_OUTBOX = (() => {
+  const { [OUTBOX_FIELD]: _outbox, ...rest } = PUBLIC_PROJECTION;
+  return rest;
+})();
 
 /**
  * One tenant's view of a MongoDB collection: `_id` is `tenantKey(tenantId, id)`, and `tenantId` is added to
@@ -78,12 +87,27 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
       tenantId: this.tenantId,
       ...body,
     };
+    const name = this.collection.collectionName;
+    const lease = events.length > 0 ? this.context.outboxHints.writeLease(name, Date.now()) : null;
     if (events.length > 0) {
       stored[OUTBOX_FIELD] = events;
       stored[OUTBOX_AT_FIELD] = new Date().toISOString();
     }
+    if (lease) {
+      // A new record: nobody else can hold it, so the insert leases it for this process's relay.
+      stored[OUTBOX_LEASE_FIELD] = lease.until;
+      stored[OUTBOX_CLAIM_FIELD] = lease.claimId;
+    }
     await this.context.run(() => this.collection.insertOne(stored));
-    if (events.length > 0) this.context.writtenOutboxes.mark(this.collection.collectionName);
+    if (lease) {
+      this.context.outboxHints.offer({
+        collection: name,
+        tenantId: this.tenantId,
+        id: body.id as string,
+        messages: events,
+        leasedUntil: lease.until,
+      });
+    } else if (events.length > 0) this.context.writtenOutboxes.mark(name);
     return body as unknown as T;
   }
 
@@ -152,11 +176,17 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     const upsert = options.upsert === true;
     const mongoUpdate = this.mongoUpdate(filter, update, events, upsert);
     if (Object.keys(mongoUpdate).length === 0) return await this.findOne(filter);
+    const name = this.collection.collectionName;
+    // A record whose insert hint still waits for this process's relay: the update returns its outbox for the hint.
+    const hinted =
+      events.length > 0 &&
+      typeof filter.id === 'string' &&
+      this.context.outboxHints.isWaiting(name, this.tenantId, filter.id);
     const attempt = () =>
       this.collection.findOneAndUpdate(this.scoped(filter), mongoUpdate, {
         upsert,
         returnDocument: 'after',
-        projection: PUBLIC_PROJECTION,
+        projection: hinted ? PUBLIC_PROJECTION_WITH_OUTBOX : PUBLIC_PROJECTION,
       });
     const doc = await this.context.run(async () => {
       try {
@@ -168,7 +198,16 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
         throw error;
       }
     });
-    if (doc && events.length > 0) this.context.writtenOutboxes.mark(this.collection.collectionName);
+    const refreshed =
+      doc !== null &&
+      hinted &&
+      this.context.outboxHints.refresh(
+        name,
+        this.tenantId,
+        String(doc.id),
+        (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[],
+      );
+    if (doc && events.length > 0 && !refreshed) this.context.writtenOutboxes.mark(name);
     return doc ? publicDocument<T>(doc) : null;
   }
 

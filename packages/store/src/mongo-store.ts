@@ -3,6 +3,7 @@ import { MongoClient, type Db } from 'mongodb';
 import { StoreUnavailableError } from './errors.js';
 import { tenantIndexKey, validateIndexSpecs } from './index-specs.js';
 import { MongoTenantCollection, type MongoContext } from './mongo-collection.js';
+import { OutboxHints } from './outbox-hints.js';
 import { WrittenOutboxes } from './written-outboxes.js';
 import { toStoreError } from './mongo-errors.js';
 import { MongoOutbox } from './mongo-outbox.js';
@@ -100,6 +101,7 @@ class MongoStore implements DocumentStore, MongoContext {
   private closed = false;
   private closing: Promise<void> | null = null;
   readonly writtenOutboxes: WrittenOutboxes;
+  readonly outboxHints = new OutboxHints();
 
   constructor(
     private readonly client: MongoClient,

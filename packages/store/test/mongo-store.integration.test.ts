@@ -90,7 +90,7 @@ describe('MongoDB outbox: acknowledgements find their records by _id', () => {
 });
 
 describe('MongoDB outbox: a claim after writes reads only what this process wrote', () => {
-  it('reads no collection it read a moment ago and nobody wrote to since, then only the one written', async () => {
+  it('reads no collection it read a moment ago and nobody wrote to since, and takes what it wrote from its hints', async () => {
     const commands: Array<{ name: string }> = [];
     const store = await connectMongoStore({
       url: serverUrls().mongoUrl,
@@ -110,8 +110,115 @@ describe('MongoDB outbox: a claim after writes reads only what this process wrot
       commands.length = 0;
       const claimed = await source.claimPending(10, 60_000, { afterWrites: true });
       expect(claimed.map((pending) => [pending.collection, pending.id])).toEqual([[second, 'r']]);
-      expect(commands.map((command) => command.name)).toEqual(['find', 'update']);
+      expect(commands).toEqual([]);
     } finally {
+      await store.close();
+    }
+  });
+});
+
+describe("MongoDB outbox: what this process writes reaches its own relay's claim without a read", () => {
+  const connect = (onCommand?: (name: string) => void) =>
+    connectMongoStore({
+      url: serverUrls().mongoUrl,
+      database,
+      outboxQuietReadMs: 60_000,
+      ...(onCommand ? { onCommand } : {}),
+    });
+
+  it('an insert leases its new record for this relay: claimed with no store command, and no other relay takes it', async () => {
+    const commands: string[] = [];
+    const store = await connect((name) => commands.push(name));
+    const other = await connect();
+    try {
+      const name = uniqueName('hinted');
+      const tenantId = trustedTenantId(uniqueName('t'));
+      const source = store.outbox([name]);
+      await source.claimPending(10, 60_000); // the relay is running: its process's writes hint it from now on
+      await store
+        .forTenant(tenantId)
+        .collection<{ id: string }>(name)
+        .insertOne({ id: 'b1' }, { events: [outboxEvent('h1'), outboxEvent('h2')] });
+      // Another process's relay finds nothing to claim: the insert leased the record.
+      expect(await other.outbox([name]).claimPending(10, 60_000)).toEqual([]);
+      commands.length = 0;
+      const claimed = await source.claimPending(10, 60_000, { afterWrites: true });
+      expect(commands).toEqual([]);
+      expect(claimed).toEqual([
+        { collection: name, tenantId, id: 'b1', messages: [outboxEvent('h1'), outboxEvent('h2')] },
+      ]);
+      await source.acknowledge([{ pending: claimed[0]!, messageIds: ['h1', 'h2'] }]);
+      expect(await source.countPending()).toBe(0);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
+  it("an update made before the relay took the insert's hint joins it; a later one is read back", async () => {
+    const commands: string[] = [];
+    const store = await connect((name) => commands.push(name));
+    try {
+      const name = uniqueName('hinted');
+      const tenantId = trustedTenantId(uniqueName('t'));
+      const source = store.outbox([name]);
+      await source.claimPending(10, 60_000);
+      const records = store.forTenant(tenantId).collection<{ id: string; n?: number }>(name);
+      await records.insertOne({ id: 'r1' }, { events: [outboxEvent('j1')] });
+      const updated = await records.findOneAndUpdate(
+        { id: 'r1' },
+        { $set: { n: 1 } },
+        { events: [outboxEvent('j2')] },
+      );
+      expect(updated).toEqual({ id: 'r1', n: 1 }); // the outbox the update returned stays inside the store
+      commands.length = 0;
+      const claimed = await source.claimPending(10, 60_000, { afterWrites: true });
+      expect(commands).toEqual([]);
+      expect(claimed.map((pending) => pending.messages.map((m) => m.id))).toEqual([['j1', 'j2']]);
+
+      // The hint is taken: an update now is the claim's to read, once this claim is acknowledged.
+      await records.findOneAndUpdate({ id: 'r1' }, { $set: { n: 2 } }, { events: [outboxEvent('j3')] });
+      await source.acknowledge([{ pending: claimed[0]!, messageIds: ['j1', 'j2'] }]);
+      const next = await source.claimPending(10, 60_000, { afterWrites: true });
+      expect(next.map((pending) => pending.messages.map((m) => m.id))).toEqual([['j3']]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a lease its insert took long ago is left to run out, not claimed from the hint', async () => {
+    const store = await connect();
+    try {
+      const name = uniqueName('hinted');
+      const source = store.outbox([name]);
+      await source.claimPending(10, 300); // a relay with leases of 300 ms
+      await store
+        .forTenant(trustedTenantId(uniqueName('t')))
+        .collection<{ id: string }>(name)
+        .insertOne({ id: 'r1' }, { events: [outboxEvent('s1')] });
+      await new Promise((resolve) => setTimeout(resolve, 100)); // a third of the lease gone before the claim
+      expect(await source.claimPending(10, 300, { afterWrites: true })).toEqual([]);
+      await new Promise((resolve) => setTimeout(resolve, 250)); // the insert's lease has run out
+      const claimed = await source.claimPending(10, 300);
+      expect(claimed.map((pending) => pending.messages.map((m) => m.id))).toEqual([['s1']]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('a process whose relay never claimed leases nothing it writes', async () => {
+    const store = await connect();
+    const other = await connect();
+    try {
+      const name = uniqueName('hinted');
+      await store
+        .forTenant(trustedTenantId(uniqueName('t')))
+        .collection<{ id: string }>(name)
+        .insertOne({ id: 'r1' }, { events: [outboxEvent('n1')] });
+      const claimed = await other.outbox([name]).claimPending(10, 60_000);
+      expect(claimed.map((pending) => pending.id)).toEqual(['r1']);
+    } finally {
+      await other.close();
       await store.close();
     }
   });
