@@ -68,7 +68,9 @@ interface Published {
  * Publishes the events that writes left in the store's outboxes (at least once). Each round claims pending
  * records, publishes each record's events in write order (stopping at a record's first failure so order
  * holds), then acknowledges the round's published ones together; the next round claims and publishes while
- * that acknowledgement runs (its records stay leased), and acknowledges after it. An event stays in the store until the bus acknowledged it;
+ * that acknowledgement runs (its records stay leased), and acknowledges after it; an acknowledgement that released
+ * a record holding events written while it was leased (claims made meanwhile skipped it) has the relay claim again at
+ * once. An event stays in the store until the bus acknowledged it;
  * if the process dies between the PubAck and the acknowledgement it is published again with the same id, and
  * JetStream (Nats-Msg-Id window) or the consumer drops the duplicate. While the bus or the store fails, rounds
  * back off; the loop itself never throws.
@@ -94,6 +96,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   let backingOff = false;
   let held: Held[] = [];
   const ages = new PendingAges(leaseMs);
+
+  /** Runs a round at once after the current one (a write kicked, or records were released with events left). */
+  const claimAgain = () => {
+    if (state !== 'running' || backingOff) return;
+    kicked = true;
+    // Every write kicks: abort() without a reason would build (and capture the stack of) an AbortError
+    // each time, also when the pause was already cut short.
+    if (!wake.signal.aborted) wake.abort(WOKEN);
+  };
 
   const report = (error: unknown) => {
     stats.lastError = error instanceof Error ? error.message : String(error);
@@ -142,7 +153,8 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     let ackFailed = false;
     if (acks.length > 0) {
       try {
-        await source.acknowledge(acks);
+        // Events written to a record while this round held it were skipped by claims made meanwhile: claim again.
+        if (await source.acknowledge(acks)) claimAgain();
       } catch (e) {
         report(e);
         ackFailed = true;
@@ -259,13 +271,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       state = 'running';
       loop = run();
     },
-    kick() {
-      if (state !== 'running' || backingOff) return;
-      kicked = true;
-      // Every write kicks: abort() without a reason would build (and capture the stack of) an AbortError
-      // each time, also when the pause was already cut short.
-      if (!wake.signal.aborted) wake.abort(WOKEN);
-    },
+    kick: claimAgain,
     async stop() {
       if (state === 'running') wake.abort();
       state = 'stopped';

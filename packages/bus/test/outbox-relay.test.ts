@@ -60,20 +60,25 @@ class MemoryOutbox implements OutboxSource {
   /** While set, every acknowledgement waits for it (a slow disk flush or store round trip). */
   ackGate: Promise<void> | null = null;
 
-  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
     this.ackCalls++;
     if (this.ackGate) await this.ackGate;
     if (this.failAcks > 0) {
       this.failAcks--;
       throw new Error('store down (ack)');
     }
+    let releasedWithEvents = false;
     for (const { pending, messageIds } of acks) {
       const record = this.records.get(pending.id);
       if (!record) continue;
       this.acks.push({ id: pending.id, messageIds: [...messageIds] });
       record.messages = record.messages.filter((m) => !messageIds.includes(m.id));
-      if (this.releaseOnAck) record.leasedUntil = 0;
+      if (this.releaseOnAck) {
+        record.leasedUntil = 0;
+        if (record.messages.length > 0) releasedWithEvents = true;
+      }
     }
+    return releasedWithEvents;
   }
 
   async countPending(): Promise<number> {
@@ -231,6 +236,28 @@ describe('outbox relay', () => {
     await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
     expect(source.acks.map((ack) => ack.id)).toEqual(['F1', 'F2']);
     expect(received).toHaveLength(2);
+    await relay.stop();
+  });
+
+  it('claims again at once when an acknowledgement released a record that got an event while it was claimed', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
+    let openGate = () => {};
+    source.ackGate = new Promise<void>((resolve) => (openGate = resolve));
+    const [first, second] = events('G1', 2);
+    source.write('G1', [first!]);
+    relay.start();
+    await vi.waitFor(() => expect(source.ackCalls).toBe(1), WAIT);
+    // Written while the record is leased: the round this kick runs skips it.
+    source.write('G1', [second!]);
+    const claims = source.claimsAfterWrites.length;
+    relay.kick();
+    await vi.waitFor(() => expect(source.claimsAfterWrites.length).toBe(claims + 1), WAIT);
+    expect(received.map((e) => e.id)).toEqual([first!.id]);
+    source.ackGate = null;
+    openGate();
+    // No poll for ten minutes and no write: only the acknowledgement's answer brings the second event out.
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toEqual([first!.id, second!.id]), WAIT);
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), WAIT);
     await relay.stop();
   });
 

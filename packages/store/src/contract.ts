@@ -783,6 +783,28 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         expect(afterDelete.map(messageIds)).toEqual([['d1']]);
       });
 
+      it('an acknowledgement that releases a record written while claimed says so, and a claim after writes finds the event', async () => {
+        const collection = outboxCollection();
+        const coll = items(newTenant(), collection);
+        const source = store.outbox([collection]);
+        expect(await source.claimPending(10, 60_000)).toEqual([]);
+        await coll.insertOne({ id: 'quiet' }, { events: [event('q1')] });
+        await coll.insertOne({ id: 'busy' }, { events: [event('b1')] });
+        const first = await source.claimPending(10, 60_000, { afterWrites: true });
+        expect(first.map(messageIds).sort()).toEqual([['b1'], ['q1']]);
+        const claimed = new Map(first.map((pending) => [pending.id, pending]));
+        // Nothing written since the claim: nothing to claim again.
+        expect(await source.acknowledge([{ pending: claimed.get('quiet')!, messageIds: ['q1'] }])).toBe(
+          false,
+        );
+        await coll.findOneAndUpdate({ id: 'busy' }, { $set: { v: 1 } }, { events: [event('b2')] });
+        // The record is still leased: a claim after the write skips it.
+        expect(await source.claimPending(10, 60_000, { afterWrites: true })).toEqual([]);
+        expect(await source.acknowledge([{ pending: claimed.get('busy')!, messageIds: ['b1'] }])).toBe(true);
+        const again = await source.claimPending(10, 60_000, { afterWrites: true });
+        expect(again.map((pending) => [pending.id, messageIds(pending)])).toEqual([['busy', ['b2']]]);
+      });
+
       it('stores no events for a write that did not happen', async () => {
         const collection = outboxCollection();
         const coll = items(newTenant(), collection);
@@ -871,9 +893,7 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await coll.insertOne({ id: 'r' }, { events: [event('e1')] });
         const [pending] = await source.claimPending(10, 60_000);
         await coll.deleteOne({ id: 'r' });
-        await expect(
-          source.acknowledge([{ pending: pending!, messageIds: ['e1'] }]),
-        ).resolves.toBeUndefined();
+        await expect(source.acknowledge([{ pending: pending!, messageIds: ['e1'] }])).resolves.toBe(false);
         // The delete kept the event (at-least-once: it may come once more), and relaying it purges it.
         for (const again of await source.claimPending(10, 60_000)) {
           expect(messageIds(again)).toEqual(['e1']);

@@ -42,34 +42,40 @@ export class EmbeddedOutbox implements OutboxSource {
     return claimed;
   }
 
-  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
     this.engine.assertUsable();
     const work = acks.filter((ack) => ack.messageIds.length > 0);
-    if (work.length === 0) return;
-    // One write transaction for the whole round.
-    await this.engine.write(() => {
-      for (const { pending, messageIds } of work) this.removePublished(pending, new Set(messageIds));
+    if (work.length === 0) return false;
+    // One write transaction for the whole round; what each record keeps (events written after its claim).
+    const kept = await this.engine.write(() =>
+      work.map(({ pending, messageIds }) => this.removePublished(pending, new Set(messageIds))),
+    );
+    let releasedWithEvents = false;
+    work.forEach(({ pending, messageIds }, i) => {
+      if (!releasesClaim(pending, new Set(messageIds))) return;
+      this.leases.delete(leaseKey(pending.collection, pending.tenantId, pending.id));
+      if (kept[i]! > 0) releasedWithEvents = true;
     });
-    for (const { pending, messageIds } of work) {
-      if (releasesClaim(pending, new Set(messageIds))) {
-        this.leases.delete(leaseKey(pending.collection, pending.tenantId, pending.id));
-      }
-    }
+    return releasedWithEvents;
   }
 
-  /** Inside a write: the record's outbox without the published events (a relayed tombstone is purged). */
-  private removePublished(pending: PendingOutbox, published: ReadonlySet<string>): void {
+  /**
+   * Inside a write: the record's outbox without the published events (a relayed tombstone is purged). Returns how
+   * many events the record keeps.
+   */
+  private removePublished(pending: PendingOutbox, published: ReadonlySet<string>): number {
     const { collection, tenantId, id } = pending;
     const record = this.engine.get(collection, tenantId, id);
-    if (!record) return; // deleted meanwhile
+    if (!record) return 0; // deleted meanwhile
     const outbox = record.outbox.filter((message) => !published.has(message.id));
-    if (outbox.length === record.outbox.length) return;
+    if (outbox.length === record.outbox.length) return outbox.length;
     if (outbox.length === 0 && isDeletedOutboxCollection(collection)) {
       this.engine.remove(collection, tenantId, record);
-      return;
+      return 0;
     }
     const outboxAt = outbox.length > 0 ? record.outboxAt : null;
     this.engine.put(collection, tenantId, { doc: record.doc, outbox, outboxAt }, record);
+    return outbox.length;
   }
 
   async countPending(): Promise<number> {

@@ -30,6 +30,11 @@ const NOT_PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: false } };
 const FRESH_WRITE_LEASE = 0.9;
 /** A batch that found candidates but leased none of them (another relay was faster) is tried again this often. */
 const LOST_RACE_RETRIES = 3;
+/**
+ * Claimed records whose collection's write count at the claim is kept, at most; past that the oldest are forgotten,
+ * and their release has the collection read again as if written meanwhile.
+ */
+const MAX_CLAIMS_NOTED = 10_000;
 const ALL_OUTBOX_FIELDS = {
   [OUTBOX_FIELD]: '',
   [OUTBOX_AT_FIELD]: '',
@@ -62,6 +67,12 @@ const claimable = (now: number): Document => ({
  * only for a filter of exactly its keys (mongo-java-server, the test server) would scan the collection for each.
  */
 export class MongoOutbox implements OutboxSource {
+  /**
+   * Per record this relay claimed and has not released (`collection \0 _id`), its collection's write count when
+   * the claim began (WrittenOutboxes.writeCount): a release after more writes may leave events a claim skipped.
+   */
+  private readonly claimedAtWrite = new Map<string, number>();
+
   constructor(
     private readonly context: MongoContext,
     private readonly collections: readonly string[],
@@ -71,6 +82,7 @@ export class MongoOutbox implements OutboxSource {
     assertClaim(limit, leaseMs);
     const all = [...new Set(this.collections)];
     this.context.outboxHints.serve(all, leaseMs);
+    const writesAtClaim = new Map(all.map((name) => [name, this.context.writtenOutboxes.writeCount(name)]));
     const claimed = this.claimHinted(all, limit, leaseMs);
     let active = this.context.writtenOutboxes.due(all, Date.now(), { all: options.afterWrites !== true });
     while (claimed.length < limit && active.length > 0) {
@@ -92,8 +104,33 @@ export class MongoOutbox implements OutboxSource {
       active = claimed.length > before ? stillPending : [];
     }
     // What a full claim left behind is read again at the next one.
-    for (const name of active) this.context.writtenOutboxes.mark(name);
+    for (const name of active) this.context.writtenOutboxes.reread(name);
+    for (const pending of claimed) this.noteClaim(pending, writesAtClaim.get(pending.collection) ?? 0);
     return claimed;
+  }
+
+  private noteClaim(pending: PendingOutbox, writeCount: number): void {
+    const key = claimKey(pending.collection, recordId(pending));
+    this.claimedAtWrite.delete(key); // re-inserted last, so the oldest claims are the first forgotten
+    this.claimedAtWrite.set(key, writeCount);
+    if (this.claimedAtWrite.size > MAX_CLAIMS_NOTED) {
+      this.claimedAtWrite.delete(this.claimedAtWrite.keys().next().value as string);
+    }
+  }
+
+  /**
+   * After an acknowledgement released the record `_id` of `name`: whether events may have been written to it while
+   * it was leased, which a claim after writes made meanwhile skipped (the write's mark was spent on it). Then the
+   * collection is read again by the next claim after writes. Known of this process's writes only: another's is
+   * found by the next read of the collection that is not after writes, within `outboxQuietReadMs`.
+   */
+  private releasedAfterWrites(name: string, id: string): boolean {
+    const key = claimKey(name, id);
+    const atClaim = this.claimedAtWrite.get(key);
+    this.claimedAtWrite.delete(key);
+    const written = atClaim === undefined || this.context.writtenOutboxes.writeCount(name) > atClaim;
+    if (written) this.context.writtenOutboxes.reread(name);
+    return written;
   }
 
   /**
@@ -110,7 +147,7 @@ export class MongoOutbox implements OutboxSource {
       .map(({ collection, tenantId, id, messages }) => ({ collection, tenantId, id, messages }));
   }
 
-  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void> {
+  async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
     const byCollection = new Map<string, OutboxAcknowledgement[]>();
     for (const ack of acks) {
       if (ack.messageIds.length === 0) continue;
@@ -118,7 +155,12 @@ export class MongoOutbox implements OutboxSource {
       list.push(ack);
       byCollection.set(ack.pending.collection, list);
     }
-    for (const [name, list] of byCollection) await this.acknowledgeIn(name, list);
+    let claimAgain = false;
+    for (const [name, list] of byCollection) {
+      const released = await this.acknowledgeIn(name, list);
+      for (const id of released) if (this.releasedAfterWrites(name, id)) claimAgain = true;
+    }
+    return claimAgain;
   }
 
   /**
@@ -126,9 +168,10 @@ export class MongoOutbox implements OutboxSource {
    * on `_id` alone (so any MongoDB-protocol server finds the record by its `_id` index, never by a scan): each
    * record loses the events it published (an event pushed meanwhile stays) and, when they were all its claim,
    * its lease; then the records of the round left with an empty outbox lose their pending marker. Each statement
-   * is atomic per record, so an event pushed between the two keeps its record pending.
+   * is atomic per record, so an event pushed between the two keeps its record pending. Returns the `_id`s of the
+   * records whose claim it released.
    */
-  private async acknowledgeIn(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
+  private async acknowledgeIn(name: string, acks: readonly OutboxAcknowledgement[]): Promise<string[]> {
     const released: string[] = [];
     const operations: AnyBulkWriteOperation[] = acks.map((ack) => {
       const published = new Set(ack.messageIds);
@@ -143,6 +186,7 @@ export class MongoOutbox implements OutboxSource {
     if (released.length > 0) operations.push({ updateMany: emptiedOutboxes(released) });
     await this.context.run(() => this.context.db.collection(name).bulkWrite(operations, { ordered: true }));
     if (isDeletedOutboxCollection(name)) await this.purgeTombstones(name, acks);
+    return released;
   }
 
   /** Deleted records' tombstones whose events were all relayed have no reason to stay. */
@@ -238,6 +282,10 @@ export class MongoOutbox implements OutboxSource {
     const { filter, update } = emptiedOutboxes([id]);
     await this.context.run(() => this.context.db.collection(name).updateMany(filter, update));
   }
+}
+
+function claimKey(collection: string, id: string): string {
+  return `${collection}\u0000${id}`;
 }
 
 /** A record's MongoDB `_id` (its tenant is part of it). */

@@ -138,8 +138,13 @@ export interface OutboxSource {
    * stay). When they are all of `pending.messages` the claim is released (events added meanwhile can be claimed
    * at once); after a partial acknowledgement the claim holds until its lease runs out. A relay acknowledges a
    * whole round at once: on MongoDB the common case of the whole round is one store command.
+   *
+   * Resolves to true when a record whose claim it released holds events written while it was claimed (a claim
+   * made meanwhile skipped them, the record being leased): they are claimable now, and the relay should claim
+   * again at once (a claim after writes finds them) rather than at its next poll. On MongoDB this is known of
+   * this process's own writes; another process's write to a leased record is found within `outboxQuietReadMs`.
    */
-  acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<void>;
+  acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean>;
   /** How many records have pending events (for health: queueLength). */
   countPending(): Promise<number>;
 }

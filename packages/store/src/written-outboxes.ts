@@ -9,11 +9,28 @@
 export class WrittenOutboxes {
   private readonly written = new Set<string>();
   private readonly lastRead = new Map<string, number>();
+  /** Writes with events per collection since start (see writeCount). */
+  private readonly writes = new Map<string, number>();
 
   constructor(private readonly maxQuietMs: number) {}
 
   /** After a write with events to `collection` succeeded. */
   mark(collection: string): void {
+    this.written.add(collection);
+    this.writes.set(collection, this.writeCount(collection) + 1);
+  }
+
+  /**
+   * How many writes with events to `collection` succeeded so far. A claim notes it, so that the acknowledgement that
+   * releases its records can tell whether one of them may have been written while leased (a claim made meanwhile
+   * skipped it), and have the collection read again (`reread`).
+   */
+  writeCount(collection: string): number {
+    return this.writes.get(collection) ?? 0;
+  }
+
+  /** The next claim after writes reads `collection` (records released with events written while leased). */
+  reread(collection: string): void {
     this.written.add(collection);
   }
 

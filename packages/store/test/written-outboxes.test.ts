@@ -28,4 +28,16 @@ describe('WrittenOutboxes', () => {
     expect(written.due(collections, 1_050, { all: true })).toEqual(collections);
     expect(written.due(collections, 1_060)).toEqual([]);
   });
+
+  it('counts the writes to each collection; a reread has the next claim read it without counting a write', () => {
+    const written = new WrittenOutboxes(200);
+    written.due(collections, 1_000);
+    written.mark('a');
+    written.mark('a');
+    expect([written.writeCount('a'), written.writeCount('b')]).toEqual([2, 0]);
+    expect(written.due(collections, 1_010)).toEqual(['a']);
+    written.reread('b');
+    expect(written.due(collections, 1_020)).toEqual(['b']);
+    expect([written.writeCount('a'), written.writeCount('b')]).toEqual([2, 0]);
+  });
 });
