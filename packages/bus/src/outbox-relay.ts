@@ -15,6 +15,12 @@ export interface OutboxRelayOptions {
   leaseMs?: number;
   /** Records published in parallel within a round (events of one record are always sequential). Default 16. */
   concurrency?: number;
+  /**
+   * Least time between the starts of two acknowledgements: the rounds published meanwhile are acknowledged together,
+   * in one store call (fewer store commands; their records stay leased that much longer, which delays only an event
+   * written to one of them meanwhile). A full batch waiting is acknowledged at once. Default 50.
+   */
+  ackIntervalMs?: number;
   /** Longest pause after failing rounds (the pause doubles from `pollIntervalMs`). Default 5000. */
   maxBackoffMs?: number;
   /** Told about failures (store, bus: at most one bus-unavailable report per round); the relay carries on. */
@@ -67,11 +73,11 @@ interface Published {
 /**
  * Publishes the events that writes left in the store's outboxes (at least once). Each round claims pending
  * records, publishes each record's events in write order (stopping at a record's first failure so order
- * holds), then acknowledges the round's published ones together; the next round claims and publishes while
- * that acknowledgement runs (its records stay leased), and acknowledges after it; an acknowledgement that released
- * a record holding events written while it was leased (claims made meanwhile skipped it) has the relay claim again at
- * once. An event stays in the store until the bus acknowledged it;
- * if the process dies between the PubAck and the acknowledgement it is published again with the same id, and
+ * holds), then hands them to the acknowledgement, which runs beside the rounds and takes every round published
+ * since the last one in one store call, at most every `ackIntervalMs` (their records stay leased until it lands);
+ * an acknowledgement that released a record holding events written while it was leased (claims made meanwhile
+ * skipped it) has the relay claim again at once. An event stays in the store until the bus acknowledged it; if
+ * the process dies between the PubAck and the acknowledgement it is published again with the same id, and
  * JetStream (Nats-Msg-Id window) or the consumer drops the duplicate. While the bus or the store fails, rounds
  * back off; the loop itself never throws.
  *
@@ -86,6 +92,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   const batchSize = options.batchSize ?? 100;
   const leaseMs = options.leaseMs ?? 10_000;
   const concurrency = Math.max(1, options.concurrency ?? 16);
+  const ackIntervalMs = Math.max(0, options.ackIntervalMs ?? 50);
   const maxBackoffMs = Math.max(pollIntervalMs, options.maxBackoffMs ?? 5000);
 
   const stats: OutboxRelayStats = { lastSuccess: null, lastError: null, lastErrorAt: null, published: 0 };
@@ -187,12 +194,57 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /**
-   * The previous round's acknowledgement. A round claims and publishes while it runs (its records stay leased
-   * until it lands, so no round claims them again), then waits for it before starting its own: one
-   * acknowledgement at a time, in round order. So an event written during a slow acknowledgement (a disk flush,
-   * a store round trip) is published without waiting for it.
+   * Published rounds wait here for their acknowledgement, which runs beside the rounds (their records stay leased
+   * until it lands, so no round claims them again): one acknowledgement at a time, in round order, each of every
+   * round published since the last one started, and at least `ackIntervalMs` after it. So an event written during a
+   * slow acknowledgement (a disk flush, a store round trip) is published without waiting for it, and a store
+   * command acknowledges many rounds under load.
    */
-  let acking: Promise<boolean> = Promise.resolve(false);
+  let unacked: Array<{ work: readonly Held[]; published: readonly Published[] }> = [];
+  let unackedRecords = 0;
+  /** The acknowledgements in progress (settles when none is left to do); never rejects. */
+  let acking: Promise<void> = Promise.resolve();
+  let ackRunning = false;
+  let lastAckStart = -Infinity;
+  /** Cuts the pause before the next acknowledgement short (a full batch waits, or the relay stops). */
+  let ackWake = new AbortController();
+  /** An acknowledgement failed since the last round reported: the next round backs off. */
+  let acknowledgementFailed = false;
+
+  const acknowledgeWaiting = async (): Promise<void> => {
+    ackRunning = true;
+    try {
+      while (unacked.length > 0) {
+        const pause = lastAckStart + ackIntervalMs - Date.now();
+        if (pause > 0 && state === 'running' && unackedRecords < batchSize) {
+          ackWake = new AbortController();
+          await sleep(pause, ackWake.signal);
+        }
+        const rounds = unacked;
+        unacked = [];
+        unackedRecords = 0;
+        lastAckStart = Date.now();
+        const failed = await acknowledgeRound(
+          rounds.flatMap((r) => r.work),
+          rounds.flatMap((r) => r.published),
+        );
+        acknowledgementFailed ||= failed;
+      }
+    } finally {
+      ackRunning = false;
+    }
+  };
+
+  /** Hands a published round to the acknowledgements; waits for them while a full batch of records is waiting. */
+  const queueAcknowledgement = async (work: readonly Held[], published: readonly Published[]) => {
+    unacked.push({ work, published });
+    unackedRecords += work.length;
+    if (!ackRunning) acking = acknowledgeWaiting();
+    if (unackedRecords >= batchSize) {
+      ackWake.abort();
+      await acking;
+    }
+  };
 
   /** Records claimed earlier that still have work and at least half of their lease left. */
   const takeHeld = (): Held[] => {
@@ -203,7 +255,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
   };
 
   /**
-   * One round; returns whether it (or the acknowledgement of the round before it) failed and whether it claimed
+   * One round; returns whether it (or an acknowledgement since the last round) failed and whether it claimed
    * a full batch (more may be waiting). A round after a kick lets the store read only what this process wrote
    * (`afterWrites`); a poll reads everything.
    */
@@ -232,9 +284,12 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
     const busDown = { value: false };
     const published = await mapLimit(work, concurrency, (h) => publishRecord(h.pending, busDown));
-    const previousFailed = await acking;
-    acking = acknowledgeRound(work, published);
-    return { failed: busDown.value || previousFailed, full };
+    if (work.length > 0) await queueAcknowledgement(work, published);
+    const failed = busDown.value || acknowledgementFailed;
+    acknowledgementFailed = false;
+    // A round with work succeeds when its acknowledgement lands (acknowledgeRound).
+    if (work.length === 0 && !failed) stats.lastSuccess = new Date().toISOString();
+    return { failed, full };
   };
 
   const run = async () => {
@@ -275,6 +330,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async stop() {
       if (state === 'running') wake.abort();
       state = 'stopped';
+      ackWake.abort();
       await loop;
       held = [];
       ages.clear();

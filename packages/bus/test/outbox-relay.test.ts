@@ -239,6 +239,38 @@ describe('outbox relay', () => {
     await relay.stop();
   });
 
+  it('acknowledges the rounds published within ackIntervalMs in one store call, and what waits when it stops', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000, ackIntervalMs: 600_000 });
+    source.write('A1', events('A1', 1));
+    relay.start();
+    // The first acknowledgement has nothing before it to wait for.
+    await vi.waitFor(() => expect(source.acks.map((ack) => ack.id)).toEqual(['A1']), WAIT);
+    for (const id of ['A2', 'A3']) {
+      source.write(id, events(id, 1));
+      relay.kick();
+      await vi.waitFor(() => expect(received.map((e) => e.subject)).toContain(id), WAIT);
+    }
+    // Both published in rounds of their own, neither acknowledged yet: the interval has not passed.
+    expect(source.ackCalls).toBe(1);
+    expect(await source.countPending()).toBe(2);
+    await relay.stop();
+    expect(source.ackCalls).toBe(2);
+    expect(source.acks.map((ack) => ack.id)).toEqual(['A1', 'A2', 'A3']);
+    expect(await source.countPending()).toBe(0);
+  });
+
+  it('acknowledges at once when a full batch waits, whatever the interval', async () => {
+    const { source, relay } = setUp({ pollIntervalMs: 600_000, ackIntervalMs: 600_000, batchSize: 2 });
+    source.write('B1', events('B1', 1));
+    relay.start();
+    await vi.waitFor(() => expect(source.ackCalls).toBe(1), WAIT);
+    for (const id of ['B2', 'B3']) source.write(id, events(id, 1));
+    relay.kick();
+    await vi.waitFor(() => expect(source.ackCalls).toBe(2), WAIT);
+    expect(source.acks.map((ack) => ack.id)).toEqual(['B1', 'B2', 'B3']);
+    await relay.stop();
+  });
+
   it('claims again at once when an acknowledgement released a record that got an event while it was claimed', async () => {
     const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
     let openGate = () => {};
