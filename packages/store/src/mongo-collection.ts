@@ -24,6 +24,12 @@ import type { WrittenOutboxes } from './written-outboxes.js';
 
 /** A delete retried this often when events keep arriving on its record between its read and its delete. */
 const MAX_DELETE_ATTEMPTS = 10;
+
+/** Whether a relay holds the stored record at `now` (its lease has not run out). */
+function isLeased(doc: Document, now: number): boolean {
+  const lease = doc[OUTBOX_LEASE_FIELD] as unknown;
+  return typeof lease === 'number' && lease > now;
+}
 import type {
   Filter,
   FindOptions,
@@ -61,6 +67,12 @@ export const PUBLIC_PROJECTION = {
 /** The same, with the record's outbox (publicDocument leaves it out of what the caller gets). */
 const PUBLIC_PROJECTION_WITH_OUTBOX = (() => {
   const { [OUTBOX_FIELD]: _outbox, ...rest } = PUBLIC_PROJECTION;
+  return rest;
+})();
+
+/** The same, with the record's outbox and its lease. */
+const PUBLIC_PROJECTION_WITH_OUTBOX_AND_LEASE = (() => {
+  const { [OUTBOX_LEASE_FIELD]: _lease, ...rest } = PUBLIC_PROJECTION_WITH_OUTBOX;
   return rest;
 })();
 
@@ -177,16 +189,21 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     const mongoUpdate = this.mongoUpdate(filter, update, events, upsert);
     if (Object.keys(mongoUpdate).length === 0) return await this.findOne(filter);
     const name = this.collection.collectionName;
-    // A record whose insert hint still waits for this process's relay: the update returns its outbox for the hint.
+    const hints = this.context.outboxHints;
+    // A record whose hint still waits for this process's relay: the update returns its outbox for the hint.
     const hinted =
-      events.length > 0 &&
-      typeof filter.id === 'string' &&
-      this.context.outboxHints.isWaiting(name, this.tenantId, filter.id);
+      events.length > 0 && typeof filter.id === 'string' && hints.isWaiting(name, this.tenantId, filter.id);
+    // Any other record written with events: the update returns its outbox and lease, to hand it over unless held.
+    const offered = events.length > 0 && !hinted && hints.accepts(name);
     const attempt = () =>
       this.collection.findOneAndUpdate(this.scoped(filter), mongoUpdate, {
         upsert,
         returnDocument: 'after',
-        projection: hinted ? PUBLIC_PROJECTION_WITH_OUTBOX : PUBLIC_PROJECTION,
+        projection: hinted
+          ? PUBLIC_PROJECTION_WITH_OUTBOX
+          : offered
+            ? PUBLIC_PROJECTION_WITH_OUTBOX_AND_LEASE
+            : PUBLIC_PROJECTION,
       });
     const doc = await this.context.run(async () => {
       try {
@@ -198,17 +215,22 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
         throw error;
       }
     });
-    const refreshed =
-      doc !== null &&
-      hinted &&
-      this.context.outboxHints.refresh(
-        name,
-        this.tenantId,
-        String(doc.id),
-        (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[],
-      );
-    if (doc && events.length > 0 && !refreshed) this.context.writtenOutboxes.mark(name);
-    return doc ? publicDocument<T>(doc) : null;
+    if (doc === null) return null;
+    const outbox = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
+    const handedOver = hinted
+      ? hints.refresh(name, this.tenantId, String(doc.id), outbox)
+      : offered && !isLeased(doc, Date.now());
+    if (handedOver && offered) {
+      hints.offer({
+        collection: name,
+        tenantId: this.tenantId,
+        id: String(doc.id),
+        messages: outbox,
+        leasedUntil: null,
+      });
+    }
+    if (events.length > 0 && !handedOver) this.context.writtenOutboxes.mark(name);
+    return publicDocument<T>(doc);
   }
 
   async deleteOne(filter: Filter, options?: WriteOptions): Promise<boolean> {

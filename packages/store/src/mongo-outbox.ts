@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { trustedTenantId } from '@coperto/auth';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
 import type { MongoContext } from './mongo-collection.js';
+import type { HintedRecord } from './outbox-hints.js';
 import { assertClaim, releasesClaim } from './outbox-claim.js';
 import {
   OUTBOX_AT_FIELD,
@@ -83,7 +84,7 @@ export class MongoOutbox implements OutboxSource {
     const all = [...new Set(this.collections)];
     this.context.outboxHints.serve(all, leaseMs);
     const writesAtClaim = new Map(all.map((name) => [name, this.context.writtenOutboxes.writeCount(name)]));
-    const claimed = this.claimHinted(all, limit, leaseMs);
+    const claimed = await this.claimHinted(all, limit, leaseMs);
     let active = this.context.writtenOutboxes.due(all, Date.now(), { all: options.afterWrites !== true });
     while (claimed.length < limit && active.length > 0) {
       const before = claimed.length;
@@ -134,17 +135,62 @@ export class MongoOutbox implements OutboxSource {
   }
 
   /**
-   * The records this process inserted since the last claim (OutboxHints), which their inserts leased for this relay:
-   * claimed as they are, without a store command, while nine tenths of their lease are left. Otherwise the relay,
-   * which reckons a claim's lease from the claim, would overestimate one that began long before: such a record waits
-   * for its lease to run out, then any relay's poll claims it (as after a crash).
+   * The records this process wrote events to since the last claim (OutboxHints). Those its inserts leased for this
+   * relay are claimed as they are, without a store command, while nine tenths of their lease are left. Otherwise the
+   * relay, which reckons a claim's lease from the claim, would overestimate one that began long before: such a record
+   * waits for its lease to run out, then any relay's poll claims it (as after a crash). Those its updates handed over
+   * unleased are leased by `_id`, one command per collection (leaseHinted).
    */
-  private claimHinted(collections: readonly string[], limit: number, leaseMs: number): PendingOutbox[] {
+  private async claimHinted(
+    collections: readonly string[],
+    limit: number,
+    leaseMs: number,
+  ): Promise<PendingOutbox[]> {
     const now = Date.now();
-    return this.context.outboxHints
-      .take(collections, limit)
-      .filter((hint) => hint.leasedUntil - now >= leaseMs * FRESH_WRITE_LEASE)
-      .map(({ collection, tenantId, id, messages }) => ({ collection, tenantId, id, messages }));
+    const claimed: PendingOutbox[] = [];
+    const unleased = new Map<string, HintedRecord[]>();
+    for (const hint of this.context.outboxHints.take(collections, limit)) {
+      if (hint.leasedUntil === null) {
+        unleased.set(hint.collection, [...(unleased.get(hint.collection) ?? []), hint]);
+      } else if (hint.leasedUntil - now >= leaseMs * FRESH_WRITE_LEASE) {
+        claimed.push(pendingOf(hint));
+      }
+    }
+    for (const [name, hints] of unleased) claimed.push(...(await this.leaseHinted(name, hints, leaseMs)));
+    return claimed;
+  }
+
+  /**
+   * Leases by `_id`, in one `updateMany`, the records of `name` this process's updates handed over while no relay
+   * held them, and returns them with the outbox the updates returned (an event written after that waits for the next
+   * claim, as one written between a claim's read and its lease). When the lease took fewer (another relay leased some
+   * first, or relayed all of one), the records carrying this claim id are read back, as claimBatch does.
+   */
+  private async leaseHinted(
+    name: string,
+    hints: readonly HintedRecord[],
+    leaseMs: number,
+  ): Promise<PendingOutbox[]> {
+    const collection = this.context.db.collection(name);
+    const now = Date.now();
+    const claimId = randomUUID();
+    const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
+    const leased = await this.context.run(() =>
+      collection.updateMany({ _id: { $in: ids }, ...claimable(now) } as Document, {
+        $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
+      }),
+    );
+    if (leased.modifiedCount === hints.length) return hints.map(pendingOf);
+    if (leased.modifiedCount === 0) return [];
+    const docs = await this.context.run(() =>
+      collection
+        .find({ _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId } as Document, {
+          projection: CLAIMED_FIELDS,
+          sort: OLDEST_FIRST,
+        })
+        .toArray(),
+    );
+    return await this.claimedRecords(name, docs);
   }
 
   async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
@@ -257,24 +303,29 @@ export class MongoOutbox implements OutboxSource {
                 )
                 .toArray(),
             );
-      const records: PendingOutbox[] = [];
-      for (const doc of docs) {
-        const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
-        if (messages.length === 0) {
-          // An acknowledgement cut off between its two statements: finish the cleanup.
-          await this.clearIfEmpty(name, String(doc._id));
-          await this.purgeIfTombstone(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
-          continue;
-        }
-        records.push({
-          collection: name,
-          tenantId: trustedTenantId(String(doc.tenantId)),
-          id: String(doc.id),
-          messages,
-        });
-      }
-      return { records, found: candidates.length };
+      return { records: await this.claimedRecords(name, docs), found: candidates.length };
     }
+  }
+
+  /** Leased records as read: their events; one left with none is cleaned up instead. */
+  private async claimedRecords(name: string, docs: readonly Document[]): Promise<PendingOutbox[]> {
+    const records: PendingOutbox[] = [];
+    for (const doc of docs) {
+      const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
+      if (messages.length === 0) {
+        // An acknowledgement cut off between its two statements: finish the cleanup.
+        await this.clearIfEmpty(name, String(doc._id));
+        await this.purgeIfTombstone(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
+        continue;
+      }
+      records.push({
+        collection: name,
+        tenantId: trustedTenantId(String(doc.tenantId)),
+        id: String(doc.id),
+        messages,
+      });
+    }
+    return records;
   }
 
   /** No events left → no longer pending (an event pushed meanwhile wins): a claim's cleanup after a crash. */
@@ -282,6 +333,10 @@ export class MongoOutbox implements OutboxSource {
     const { filter, update } = emptiedOutboxes([id]);
     await this.context.run(() => this.context.db.collection(name).updateMany(filter, update));
   }
+}
+
+function pendingOf({ collection, tenantId, id, messages }: HintedRecord): PendingOutbox {
+  return { collection, tenantId, id, messages };
 }
 
 function claimKey(collection: string, id: string): string {

@@ -2,15 +2,18 @@ import { randomUUID } from 'node:crypto';
 import type { TenantId } from '@coperto/auth';
 import type { OutboxMessage } from './types.js';
 
-/** A record this process inserted with events, leased by the insert for this process's relay. */
+/**
+ * A record this process wrote events to, handed to its own relay: leased by its insert, or (an update of a record
+ * no relay held) to be leased by the claim by `_id`.
+ */
 export interface HintedRecord {
   collection: string;
   tenantId: TenantId;
   id: string;
-  /** The record's outbox: the insert's events, and those of updates made before the relay took the hint. */
+  /** The record's outbox as the write left it, and as updates made before the relay took the hint left it. */
   messages: OutboxMessage[];
-  /** Epoch ms the insert's lease runs to. */
-  leasedUntil: number;
+  /** Epoch ms the insert's lease runs to; null for an update's hint, which the claim leases. */
+  leasedUntil: number | null;
 }
 
 /** Records inserted since the last claim that wait for it, at most; past that, inserts are read back as before. */
@@ -25,8 +28,10 @@ const MAX_HINTS = 10_000;
  * process's relay, and its events are exactly the insert's: the relay publishes them from the hint. If the process
  * dies before, the lease runs out and any relay's poll claims the record, as after a crash between a claim and its
  * acknowledgement. An update of a record whose hint still waits (nothing of it published yet, and the lease is this
- * relay's) replaces the hint's events with the outbox the update returned; any other update is read back by the
- * claim as before.
+ * relay's) replaces the hint's events with the outbox the update returned. An update of a record that no relay
+ * held when it was written hands over the outbox it returned too, unleased: the claim leases such records by `_id`
+ * in one command (no find), and reads back the ones another relay leased first. An update of a record a relay
+ * holds is read by a claim after that relay's acknowledgement, as before.
  *
  * Off until a relay of this process claims (`serve`: the collections it serves, its lease), so a process without
  * a relay never leases what it writes.
@@ -45,16 +50,27 @@ export class OutboxHints {
     this.leaseMs = leaseMs;
   }
 
+  /** Whether a write with events to `collection` is to be hinted (this process's relay serves it; room left). */
+  accepts(collection: string): boolean {
+    return this.leaseMs !== null && this.served.has(collection) && this.waiting.size < this.maxHints;
+  }
+
   /** The lease a new record of `collection` with events is inserted with; null when it is not to be hinted. */
   writeLease(collection: string, now: number): { until: number; claimId: string } | null {
-    if (this.leaseMs === null || !this.served.has(collection) || this.waiting.size >= this.maxHints)
-      return null;
+    if (this.leaseMs === null || !this.accepts(collection)) return null;
     return { until: now + this.leaseMs, claimId: randomUUID() };
   }
 
-  /** After the insert succeeded. */
+  /**
+   * After the write succeeded. A hint already waiting for the record (two updates answered out of order) keeps the
+   * longer outbox: the record's outbox only grew between them, unless another relay relayed some of it meanwhile,
+   * and then an event the kept one lacks waits for a claim that reads the collection.
+   */
   offer(record: HintedRecord): void {
-    this.waiting.set(keyOf(record.collection, record.tenantId, record.id), record);
+    const key = keyOf(record.collection, record.tenantId, record.id);
+    const waiting = this.waiting.get(key);
+    if (waiting && waiting.messages.length >= record.messages.length) return;
+    this.waiting.set(key, waiting ? { ...waiting, messages: record.messages } : record);
   }
 
   /** Whether the record's hint still waits (an update of it should return its outbox for `refresh`). */
@@ -69,7 +85,8 @@ export class OutboxHints {
   refresh(collection: string, tenantId: string, id: string, outbox: readonly OutboxMessage[]): boolean {
     const hint = this.waiting.get(keyOf(collection, tenantId, id));
     if (!hint) return false;
-    hint.messages = [...outbox];
+    // Two updates answered out of order: the longer outbox is the later (nothing of it is published yet).
+    if (outbox.length > hint.messages.length) hint.messages = [...outbox];
     return true;
   }
 

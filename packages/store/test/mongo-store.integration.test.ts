@@ -186,6 +186,73 @@ describe("MongoDB outbox: what this process writes reaches its own relay's claim
     }
   });
 
+  it('an update of a record no relay holds is handed over: the claim leases it by _id in one command, no read', async () => {
+    const commands: string[] = [];
+    const store = await connect((name) => commands.push(name));
+    try {
+      const name = uniqueName('hinted');
+      const tenantId = trustedTenantId(uniqueName('t'));
+      const records = store.forTenant(tenantId).collection<{ id: string; n?: number }>(name);
+      await records.insertOne({ id: 'u1' }); // before the relay runs, without events
+      const source = store.outbox([name]);
+      await source.claimPending(10, 60_000);
+      const updated = await records.findOneAndUpdate(
+        { id: 'u1' },
+        { $set: { n: 1 } },
+        { events: [outboxEvent('k1')] },
+      );
+      expect(updated).toEqual({ id: 'u1', n: 1 });
+      await records.findOneAndUpdate({ id: 'u1' }, { $set: { n: 2 } }, { events: [outboxEvent('k2')] });
+      commands.length = 0;
+      const claimed = await source.claimPending(10, 60_000, { afterWrites: true });
+      expect(commands).toEqual(['update']);
+      expect(claimed).toEqual([
+        { collection: name, tenantId, id: 'u1', messages: [outboxEvent('k1'), outboxEvent('k2')] },
+      ]);
+      // Leased: no other claim takes it until it is acknowledged.
+      expect(await source.claimPending(10, 60_000)).toEqual([]);
+      expect(await source.acknowledge([{ pending: claimed[0]!, messageIds: ['k1', 'k2'] }])).toBe(false);
+      expect(await source.countPending()).toBe(0);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('an update of a record another relay holds is not handed over; it is claimed once that relay lets it go', async () => {
+    const store = await connect();
+    const other = await connect();
+    try {
+      const name = uniqueName('hinted');
+      const tenantId = trustedTenantId(uniqueName('t'));
+      const otherSource = other.outbox([name]);
+      await other
+        .forTenant(tenantId)
+        .collection<{ id: string }>(name)
+        .insertOne(
+          { id: 'v1' },
+          {
+            events: [outboxEvent('m1')],
+          },
+        );
+      const held = await otherSource.claimPending(10, 60_000);
+      expect(held.map((pending) => pending.id)).toEqual(['v1']);
+      const source = store.outbox([name]);
+      await source.claimPending(10, 60_000);
+      await store
+        .forTenant(tenantId)
+        .collection<{ id: string; n?: number }>(name)
+        .findOneAndUpdate({ id: 'v1' }, { $set: { n: 1 } }, { events: [outboxEvent('m2')] });
+      // Read, not handed over: the other relay holds the record.
+      expect(await source.claimPending(10, 60_000, { afterWrites: true })).toEqual([]);
+      await otherSource.acknowledge([{ pending: held[0]!, messageIds: ['m1'] }]);
+      const claimed = await source.claimPending(10, 60_000);
+      expect(claimed.map((pending) => pending.messages.map((m) => m.id))).toEqual([['m2']]);
+    } finally {
+      await other.close();
+      await store.close();
+    }
+  });
+
   it('a lease its insert took long ago is left to run out, not claimed from the hint', async () => {
     const store = await connect();
     try {

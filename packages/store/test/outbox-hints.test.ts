@@ -49,6 +49,31 @@ describe('outbox hints', () => {
     expect(hints.refresh('a', tenantId, '1', [event('1-g')])).toBe(false);
   });
 
+  it('of two updates answered out of order, the hint keeps the longer (later) outbox', () => {
+    const hints = new OutboxHints();
+    hints.serve(['a'], 5000);
+    hints.offer(hint('a', '1'));
+    expect(hints.refresh('a', tenantId, '1', [event('1-e'), event('1-f'), event('1-g')])).toBe(true);
+    expect(hints.refresh('a', tenantId, '1', [event('1-e'), event('1-f')])).toBe(true);
+    // An update's hand-over (unleased) likewise.
+    const longer = { ...hint('a', '2', 0), leasedUntil: null, messages: [event('2-e'), event('2-f')] };
+    hints.offer(longer);
+    hints.offer({ ...longer, messages: [event('2-e')] });
+    expect(hints.take(['a'], 10).map((h) => [h.id, h.leasedUntil, h.messages.map((m) => m.id)])).toEqual([
+      ['1', 10_000, ['1-e', '1-f', '1-g']],
+      ['2', null, ['2-e', '2-f']],
+    ]);
+  });
+
+  it('hands updates over only for collections a relay of the process serves, while there is room', () => {
+    const hints = new OutboxHints(1);
+    expect(hints.accepts('a')).toBe(false);
+    hints.serve(['a'], 5000);
+    expect([hints.accepts('a'), hints.accepts('b')]).toEqual([true, false]);
+    hints.offer(hint('a', '1'));
+    expect(hints.accepts('a')).toBe(false);
+  });
+
   it('stops leasing new records while the most it keeps are waiting', () => {
     const hints = new OutboxHints(2);
     hints.serve(['a'], 5000);
