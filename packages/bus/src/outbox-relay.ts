@@ -241,7 +241,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     unackedRecords += work.length;
     if (!ackRunning) acking = acknowledgeWaiting();
     if (unackedRecords >= batchSize) {
-      ackWake.abort();
+      ackWake.abort(WOKEN);
       await acking;
     }
   };
@@ -330,7 +330,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     async stop() {
       if (state === 'running') wake.abort();
       state = 'stopped';
-      ackWake.abort();
+      ackWake.abort(WOKEN);
       await loop;
       held = [];
       ages.clear();

@@ -21,15 +21,6 @@ import {
 import { StoreUnavailableError } from './errors.js';
 import type { OutboxHints } from './outbox-hints.js';
 import type { WrittenOutboxes } from './written-outboxes.js';
-
-/** A delete retried this often when events keep arriving on its record between its read and its delete. */
-const MAX_DELETE_ATTEMPTS = 10;
-
-/** Whether a relay holds the stored record at `now` (its lease has not run out). */
-function isLeased(doc: Document, now: number): boolean {
-  const lease = doc[OUTBOX_LEASE_FIELD] as unknown;
-  return typeof lease === 'number' && lease > now;
-}
 import type {
   Filter,
   FindOptions,
@@ -42,6 +33,9 @@ import type {
   WriteOptions,
 } from './types.js';
 import { upsertId, upsertSeed, validateUpdate } from './update-validation.js';
+
+/** A delete retried this often when events keep arriving on its record between its read and its delete. */
+const MAX_DELETE_ATTEMPTS = 10;
 
 /** What a MongoDB collection view needs from its store. */
 export interface MongoContext {
@@ -342,4 +336,10 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     }
     return result as UpdateFilter<Document>;
   }
+}
+
+/** Whether a relay holds the stored record at `now` (its lease has not run out). */
+function isLeased(doc: Document, now: number): boolean {
+  const lease = doc[OUTBOX_LEASE_FIELD] as unknown;
+  return typeof lease === 'number' && lease > now;
 }
