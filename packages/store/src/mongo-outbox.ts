@@ -171,26 +171,45 @@ export class MongoOutbox implements OutboxSource {
     hints: readonly HintedRecord[],
     leaseMs: number,
   ): Promise<PendingOutbox[]> {
-    const collection = this.context.db.collection(name);
-    const now = Date.now();
-    const claimId = randomUUID();
     const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
-    const leased = await this.context.run(() =>
-      collection.updateMany({ _id: { $in: ids }, ...claimable(now) } as Document, {
-        $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
-      }),
+    const { leased, claimId } = await this.leaseByIds(name, ids, Date.now(), leaseMs);
+    if (leased === hints.length) return hints.map(pendingOf);
+    if (leased === 0) return [];
+    return await this.claimedRecords(name, await this.readClaimed(name, ids, claimId));
+  }
+
+  /**
+   * Leases those of the records `ids` of `name` still claimable at `now` in one `updateMany` stamped with a fresh
+   * claim id (each document's update is atomic, so of two relays racing for a record exactly one leases it).
+   */
+  private async leaseByIds(
+    name: string,
+    ids: readonly unknown[],
+    now: number,
+    leaseMs: number,
+  ): Promise<{ leased: number; claimId: string }> {
+    const claimId = randomUUID();
+    const result = await this.context.run(() =>
+      this.context.db
+        .collection(name)
+        .updateMany({ _id: { $in: [...ids] }, ...claimable(now) } as Document, {
+          $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
+        }),
     );
-    if (leased.modifiedCount === hints.length) return hints.map(pendingOf);
-    if (leased.modifiedCount === 0) return [];
-    const docs = await this.context.run(() =>
-      collection
-        .find({ _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId } as Document, {
+    return { leased: result.modifiedCount, claimId };
+  }
+
+  /** Of the records `ids` of `name`, those a lease stamped with `claimId` took, oldest pending first. */
+  private async readClaimed(name: string, ids: readonly unknown[], claimId: string): Promise<Document[]> {
+    return await this.context.run(() =>
+      this.context.db
+        .collection(name)
+        .find({ _id: { $in: [...ids] }, [OUTBOX_CLAIM_FIELD]: claimId } as Document, {
           projection: CLAIMED_FIELDS,
           sort: OLDEST_FIRST,
         })
         .toArray(),
     );
-    return await this.claimedRecords(name, docs);
   }
 
   async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
@@ -278,31 +297,15 @@ export class MongoOutbox implements OutboxSource {
       );
       if (candidates.length === 0) return { records: [], found: 0 };
       const ids = candidates.map((doc) => doc._id);
-      const claimId = randomUUID();
-      const leased = await this.context.run(() =>
-        collection.updateMany(
-          { _id: { $in: ids }, ...claimable(now) },
-          { $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId } },
-        ),
-      );
-      if (leased.modifiedCount === 0) {
+      const { leased, claimId } = await this.leaseByIds(name, ids, now, leaseMs);
+      if (leased === 0) {
         if (attempt < LOST_RACE_RETRIES) continue;
         return { records: [], found: candidates.length };
       }
       // Leased them all (the common case): the records as read are the claim. Events pushed between the read and
       // the lease wait for the next claim (acknowledging the read ones keeps them, see acknowledge). Otherwise
       // another relay took some: read back the ones carrying this claim id.
-      const docs =
-        leased.modifiedCount === candidates.length
-          ? candidates
-          : await this.context.run(() =>
-              collection
-                .find(
-                  { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: claimId },
-                  { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST },
-                )
-                .toArray(),
-            );
+      const docs = leased === candidates.length ? candidates : await this.readClaimed(name, ids, claimId);
       return { records: await this.claimedRecords(name, docs), found: candidates.length };
     }
   }
