@@ -190,11 +190,9 @@ export class MongoOutbox implements OutboxSource {
   ): Promise<{ leased: number; claimId: string }> {
     const claimId = randomUUID();
     const result = await this.context.run(() =>
-      this.context.db
-        .collection(name)
-        .updateMany({ _id: { $in: [...ids] }, ...claimable(now) } as Document, {
-          $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
-        }),
+      this.context.db.collection(name).updateMany({ _id: { $in: [...ids] }, ...claimable(now) } as Document, {
+        $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
+      }),
     );
     return { leased: result.modifiedCount, claimId };
   }
