@@ -17,8 +17,9 @@ export interface OutboxRelayOptions {
   concurrency?: number;
   /**
    * Least time between the starts of two acknowledgements: the rounds published meanwhile are acknowledged together,
-   * in one store call (fewer store commands; their records stay leased that much longer, which delays only an event
-   * written to one of them meanwhile). A full batch waiting is acknowledged at once. Default 50.
+   * in one store call (fewer store commands; their records stay leased that much longer). A full batch waiting is
+   * acknowledged at once, and so is a waiting one when a round after a write claimed nothing (the write may be to
+   * a record the acknowledgement holds: a second change within the interval is not held back by it). Default 50.
    */
   ackIntervalMs?: number;
   /** Longest pause after failing rounds (the pause doubles from `pollIntervalMs`). Default 5000. */
@@ -268,6 +269,9 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       try {
         const claimed = await source.claimPending(wanted, leaseMs, { afterWrites });
         full = claimed.length >= wanted;
+        // A write kicked this round but left nothing to claim: its record may be one a waiting acknowledgement
+        // holds (a second change within ackIntervalMs). Acknowledge now; its release claims again.
+        if (afterWrites && claimed.length === 0 && unacked.length > 0) ackWake.abort(WOKEN);
         // A store may release a claim on acknowledgement: a fresh claim of a held record supersedes it.
         const fresh = new Set(claimed.map(recordKey));
         work = work.filter((h) => !fresh.has(recordKey(h.pending)));

@@ -271,6 +271,26 @@ describe('outbox relay', () => {
     await relay.stop();
   });
 
+  it('a second change to a record within ackIntervalMs is not held back by the acknowledgement waiting for it', async () => {
+    const { source, relay, received } = setUp({ pollIntervalMs: 600_000, ackIntervalMs: 600_000 });
+    source.write('S0', events('S0', 1));
+    relay.start();
+    // The first acknowledgement has nothing before it to wait for; the next one waits ten minutes.
+    await vi.waitFor(() => expect(source.ackCalls).toBe(1), WAIT);
+    const [first, second] = events('S1', 2);
+    source.write('S1', [first!]);
+    relay.kick();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toContain(first!.id), WAIT);
+    expect(source.ackCalls).toBe(1);
+    // S1 is leased until its acknowledgement: the round this kick runs claims nothing, and acknowledges now.
+    source.write('S1', [second!]);
+    relay.kick();
+    await vi.waitFor(() => expect(received.map((e) => e.id)).toContain(second!.id), WAIT);
+    expect(source.ackCalls).toBe(2);
+    await relay.stop();
+    expect(await source.countPending()).toBe(0);
+  });
+
   it('claims again at once when an acknowledgement released a record that got an event while it was claimed', async () => {
     const { source, relay, received } = setUp({ pollIntervalMs: 600_000 });
     let openGate = () => {};
