@@ -70,3 +70,74 @@ describe('test servers', () => {
     }
   });
 });
+
+describe('MongoDB test server: a filter that pins _id beside other conditions', () => {
+  type Doc = { _id: string; x: number; outbox: string[] };
+  const docs: Doc[] = Array.from({ length: 6 }, (_, i) => ({
+    _id: `d${i}`,
+    x: i % 2,
+    outbox: i % 3 === 0 ? [] : [`e${i}`],
+  }));
+  const ids = docs.map((d) => d._id);
+  /** Every subset of the ids, each listed in reverse insertion order. */
+  const subsets = Array.from({ length: 2 ** ids.length }, (_, mask) =>
+    ids.filter((_, i) => mask & (1 << i)).reverse(),
+  );
+
+  const withCollection = async (run: (c: import('mongodb').Collection<Doc>) => Promise<void>) => {
+    const client = new MongoClient(serverUrls().mongoUrl, { serverSelectionTimeoutMS: 5000 });
+    try {
+      const collection = client.db('planner').collection<Doc>(`c${Date.now()}${Math.random()}`.replace('.', ''));
+      // Inserted last id first, so that a scan's order (insertion) differs from the index's (by _id).
+      await collection.insertMany(docs.map((d) => ({ ...d })).reverse());
+      await run(collection);
+    } finally {
+      await client.close();
+    }
+  };
+
+  it('finds exactly the documents the whole filter matches, for every set of ids', async () => {
+    await withCollection(async (collection) => {
+      for (const subset of subsets) {
+        for (const x of [0, 1]) {
+          const found = await collection.find({ _id: { $in: subset }, x }).toArray();
+          const expected = docs.filter((d) => subset.includes(d._id) && d.x === x).map((d) => d._id);
+          expect(found.map((d) => d._id).sort()).toEqual(expected.sort());
+        }
+        const empty = await collection.find({ _id: { $in: subset }, outbox: { $size: 0 } }).toArray();
+        expect(empty.map((d) => d._id).sort()).toEqual(
+          docs.filter((d) => subset.includes(d._id) && d.outbox.length === 0).map((d) => d._id).sort(),
+        );
+      }
+      for (const doc of docs) {
+        expect(await collection.countDocuments({ _id: doc._id, x: doc.x })).toBe(1);
+        expect(await collection.countDocuments({ _id: doc._id, x: 1 - doc.x })).toBe(0);
+      }
+    });
+  });
+
+  it('updates exactly the documents the whole filter matches', async () => {
+    await withCollection(async (collection) => {
+      const subset = ['d5', 'd3', 'd0'];
+      const result = await collection.updateMany(
+        { _id: { $in: subset }, outbox: { $size: 0 } },
+        { $set: { x: 7 } },
+      );
+      expect(result.modifiedCount).toBe(2);
+      expect((await collection.find({ x: 7 }).toArray()).map((d) => d._id).sort()).toEqual(['d0', 'd3']);
+      const pulled = await collection.updateOne({ _id: 'd4', outbox: { $size: 0 } }, { $set: { x: 8 } });
+      expect(pulled.matchedCount).toBe(0);
+    });
+  });
+
+  it('answers it from the _id index: the documents come in _id order, not in the order they were inserted', async () => {
+    await withCollection(async (collection) => {
+      // Without a sort the library returns the candidates of an `_id` index lookup in `_id` order, and a scan's in
+      // insertion order: so the order shows which plan ran.
+      const planned = await collection.find({ _id: { $in: ['d4', 'd1', 'd2'] }, x: { $gte: 0 } }).toArray();
+      expect(planned.map((d) => d._id)).toEqual(['d1', 'd2', 'd4']);
+      const scanned = await collection.find({ x: { $gte: 0 }, _id: { $regex: '^d[124]$' } }).toArray();
+      expect(scanned.map((d) => d._id)).toEqual(['d4', 'd2', 'd1']);
+    });
+  });
+});
