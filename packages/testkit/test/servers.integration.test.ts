@@ -87,7 +87,9 @@ describe('MongoDB test server: a filter that pins _id beside other conditions', 
   const withCollection = async (run: (c: import('mongodb').Collection<Doc>) => Promise<void>) => {
     const client = new MongoClient(serverUrls().mongoUrl, { serverSelectionTimeoutMS: 5000 });
     try {
-      const collection = client.db('planner').collection<Doc>(`c${Date.now()}${Math.random()}`.replace('.', ''));
+      const collection = client
+        .db('planner')
+        .collection<Doc>(`c${Date.now()}${Math.random()}`.replace('.', ''));
       // Inserted last id first, so that a scan's order (insertion) differs from the index's (by _id).
       await collection.insertMany(docs.map((d) => ({ ...d })).reverse());
       await run(collection);
@@ -106,7 +108,10 @@ describe('MongoDB test server: a filter that pins _id beside other conditions', 
         }
         const empty = await collection.find({ _id: { $in: subset }, outbox: { $size: 0 } }).toArray();
         expect(empty.map((d) => d._id).sort()).toEqual(
-          docs.filter((d) => subset.includes(d._id) && d.outbox.length === 0).map((d) => d._id).sort(),
+          docs
+            .filter((d) => subset.includes(d._id) && d.outbox.length === 0)
+            .map((d) => d._id)
+            .sort(),
         );
       }
       for (const doc of docs) {
