@@ -51,7 +51,9 @@ export async function startGatewayApp(
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
       if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
-      return new AuthForwardingDataSource({ url: config.subgraphUrls[name] ?? url });
+      const target = config.subgraphUrls[name] ?? url;
+      if (!target) throw new Error(`Subgraph ${name} has no URL (supergraph or SUBGRAPH_URLS)`);
+      return new AuthForwardingDataSource(target);
     };
     const sharedFetches = new Counter({
       name: 'gateway_subgraph_fetches_shared_total',
