@@ -328,6 +328,15 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     start() {
       if (state !== 'idle') return;
       state = 'running';
+      const announce = bus.announce?.bind(bus);
+      if (announce && source.onAnnounce) {
+        // A write that left its record nothing else pending: its events leave now, ahead of the claim (they cannot
+        // overtake one of their record), and the round's publish of them is then a duplicate the bus drops.
+        source.onAnnounce((messages) => {
+          if (state !== 'running') return;
+          for (const message of messages) announce(message.subject, message.body as CloudEvent);
+        });
+      }
       loop = run();
     },
     kick: claimAgain,

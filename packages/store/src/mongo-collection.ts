@@ -105,6 +105,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
       stored[OUTBOX_CLAIM_FIELD] = lease.claimId;
     }
     await this.context.run(() => this.collection.insertOne(stored));
+    if (events.length > 0) this.context.outboxHints.announce(name, events, events);
     if (lease) {
       this.context.outboxHints.offer({
         collection: name,
@@ -211,6 +212,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
     });
     if (doc === null) return null;
     const outbox = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
+    if (hinted || offered) hints.announce(name, events, outbox);
     const handedOver = hinted
       ? hints.refresh(name, this.tenantId, String(doc.id), outbox)
       : offered && !isLeased(doc, Date.now());

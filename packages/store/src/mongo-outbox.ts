@@ -79,6 +79,10 @@ export class MongoOutbox implements OutboxSource {
     private readonly collections: readonly string[],
   ) {}
 
+  onAnnounce(listener: (messages: readonly OutboxMessage[]) => void): void {
+    this.context.outboxHints.onAnnounce([...new Set(this.collections)], listener);
+  }
+
   async claimPending(limit: number, leaseMs: number, options: ClaimOptions = {}): Promise<PendingOutbox[]> {
     assertClaim(limit, leaseMs);
     const all = [...new Set(this.collections)];

@@ -41,6 +41,8 @@ export class OutboxHints {
   private readonly served = new Set<string>();
   /** Waiting hints by record, in insertion order (a Map keeps it). */
   private waiting = new Map<string, HintedRecord>();
+  /** Who takes a write's events when they are all its record has pending (`announce`), by collection. */
+  private readonly announcers = new Map<string, (messages: readonly OutboxMessage[]) => void>();
 
   constructor(private readonly maxHints = MAX_HINTS) {}
 
@@ -90,6 +92,28 @@ export class OutboxHints {
     return true;
   }
 
+  /**
+   * `listener` is told of the events of each write to `collections` whose record has nothing else pending (every
+   * earlier event of it is acknowledged by the bus): they may leave ahead of the relay without overtaking one.
+   */
+  onAnnounce(collections: readonly string[], listener: (messages: readonly OutboxMessage[]) => void): void {
+    for (const name of collections) this.announcers.set(name, listener);
+  }
+
+  /**
+   * After a write with events to `collection`: `outbox` is the record's outbox as the write left it. When it holds
+   * only the write's `events`, the collection's announcer (if any) gets them; otherwise nothing happens.
+   */
+  announce(collection: string, events: readonly OutboxMessage[], outbox: readonly OutboxMessage[]): void {
+    const listener = this.announcers.get(collection);
+    if (!listener || !holdsOnly(outbox, events)) return;
+    try {
+      listener(events);
+    } catch {
+      // Announcing is an early copy: the relay publishes the events anyway.
+    }
+  }
+
   /** Takes up to `limit` waiting hints of `collections`, oldest first; the others wait for the next claim. */
   take(collections: readonly string[], limit: number): HintedRecord[] {
     if (this.waiting.size === 0) return [];
@@ -103,6 +127,13 @@ export class OutboxHints {
     }
     return taken;
   }
+}
+
+/** Whether `outbox` is exactly `events` (ids, in order): the write left nothing older pending. */
+function holdsOnly(outbox: readonly OutboxMessage[], events: readonly OutboxMessage[]): boolean {
+  return (
+    events.length > 0 && outbox.length === events.length && outbox.every((m, i) => m.id === events[i]!.id)
+  );
 }
 
 function keyOf(collection: string, tenantId: string, id: string): string {

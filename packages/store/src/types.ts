@@ -147,6 +147,13 @@ export interface OutboxSource {
   acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean>;
   /** How many records have pending events (for health: queueLength). */
   countPending(): Promise<number>;
+  /**
+   * `listener` gets the events of each write this process makes to these collections that leaves its record with
+   * nothing else pending (every earlier event of the record acknowledged by the bus), right after the write: they
+   * may be sent ahead of the claim without overtaking an event of their record. They stay in the outbox and are
+   * claimed and acknowledged as any other (MongoDB only; the embedded store's claim reads no other process's work).
+   */
+  onAnnounce?(listener: (messages: readonly OutboxMessage[]) => void): void;
 }
 
 export interface StoreInfo {

@@ -84,3 +84,29 @@ describe('outbox hints', () => {
     expect(hints.writeLease('a', 0)).not.toBeNull();
   });
 });
+
+describe('outbox hints: announcing a write that left nothing else pending', () => {
+  it("tells the collection's listener only when the outbox is exactly the write's events", () => {
+    const hints = new OutboxHints();
+    const told: string[][] = [];
+    hints.onAnnounce(['a'], (messages) => told.push(messages.map((m) => m.id)));
+    const [e1, e2] = [event('e1'), event('e2')];
+    hints.announce('a', [e2], [e2]);
+    hints.announce('a', [e1, e2], [e1, e2]);
+    // An earlier event still pending, another order, or no events: nothing.
+    hints.announce('a', [e2], [e1, e2]);
+    hints.announce('a', [e1, e2], [e2, e1]);
+    hints.announce('a', [], []);
+    // Another collection has no listener.
+    hints.announce('b', [e1], [e1]);
+    expect(told).toEqual([['e2'], ['e1', 'e2']]);
+  });
+
+  it('a throwing listener does not fail the write', () => {
+    const hints = new OutboxHints();
+    hints.onAnnounce(['a'], () => {
+      throw new Error('bus gone');
+    });
+    expect(() => hints.announce('a', [event('e1')], [event('e1')])).not.toThrow();
+  });
+});

@@ -1,0 +1,137 @@
+/**
+ * Announced events (EventBus.announce, OutboxSource.onAnnounce) against the real MongoDB store and nats-server: a
+ * write that leaves its record nothing else pending reaches a JetStream follower while the relay's claim is held
+ * back; a write behind a pending event waits for the claim; JetStream keeps each event once, in write order.
+ */
+import { trustedTenantId, type TenantId } from '@coperto/auth';
+import { connectMongoStore, type DocumentStore, type OutboxMessage, type OutboxSource } from '@coperto/store';
+import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
+import { MongoClient } from 'mongodb';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildEvent } from '../src/events.js';
+import { connectNatsBus } from '../src/nats-bus.js';
+import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
+import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
+
+const COLLECTION = 'tavoli';
+
+interface Tavolo {
+  id: string;
+  stato: string;
+}
+
+function tableEvent(tenantId: TenantId, tavolo: Tavolo): OutboxMessage {
+  return buildEvent({
+    tenantId,
+    type: 'tables.status',
+    source: '/test/outbox-announce',
+    subject: tavolo.id,
+    data: { ...tavolo },
+  }).message;
+}
+
+/** The store's outbox, whose claims wait while `held` is set (the relay's round stuck behind a slow claim). */
+function holdableOutbox(source: OutboxSource) {
+  let release: (() => void) | null = null;
+  let gate: Promise<void> | null = null;
+  let heldClaims = 0;
+  const outbox: OutboxSource = {
+    async claimPending(...args) {
+      if (gate) {
+        heldClaims++;
+        await gate;
+      }
+      return await source.claimPending(...args);
+    },
+    acknowledge: (acks) => source.acknowledge(acks),
+    countPending: () => source.countPending(),
+    onAnnounce: (listener) => source.onAnnounce!(listener),
+  };
+  return {
+    outbox,
+    hold() {
+      gate = new Promise((resolve) => (release = resolve));
+    },
+    release() {
+      gate = null;
+      release?.();
+    },
+    heldClaims: () => heldClaims,
+  };
+}
+
+describe('announced events: MongoDB store → nats-server, ahead of the claim', () => {
+  const database = uniqueName('bus_announce');
+  let nats: TestServer;
+  let store: DocumentStore;
+  let bus: EventBus;
+  let relay: OutboxRelay;
+  let followed: Subscription;
+  const received: CloudEvent[] = [];
+  let claims: ReturnType<typeof holdableOutbox>;
+
+  beforeAll(async () => {
+    nats = await startNatsServer();
+    store = await connectMongoStore({ url: serverUrls().mongoUrl, database });
+    bus = await connectNatsBus({ url: nats.url, name: 'announce-integration' });
+    followed = await bus.follow('tenant.*.restaurant.>');
+    void (async () => {
+      for await (const event of followed) received.push(event);
+    })();
+    claims = holdableOutbox(store.outbox([COLLECTION]));
+    relay = createOutboxRelay({ source: claims.outbox, bus, pollIntervalMs: 50 });
+    relay.start();
+  });
+
+  afterAll(async () => {
+    claims?.release();
+    await relay?.stop();
+    followed?.unsubscribe();
+    await bus?.close();
+    await store?.close();
+    const client = new MongoClient(serverUrls().mongoUrl);
+    await client.db(database).dropDatabase();
+    await client.close();
+    await nats?.stop();
+  });
+
+  it('a write with nothing else pending is stored at once; one behind a pending event waits for the claim', async () => {
+    const tenantId = trustedTenantId(uniqueName('announce'));
+    const tavoli = store.forTenant(tenantId).collection<Tavolo>(COLLECTION);
+    const ids = () => received.filter((e) => e.tenantid === tenantId).map((e) => e.id);
+
+    // Relayed the ordinary way, and the record's outbox emptied: its next change has nothing before it.
+    const created = tableEvent(tenantId, { id: 'T1', stato: 'libero' });
+    await tavoli.insertOne({ id: 'T1', stato: 'libero' }, { events: [created] });
+    relay.kick();
+    await vi.waitFor(() => expect(ids()).toEqual([created.id]), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), { timeout: 10_000 });
+
+    claims.hold();
+    const seated = tableEvent(tenantId, { id: 'T1', stato: 'occupato' });
+    await tavoli.findOneAndUpdate({ id: 'T1' }, { $set: { stato: 'occupato' } }, { events: [seated] });
+    relay.kick();
+    // Delivered while every claim waits.
+    await vi.waitFor(() => expect(ids()).toEqual([created.id, seated.id]), { timeout: 5000 });
+    await vi.waitFor(() => expect(claims.heldClaims()).toBeGreaterThan(0), { timeout: 5000 });
+
+    // The seated event is still in the outbox (nothing acknowledged it): the next change waits behind it.
+    const freed = tableEvent(tenantId, { id: 'T1', stato: 'libero' });
+    await tavoli.findOneAndUpdate({ id: 'T1' }, { $set: { stato: 'libero' } }, { events: [freed] });
+    relay.kick();
+    // A new record has nothing pending before its insert: announced too.
+    const other = tableEvent(tenantId, { id: 'T2', stato: 'libero' });
+    await tavoli.insertOne({ id: 'T2', stato: 'libero' }, { events: [other] });
+    await vi.waitFor(() => expect(ids()).toContain(other.id), { timeout: 5000 });
+    expect(ids()).not.toContain(freed.id);
+
+    claims.release();
+    await vi.waitFor(() => expect(ids()).toContain(freed.id), { timeout: 10_000 });
+    await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), { timeout: 10_000 });
+    // JetStream took the relay's publish of the announced events as duplicates: each once, T1's in write order.
+    const t1 = ids().filter((id) => [created.id, seated.id, freed.id].includes(id));
+    expect(t1).toEqual([created.id, seated.id, freed.id]);
+    expect(new Set(ids()).size).toBe(ids().length);
+    expect(relay.stats().published).toBeGreaterThanOrEqual(4);
+  });
+});
