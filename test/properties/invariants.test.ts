@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Intent, SeenEvent } from './history.js';
 import {
+  bookingsWithUnacknowledgedCancels,
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
   type AgendaView,
@@ -159,6 +160,32 @@ describe('checkAgendaHolds', () => {
     expect(
       checkAgendaHolds([{ tableId: 't1', entries: [hold('a', '2031-03-14T19:00:00.000Z')] }], bookings),
     ).toHaveLength(1);
+  });
+});
+
+describe('holds of a cancellation that was not acknowledged (faults)', () => {
+  const cancelled = [booking('x', '2031-03-14T19:00:00.000Z', 60, 'annullata')];
+  const agendas: AgendaView[] = [
+    {
+      tableId: 't1',
+      entries: [{ bookingId: 'x', start: '2031-03-14T19:00:00.000Z', end: '2031-03-14T20:00:00.000Z' }],
+    },
+  ];
+  const cancel = (status: number) => entry({ kind: 'cancel', bookingId: 'x' }, 0, status);
+  it('accepts the hold of a booking whose cancel was killed between storing it and freeing the tables (torture run, 2026-11-25: prenotazione killed during the cancel, answered 503)', () => {
+    const unreleased = bookingsWithUnacknowledgedCancels([cancel(503)]);
+    expect([...unreleased]).toEqual(['x']);
+    expect(checkAgendaHolds(agendas, cancelled, new Set(), undefined, unreleased)).toEqual([]);
+    expect([...bookingsWithUnacknowledgedCancels([cancel(0)])]).toEqual(['x']);
+  });
+  it('still fails on it when the cancel was acknowledged or refused', () => {
+    for (const status of [200, 409]) {
+      const unreleased = bookingsWithUnacknowledgedCancels([cancel(status)]);
+      expect(unreleased.size).toBe(0);
+      expect(checkAgendaHolds(agendas, cancelled, new Set(), undefined, unreleased)[0]).toContain(
+        'annullata',
+      );
+    }
   });
 });
 

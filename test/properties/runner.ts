@@ -14,6 +14,7 @@ import {
   type SeenEvent,
 } from './history.js';
 import {
+  bookingsWithUnacknowledgedCancels,
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
   checkAvailabilityAgrees,
@@ -716,6 +717,7 @@ export function violationsOf(
               )
             : undefined,
           { live, expired },
+          options.faults ? bookingsWithUnacknowledgedCancels(history) : undefined,
         ),
       ),
       ...named('no lost writes', checkNoLostWrites(history, result.finalStatus, bookings)),
