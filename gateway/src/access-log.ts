@@ -23,7 +23,11 @@ export type AccessEntry = {
   durationMs: number;
 };
 
-/** One access line per request when the response is finished (or the connection closed first). */
+/**
+ * One access line per request when the response is done: its `close` event, which follows `finish` when the
+ * response was sent, and comes alone when the connection closed first (then the status is 499). One listener
+ * and one entry object per request: this runs on every request of every port.
+ */
 export function logAccess(
   logger: Logger,
   req: IncomingMessage,
@@ -32,22 +36,17 @@ export function logAccess(
   onEntry?: (entry: AccessEntry) => void,
 ): void {
   const started = performance.now();
-  let logged = false;
-  const done = () => {
-    if (logged) return;
-    logged = true;
+  res.once('close', () => {
     const entry: AccessEntry = {
       requestId: trace.id,
       method: req.method ?? 'GET',
       route: trace.route,
-      ...(trace.operation ? { operation: trace.operation } : {}),
-      ...(trace.tenant ? { tenant: trace.tenant } : {}),
       status: res.writableFinished ? res.statusCode : 499,
       durationMs: Math.round((performance.now() - started) * 100) / 100,
     };
+    if (trace.operation) entry.operation = trace.operation;
+    if (trace.tenant) entry.tenant = trace.tenant;
     logger.info('request', entry);
     onEntry?.(entry);
-  };
-  res.once('finish', done);
-  res.once('close', done);
+  });
 }

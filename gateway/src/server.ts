@@ -111,7 +111,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   // MAX_PARAM_LENGTH) is a 404 like any path that matches no route, with its request id and access line.
   const traced = (request: FastifyRequest, reply: FastifyReply) => {
     const trace = startTrace(request.raw, reply.raw, 'other');
-    logAccess(deps.logger, request.raw, reply.raw, trace, (entry) => deps.onRequest?.(entry));
+    logAccess(deps.logger, request.raw, reply.raw, trace, deps.onRequest);
   };
   const app = Fastify({
     bodyLimit: deps.bodyLimitBytes,
@@ -219,17 +219,13 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   // First of all: the request id, the access line and the route label (the REST template, never the raw path).
   // A callback hook, not an async one: nothing here waits, so no promise per request.
   app.addHook('onRequest', (request, reply, done) => {
-    const template = request.routeOptions.config.restRoute ? request.routeOptions.url : undefined;
-    const route = template ?? routeLabel(request.url.split('?', 1)[0]!, () => undefined);
+    // fastify builds its route options object on each read: read it once.
+    const options = request.routeOptions;
+    const route = options.config.restRoute
+      ? options.url!
+      : routeLabel(request.url.split('?', 1)[0]!, () => undefined);
     const trace = startTrace(request.raw, reply.raw, route);
-    logAccess(deps.logger, request.raw, reply.raw, trace, (entry) =>
-      deps.onRequest?.({
-        method: entry.method,
-        route: entry.route,
-        status: entry.status,
-        durationMs: entry.durationMs,
-      }),
-    );
+    logAccess(deps.logger, request.raw, reply.raw, trace, deps.onRequest);
     done();
   });
   await registerCors(app, deps.corsOrigins ?? []);

@@ -3,7 +3,6 @@ import {
   consumerOpts,
   DebugEvents,
   Events,
-  headers,
   NatsError,
   type JetStreamClient,
   type NatsConnection,
@@ -36,15 +35,12 @@ export interface NatsBusOptions extends NatsCredentials {
 }
 
 const DRAIN_TIMEOUT_MS = 5000;
-/** JetStream's de-duplication header (what `js.publish` sets from `msgID`). */
-const MSG_ID_HEADER = 'Nats-Msg-Id';
 
 /**
  * Connects to NATS (waiting for the server if it is not up yet, and reconnecting for ever afterwards),
  * makes sure the event stream exists, and returns the NATS EventBus:
  * - `publish`: JetStream publish with `Nats-Msg-Id` = event id; resolves on the PubAck (also a duplicate's),
  *   rejects with BusUnavailableError when disconnected or not acknowledged within `publishTimeoutMs`;
- * - `announce`: the same message without waiting for a PubAck (dropped while disconnected);
  * - `subscribe`: a core NATS subscription (live events only), restored by the client after a reconnect;
  * - `follow`: a JetStream ordered consumer from the end of the stream, which resumes after the last event it
  *   delivered when the connection or the server comes back (no gap);
@@ -162,18 +158,6 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
       } catch (error) {
         if (error instanceof BusUnavailableError) throw error;
         throw unavailable(`Event ${event.id} not acknowledged by JetStream`, error);
-      }
-    },
-
-    announce(subject: string, event: CloudEvent): void {
-      if (!connected || closing || nc.isClosed() || !isPublishSubject(subject)) return;
-      // What js.publish sends, without the reply subject: JetStream stores it and acknowledges nobody.
-      const h = headers();
-      h.set(MSG_ID_HEADER, event.id);
-      try {
-        nc.publish(subject, encodeEvent(event), { headers: h });
-      } catch {
-        // Closed meanwhile: the relay's publish delivers it.
       }
     },
 

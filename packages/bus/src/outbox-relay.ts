@@ -1,5 +1,6 @@
 import type { OutboxSource, PendingOutbox } from '@coperto/store';
 import { BusUnavailableError } from './errors.js';
+import { createEarlyPublishes } from './early-publishes.js';
 import { PendingAges } from './pending-ages.js';
 import { sleep } from './timeout.js';
 import type { CloudEvent, EventBus } from './types.js';
@@ -124,12 +125,21 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     }
   };
 
-  /** Publishes one record's events in order; returns the ids the bus took and the failure that stopped it. */
+  const early = createEarlyPublishes(bus);
+
+  /**
+   * Publishes one record's events in order (an event published early by its write is not published again when the
+   * bus took it); returns the ids the bus took and the failure that stopped it.
+   */
   const publishRecord = async (pending: PendingOutbox, busDown: { value: boolean }): Promise<Published> => {
     const publishedIds: string[] = [];
     let error: unknown = null;
     for (const message of pending.messages) {
       if (busDown.value || state === 'stopped') break;
+      if (await early.took(message.id)) {
+        publishedIds.push(message.id);
+        continue;
+      }
       try {
         await bus.publish(message.subject, message.body as CloudEvent);
         publishedIds.push(message.id);
@@ -328,15 +338,14 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
     start() {
       if (state !== 'idle') return;
       state = 'running';
-      const announce = bus.announce?.bind(bus);
-      if (announce && source.onAnnounce) {
-        // A write that left its record nothing else pending: its events leave now, ahead of the claim (they cannot
-        // overtake one of their record), and the round's publish of them is then a duplicate the bus drops.
-        source.onAnnounce((messages) => {
-          if (state !== 'running') return;
-          for (const message of messages) announce(message.subject, message.body as CloudEvent);
-        });
-      }
+      // A write that left its record nothing else pending: its events are published now, ahead of the claim (they
+      // cannot overtake one of their record); the round that claims them takes the bus's answer instead of
+      // publishing them again.
+      source.onAnnounce?.((messages) => {
+        if (state !== 'running') return;
+        for (const message of messages)
+          early.publish(message.id, message.subject, message.body as CloudEvent);
+      });
       loop = run();
     },
     kick: claimAgain,
@@ -347,6 +356,7 @@ export function createOutboxRelay(options: OutboxRelayOptions): OutboxRelay {
       await loop;
       held = [];
       ages.clear();
+      early.clear();
     },
     stats: () => ({ ...stats }),
     countPending: () => source.countPending(),

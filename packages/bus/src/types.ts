@@ -66,13 +66,6 @@ export interface EventBus {
    * when it could not — the caller (the outbox relay) retries later.
    */
   publish(subject: string, event: CloudEvent): Promise<void>;
-  /**
-   * Sends an event ahead of its publish, waiting for nothing: NatsBus sends it on the same subject with the same
-   * `Nats-Msg-Id`, so JetStream stores it at once and takes the relay's later `publish` of it as a duplicate. Lost
-   * without notice when the bus is not connected (the relay's publish is what delivers it). Absent on MemoryBus,
-   * whose publish is already immediate.
-   */
-  announce?(subject: string, event: CloudEvent): void;
   /** Subject may use NATS wildcards (`*`, `>`). Delivers events published after the call. */
   subscribe(subject: string, options?: SubscribeOptions): Subscription;
   /**

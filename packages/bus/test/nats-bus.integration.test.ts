@@ -92,27 +92,6 @@ describe('NATS bus and JetStream', () => {
     expect(ack.duplicate).toBe(true);
   });
 
-  it('stores an announced event at once with its Nats-Msg-Id; the publish of it that follows is a duplicate', async () => {
-    const { message, event } = sample('tables.status');
-    const followed = await bus.follow(message.subject);
-    bus.announce!(message.subject, event);
-    expect(await nextEvent(followed)).toEqual(event);
-    await bus.publish(message.subject, event);
-
-    const jsm = await nc.jetstreamManager();
-    const stored = await jsm.streams.getMessage('RESTAURANT', { last_by_subj: message.subject });
-    expect(stored.header.get('Nats-Msg-Id')).toBe(event.id);
-    const perSubject = await jsm.streams.info('RESTAURANT', { subjects_filter: message.subject });
-    expect(perSubject.state.subjects?.[message.subject]).toBe(1);
-    followed.unsubscribe();
-
-    // Nothing is sent, and nothing thrown, on a closed bus or to a subject that is not a publish subject.
-    const closed = await connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-announce-closed' });
-    await closed.close();
-    expect(() => closed.announce!(message.subject, event)).not.toThrow();
-    expect(() => bus.announce!('tenant.*.restaurant.x', event)).not.toThrow();
-  });
-
   it('publishes without building a timeout error ahead of each publish (no async traces)', async () => {
     const errorFor = vi.spyOn(NatsError, 'errorForCode');
     try {
