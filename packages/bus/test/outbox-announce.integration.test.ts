@@ -4,32 +4,19 @@
  * behind a pending event waits for the claim; JetStream keeps each event once, in write order, and a core NATS
  * subscriber (`nats sub`) gets each event once too: the round does not publish again what the bus took early.
  */
-import { trustedTenantId, type TenantId } from '@coperto/auth';
-import { connectMongoStore, type DocumentStore, type OutboxMessage, type OutboxSource } from '@coperto/store';
-import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
-import { MongoClient } from 'mongodb';
+import { trustedTenantId } from '@coperto/auth';
+import type { DocumentStore, OutboxSource } from '@coperto/store';
+import { uniqueName, type TestServer } from '@coperto/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildEvent } from '../src/events.js';
-import { connectNatsBus } from '../src/nats-bus.js';
 import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
 import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
-
-const COLLECTION = 'tavoli';
-
-interface Tavolo {
-  id: string;
-  stato: string;
-}
-
-function tableEvent(tenantId: TenantId, tavolo: Tavolo): OutboxMessage {
-  return buildEvent({
-    tenantId,
-    type: 'tables.status',
-    source: '/test/outbox-announce',
-    subject: tavolo.id,
-    data: { ...tavolo },
-  }).message;
-}
+import {
+  closeRelayServers,
+  COLLECTION,
+  openRelayServers,
+  tableEvent,
+  type Tavolo,
+} from './support/relay-fixture.js';
 
 /** The store's outbox, whose claims wait while `held` is set (the relay's round stuck behind a slow claim). */
 function holdableOutbox(source: OutboxSource) {
@@ -61,7 +48,7 @@ function holdableOutbox(source: OutboxSource) {
   };
 }
 
-describe('announced events: MongoDB store → nats-server, ahead of the claim', () => {
+describe('events published early: MongoDB store → nats-server, ahead of the claim', () => {
   const database = uniqueName('bus_announce');
   let nats: TestServer;
   let store: DocumentStore;
@@ -74,9 +61,7 @@ describe('announced events: MongoDB store → nats-server, ahead of the claim', 
   let claims: ReturnType<typeof holdableOutbox>;
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    store = await connectMongoStore({ url: serverUrls().mongoUrl, database });
-    bus = await connectNatsBus({ url: nats.url, name: 'announce-integration' });
+    ({ nats, store, bus } = await openRelayServers(database, { name: 'announce-integration' }));
     followed = await bus.follow('tenant.*.restaurant.>');
     void (async () => {
       for await (const event of followed) received.push(event);
@@ -95,12 +80,7 @@ describe('announced events: MongoDB store → nats-server, ahead of the claim', 
     await relay?.stop();
     followed?.unsubscribe();
     core?.unsubscribe();
-    await bus?.close();
-    await store?.close();
-    const client = new MongoClient(serverUrls().mongoUrl);
-    await client.db(database).dropDatabase();
-    await client.close();
-    await nats?.stop();
+    await closeRelayServers({ nats, store, bus }, database);
   });
 
   it('a write with nothing else pending is stored at once; one behind a pending event waits for the claim', async () => {

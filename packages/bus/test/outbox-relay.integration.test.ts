@@ -4,33 +4,21 @@
  * reaches a subscriber (duplicates allowed, counted) and JetStream holds each exactly once.
  */
 import { trustedTenantId, type TenantId } from '@coperto/auth';
-import { connectMongoStore, type DocumentStore, type OutboxMessage } from '@coperto/store';
-import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
-import { MongoClient } from 'mongodb';
+import type { DocumentStore } from '@coperto/store';
+import { uniqueName, type TestServer } from '@coperto/testkit';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { buildEvent } from '../src/events.js';
-import { connectNatsBus } from '../src/nats-bus.js';
 import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
 import type { CloudEvent, EventBus } from '../src/types.js';
+import {
+  closeRelayServers,
+  COLLECTION,
+  openRelayServers,
+  tableEvent,
+  type Tavolo,
+} from './support/relay-fixture.js';
 
 const RECORDS = 40;
-const COLLECTION = 'tavoli';
-
-interface Tavolo {
-  id: string;
-  stato: string;
-}
-
-function tableEvent(tenantId: TenantId, tavolo: Tavolo, previous: string): OutboxMessage {
-  return buildEvent({
-    tenantId,
-    type: 'tables.status',
-    source: '/test/outbox-relay',
-    subject: tavolo.id,
-    data: { ...tavolo, previousStatus: previous },
-  }).message;
-}
 
 /** The Nats-Msg-Id of every message JetStream holds for one tenant (read with an ordered consumer). */
 async function storedIds(natsUrl: string, tenantId: TenantId, expected: number): Promise<string[]> {
@@ -70,9 +58,10 @@ describe('outbox relay: MongoDB store → NATS that dies and comes back', () => 
   const errors: unknown[] = [];
 
   beforeAll(async () => {
-    nats = await startNatsServer();
-    store = await connectMongoStore({ url: serverUrls().mongoUrl, database });
-    bus = await connectNatsBus({ url: nats.url, name: 'relay-integration', publishTimeoutMs: 1000 });
+    ({ nats, store, bus } = await openRelayServers(database, {
+      name: 'relay-integration',
+      publishTimeoutMs: 1000,
+    }));
     // Subscribed on the relay's connection: nats.js restores subscriptions before it sends anything after a
     // reconnect, so this subscriber cannot miss a live event (a second connection could still be reconnecting).
     const sub = bus.subscribe('tenant.*.restaurant.>', { maxPending: 100_000 });
@@ -91,12 +80,7 @@ describe('outbox relay: MongoDB store → NATS that dies and comes back', () => 
 
   afterAll(async () => {
     await relay?.stop();
-    await bus?.close();
-    await store?.close();
-    const client = new MongoClient(serverUrls().mongoUrl);
-    await client.db(database).dropDatabase();
-    await client.close();
-    await nats?.stop();
+    await closeRelayServers({ nats, store, bus }, database);
   });
 
   it('delivers every event written while nats-server was down once it restarts, and drains the outbox', async ({
