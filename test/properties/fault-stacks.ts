@@ -18,6 +18,7 @@ import {
 } from '@coperto/testkit';
 import { createApi, createGraphQL } from '../support/http.js';
 import {
+  logLinesOf,
   startDistributed,
   startProcess,
   type EventCollector,
@@ -161,6 +162,7 @@ async function startEmbeddedFaultStack(): Promise<FaultStack> {
     graphql: createGraphQL(baseUrl),
     // The child's bus is in its own process: nothing to watch from here.
     events: () => ({ received: [], waitFor: async () => [], stop: () => {} }),
+    logLines: (needle) => logLinesOf([handle], needle),
     close: async () => {
       await handle.stop();
       rmSync(dataDir, { recursive: true, force: true });

@@ -221,6 +221,36 @@ describe('holds left behind by unacknowledged booking writes (faults)', () => {
     const left = tablesWithUnacknowledgedClaims([created], ['t1']);
     expect(checkAgendaHolds(orphan, [], left)[0]).toContain('unknown');
   });
+  it("accepts the losing attempt's hold of a batch repeating an externalId, answered 503 while MongoDB was down (torture replay FC_SEED=1707575774, 2026-11-25)", () => {
+    const repeated = entry(
+      {
+        kind: 'batch',
+        items: [
+          { externalId: 'ext-0', tableIds: ['t1'], start: '2031-03-14T19:00', minutes: 120 },
+          { externalId: 'ext-0', tableIds: ['t2'], start: '2031-03-14T19:00', minutes: 120 },
+        ],
+      },
+      0,
+      503,
+    );
+    const stored = [{ ...booking('ext_0', '2031-03-14T18:00:00.000Z', 120), tableIds: ['t2'] }];
+    const losing: AgendaView[] = [
+      {
+        tableId: 't1',
+        entries: [{ bookingId: 'ext_0', start: '2031-03-14T18:00:00.000Z', end: '2031-03-14T20:00:00.000Z' }],
+      },
+      {
+        tableId: 't2',
+        entries: [{ bookingId: 'ext_0', start: '2031-03-14T18:00:00.000Z', end: '2031-03-14T20:00:00.000Z' }],
+      },
+    ];
+    const left = tablesWithUnacknowledgedClaims([repeated], ['t1', 't2', 't3']);
+    expect(checkAgendaHolds(losing, stored, left)).toEqual([]);
+    // The same hold when the batch was answered is a phantom, and so is one on a table no failed write named.
+    expect(checkAgendaHolds(losing, stored, new Set())[0]).toContain('phantom');
+    const elsewhere: AgendaView[] = [{ ...losing[0]!, tableId: 't3' }];
+    expect(checkAgendaHolds(elsewhere, stored, left)[0]).toContain('phantom');
+  });
   it('counts a create answered 503 or not at all', () => {
     const create = (status: number) =>
       entry({ kind: 'createBooking', tableIds: ['t2'], start: '2031-03-14T20:30', minutes: 60 }, 0, status);

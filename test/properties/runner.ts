@@ -494,6 +494,20 @@ const seen = (event: CloudEvent, busSubject: string): SeenEvent => ({
 });
 
 /** A read at the end: after a fault the service may need a moment to reconnect (bounded). */
+/**
+ * The processes' log lines about a failed answer: those naming its request id and, since a subgraph logs under
+ * its own id, the error lines around it (the last 20). Empty when the stack's processes are not children.
+ */
+function logsOfFailure(stack: Stack, body: unknown): string {
+  if (!stack.logLines) return '';
+  const requestId = (body as { error?: { requestId?: unknown } } | null)?.error?.requestId;
+  const lines = [
+    ...(typeof requestId === 'string' ? stack.logLines(requestId) : []),
+    ...stack.logLines('"level":"error"').slice(-20),
+  ];
+  return lines.length === 0 ? '' : `\nprocess logs:\n${[...new Set(lines)].join('\n')}`;
+}
+
 async function readUntilOk(stack: Stack, path: string, token: string) {
   const deadline = Date.now() + 30_000;
   for (;;) {
@@ -634,7 +648,9 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
     for (const world of worlds) {
       const tables = await readUntilOk(stack, '/api/tavoli', world.token);
       if (tables.status !== 200)
-        throw new Error(`final read of tables: ${tables.status} ${JSON.stringify(tables.body)}`);
+        throw new Error(
+          `final read of tables: ${tables.status} ${JSON.stringify(tables.body)}${logsOfFailure(stack, tables.body)}`,
+        );
       for (const table of tables.body) {
         finalLocks.set(table.id, table.lock ?? null);
         finalStatus.set(table.id, table.status);
@@ -643,7 +659,9 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
         token: world.token,
       });
       if (list.status !== 200)
-        throw new Error(`final read of bookings: ${list.status} ${JSON.stringify(list.body)}`);
+        throw new Error(
+          `final read of bookings: ${list.status} ${JSON.stringify(list.body)}${logsOfFailure(stack, list.body)}`,
+        );
       const seated = options.seating ? await readSeating(stack, world) : undefined;
       if (seated) seating.push({ tenant: world.tenant, ...seated });
       perTenant.push({

@@ -24,7 +24,20 @@ export interface Stack {
   graphql: ReturnType<typeof createGraphQL>;
   /** Events on a NATS subject pattern (embedded: the in-process bus; distributed: the real NATS). */
   events(subject: string): EventCollector;
+  /** The log lines of the stack's processes that contain `needle` (stacks whose processes are children). */
+  logLines?(needle: string): string[];
   close(): Promise<void>;
+}
+
+/** The lines of the processes' recent output that contain `needle`, each prefixed with its process's name. */
+export function logLinesOf(processes: readonly ProcessHandle[], needle: string): string[] {
+  return processes.flatMap((p) =>
+    p
+      .output()
+      .split('\n')
+      .filter((line) => line.includes(needle))
+      .map((line) => `${p.name}: ${line}`),
+  );
 }
 
 /** Every event received is checked against the AsyncAPI document (gateway/test/support/event-contract.ts). */
@@ -273,6 +286,7 @@ async function startDistributedOnce(options: DistributedOptions): Promise<Distri
       api: createApi(baseUrl),
       graphql: createGraphQL(baseUrl),
       events: (subject) => collect(bus, subject),
+      logLines: (needle) => logLinesOf(processes, needle),
       close: async () => {
         await Promise.all(processes.map((p) => p.stop()));
         await bus.close();
