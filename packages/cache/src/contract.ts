@@ -113,6 +113,13 @@ export function describeCache(name: string, open: () => Cache | Promise<Cache>):
       expect(await b.get('tavoli')).toEqual(['b1']);
     });
 
+    it("builds each tenant's view once: the same tenant gets the same view, another tenant its own", () => {
+      const id = tenant('a');
+      const a = cache.forTenant(id);
+      expect(cache.forTenant(id)).toBe(a);
+      expect(cache.forTenant(tenant('b'))).not.toBe(a);
+    });
+
     it('keeps tenants apart even when ids and keys contain the separator', async () => {
       const base = tenant('x');
       const outer = cache.forTenant(trustedTenantId(`${base}:y`));

@@ -2,7 +2,7 @@ import { CacheCounters, throttledWarn } from './fail-open.js';
 import { humanBytes } from './human-bytes.js';
 import { assertPrefix } from './keys.js';
 import { createSingleFlight } from './single-flight.js';
-import { tenantView, type RawStore } from './tenant-view.js';
+import { tenantViews, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
 
 export interface MemoryCacheOptions {
@@ -85,7 +85,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
   const context = { prefix, store, counters, loads: createSingleFlight() };
 
   return {
-    forTenant: (tenantId) => tenantView(context, tenantId),
+    forTenant: tenantViews(context),
     async ping() {
       ensureOpen();
       return 0;

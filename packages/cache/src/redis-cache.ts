@@ -3,7 +3,7 @@ import { CacheCounters, throttledWarn } from './fail-open.js';
 import { assertPrefix } from './keys.js';
 import { parseRedisInfo } from './redis-info.js';
 import { createSingleFlight } from './single-flight.js';
-import { tenantView, type RawStore } from './tenant-view.js';
+import { tenantViews, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
 import { withTimeout } from './with-timeout.js';
 
@@ -82,7 +82,7 @@ export async function connectRedisCache(options: RedisCacheOptions): Promise<Cac
   const context = { prefix, store, counters, loads: createSingleFlight() };
 
   return {
-    forTenant: (tenantId) => tenantView(context, tenantId),
+    forTenant: tenantViews(context),
     async ping(timeoutMs) {
       const started = performance.now();
       const redisClient = client();

@@ -23,13 +23,38 @@ export interface TenantViewContext {
   loads: SingleFlight;
 }
 
+/** Tenants whose views one cache keeps built (the least recently built go first beyond it). */
+export const KEPT_TENANT_VIEWS = 1000;
+
+/**
+ * `forTenant` of an adapter: each tenant's view is built once and kept (at most `maxViews`), so a request does
+ * not build a dozen closures and encode the tenant's key segment again (the REST facade asks for one per cached
+ * read). A view holds nothing but its tenant and the shared context, so a kept one is never stale.
+ */
+export function tenantViews(
+  context: TenantViewContext,
+  maxViews = KEPT_TENANT_VIEWS,
+): (tenantId: TenantId) => TenantCache {
+  const views = new Map<TenantId, TenantCache>();
+  return (tenantId) => {
+    const kept = views.get(tenantId);
+    if (kept !== undefined) return kept;
+    const view = tenantView(context, tenantId);
+    views.set(tenantId, view);
+    if (views.size > maxViews) views.delete(views.keys().next().value!);
+    return view;
+  };
+}
+
 /** The `TenantCache` of one tenant over an adapter's raw store. Validation errors reject; server errors fail open. */
 export function tenantView(context: TenantViewContext, tenantId: TenantId): TenantCache {
   assertTenantId(tenantId);
   const { prefix, store, counters, loads } = context;
+  // `<prefix>:<tenant>:` once per view (tenantKey's encoding of the tenant segment).
+  const tenantPrefix = tenantKey(prefix, tenantId, '');
   const fullKey = (key: string) => {
     assertKey(key);
-    return tenantKey(prefix, tenantId, boundedKey(key));
+    return tenantPrefix + boundedKey(key);
   };
 
   /** The stored text, or `undefined` when the server failed (counted; the caller answers a miss). */
