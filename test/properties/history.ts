@@ -107,9 +107,12 @@ export class HistoryRecorder {
   }
 }
 
+/** How much of an answer a history line shows: enough for a batch's item results and their error codes. */
+const ANSWER_CHARS = 800;
+
 /** A short, readable line per request (printed with a failing program). */
 export function describeEntry(e: HistoryEntry): string {
   const body = e.body === undefined ? '' : ` ${JSON.stringify(e.body)}`;
   const answer = typeof e.response === 'object' ? JSON.stringify(e.response) : String(e.response);
-  return `#${e.id} [${e.sentAt.toFixed(1)}–${e.answeredAt.toFixed(1)}] ${e.device}@${e.tenant} ${e.method} ${e.path}${body} → ${e.status} ${answer?.slice(0, 200)}`;
+  return `#${e.id} [${e.sentAt.toFixed(1)}–${e.answeredAt.toFixed(1)}] ${e.device}@${e.tenant} ${e.method} ${e.path}${body} → ${e.status} ${answer?.slice(0, ANSWER_CHARS)}`;
 }
