@@ -12,8 +12,8 @@ import { DuplicateKeyError, StoreUnavailableError } from './errors.js';
 /**
  * Maps MongoDB driver errors to the store's (pure): duplicate key (code 11000) → DuplicateKeyError naming the
  * index; the server not answering (network, server selection, socket timeout, pool cleared or closed, server
- * shutting down or not primary) → StoreUnavailableError; anything else is returned unchanged (a bug or a
- * server-side refusal, e.g. `$inc` on a string).
+ * shutting down or not primary; also such an error wrapped by a bulk write) → StoreUnavailableError; anything else
+ * is returned unchanged (a bug or a server-side refusal, e.g. `$inc` on a string).
  */
 export function toStoreError(error: unknown): unknown {
   if (error instanceof DuplicateKeyError || error instanceof StoreUnavailableError) return error;
@@ -60,6 +60,9 @@ const UNAVAILABLE_NAMES = new Set([
 ]);
 
 export function isUnavailable(error: unknown): boolean {
+  // A bulk write wraps the driver error that ended it (a connection closed mid-batch) as its `errorResponse`.
+  const wrapped = (error as { errorResponse?: unknown } | null)?.errorResponse;
+  if (wrapped instanceof Error && wrapped !== error && isUnavailable(wrapped)) return true;
   if (
     error instanceof MongoNetworkError ||
     error instanceof MongoServerSelectionError ||
