@@ -68,7 +68,8 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       config: { restRoute: true },
       schema,
       onRequest: authenticate,
-      preValidation: emptyBody,
+      // Only a route with a body schema has a body to default (a GET's hit path runs one hook fewer).
+      ...(route.docs.body ? { preValidation: emptyBody } : {}),
       handler: (request, reply) => answer(route, request, reply),
     });
   }
