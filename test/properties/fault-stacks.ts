@@ -44,6 +44,23 @@ export interface FaultStack {
   close(): Promise<void>;
 }
 
+/**
+ * The faults a run injects: all of them, or those whose names contain one of TORTURE_FAULTS' comma-separated
+ * parts (`TORTURE_FAULTS="kill mongo"` to chase a finding that needs MongoDB restarts). A seed replays only with
+ * the same setting, since it picks faults by their place in this list.
+ */
+export function chosenFaults(all: readonly Fault[], only: string | undefined): Fault[] {
+  const parts = (only ?? '')
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part.length > 0);
+  if (parts.length === 0) return [...all];
+  const chosen = all.filter((fault) => parts.some((part) => fault.name.includes(part)));
+  if (chosen.length === 0)
+    throw new Error(`TORTURE_FAULTS="${only}" names none of: ${all.map((f) => f.name).join(', ')}`);
+  return chosen;
+}
+
 const envOf = (handle: ProcessHandle): Record<string, string> =>
   Object.fromEntries(
     handle.env

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MODES } from '../support/modes.js';
 import { assertProperty, budget } from './budget.js';
-import { startFaultStack, type FaultStack } from './fault-stacks.js';
+import { chosenFaults, startFaultStack, type FaultStack } from './fault-stacks.js';
 import { faultProgramArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 
@@ -43,9 +43,10 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
     'keeps every invariant while servers and processes die and come back',
     async () => {
       const tally = newTally();
+      const injectable = chosenFaults(service.faults, process.env.TORTURE_FAULTS);
       const property = fc.asyncProperty(
         faultProgramArbitrary,
-        faultPlanArbitrary(service.faults.length),
+        faultPlanArbitrary(injectable.length),
         (program, faults) =>
           checkProgram(
             program,
@@ -61,7 +62,7 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
                   while (progress.stepsDone() < fault.afterSteps && !progress.finished()) {
                     await new Promise((r) => setTimeout(r, 5));
                   }
-                  const target = service.faults[fault.target]!;
+                  const target = injectable[fault.target]!;
                   await target.inject();
                   tally.faults++;
                   try {
