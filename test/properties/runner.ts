@@ -674,6 +674,17 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
         agendas: await options.readAgendas(world.tenant),
       });
     }
+    // A create answered 5xx may still have written its booking: it was inserted with the write-time lease of the
+    // relay of a process that saw the write fail, so its event leaves once that lease runs out (10 s), after the
+    // acknowledged ones the wait above covered. Wait for those too, as long again at most.
+    const bookingsRead = perTenant.flatMap((t) => t.bookings);
+    const unacknowledgedUntil = Date.now() + (options.eventWaitMs ?? 10_000);
+    while (
+      Date.now() < unacknowledgedUntil &&
+      checkUnacknowledgedEffects(rec.entries, events(), bookingsRead).length > 0
+    ) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
     const ids = new Map(
       worlds.map(
         (w) =>
@@ -689,7 +700,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
       readAt,
       finalLocks,
       finalStatus,
-      bookings: perTenant.flatMap((t) => t.bookings),
+      bookings: bookingsRead,
       perTenant,
       ids,
       ...(options.seating ? { seating } : {}),

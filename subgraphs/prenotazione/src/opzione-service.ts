@@ -12,6 +12,7 @@ import {
 } from './prenotazione-input.js';
 import { OPTION_CLAIM_REV, type PrenotazioneService } from './prenotazione-service.js';
 import type { SeatingSources } from './seating-sources.js';
+import { mayHaveBeenApplied } from './write-outcome.js';
 
 export interface OpzioneServiceDeps {
   store: OpzioneStore;
@@ -97,7 +98,8 @@ export class OpzioneService {
     try {
       return await this.deps.store.insert(record);
     } catch (error) {
-      await this.deps.prenotazioni.releaseOptionHolds(record);
+      // An insert whose outcome is unknown keeps its holds (see mayHaveBeenApplied).
+      if (!mayHaveBeenApplied(error)) await this.deps.prenotazioni.releaseOptionHolds(record);
       throw error;
     }
   }

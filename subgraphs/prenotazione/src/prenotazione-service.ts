@@ -57,6 +57,7 @@ import { SeatPlacement, type PlacementOwner, type Placed, type PlacementRequest 
 import type { SeatingSources } from './seating-sources.js';
 import { TableClaims } from './table-claims.js';
 import type { TableAgendaStore } from './table-agenda-store.js';
+import { mayHaveBeenApplied } from './write-outcome.js';
 
 /** At most this many tables per window query (the availability check asks for its candidate tables). */
 export const WINDOW_MAX_TABLES = 5000;
@@ -275,7 +276,7 @@ export class PrenotazioneService {
       try {
         saved = await this.deps.store.replace(current.version, next, [this.event('bookings.updated', next)]);
       } catch (error) {
-        if (claimId) await this.releaseClaim(next, claimId).catch(() => {});
+        if (claimId && !mayHaveBeenApplied(error)) await this.releaseClaim(next, claimId).catch(() => {});
         throw error;
       }
       if (!saved) {
@@ -552,7 +553,7 @@ export class PrenotazioneService {
         }
       }
     } catch (error) {
-      if (claimId) await this.releaseClaim(base, claimId).catch(() => {});
+      if (claimId && !mayHaveBeenApplied(error)) await this.releaseClaim(base, claimId).catch(() => {});
       throw error;
     }
   }

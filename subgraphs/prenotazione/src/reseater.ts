@@ -10,6 +10,7 @@ import { planReseat, type BlockingBooking, type OwnedSpan, type ReseatPlan } fro
 import type { PlacementOwner, Placed, SeatPlacement } from './seat-placement.js';
 import type { SeatingSources } from './seating-sources.js';
 import type { TableClaims } from './table-claims.js';
+import { mayHaveBeenApplied } from './write-outcome.js';
 
 export interface ReseaterDeps {
   claims: TableClaims;
@@ -159,11 +160,23 @@ export class Reseater {
     }
     const written: ClaimedMove[] = [];
     for (const move of claimed) {
+      let unknown: unknown = null;
       const saved = await this.deps.store
         .replace(move.before.version, move.next, [
           this.deps.event('bookings.updated', move.next, { previousTableIds: move.before.tableIds }),
         ])
-        .catch(() => null);
+        .catch((error: unknown) => {
+          if (mayHaveBeenApplied(error)) unknown = error;
+          return null;
+        });
+      if (unknown !== null) {
+        // The store stopped answering: this move may be written. Its claim stays (its holds protect the booking
+        // if it was moved, and go stale if not); the party is not placed, the moves after it are not written.
+        await releaseTarget();
+        await releaseUnwritten(claimed.slice(written.length + 1));
+        await this.undo(written);
+        throw unknown;
+      }
       if (!saved) {
         // The booking changed meanwhile (or the store failed): free the party's place, undo what was written,
         // free the claims of the moves not written.

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
-import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
+import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
 import { PrenotazioneService } from '../src/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/prenotazione-store.js';
 import { OpzioneStore } from '../src/opzione-store.js';
@@ -119,5 +119,62 @@ describe('a crash never leaves half a booking', () => {
     const pending = await store.outbox(['prenotazioni']).claimPending(100, 1000);
     const mine = pending.find((p) => p.id === created.id);
     expect(mine?.messages.map((m) => (m.body as { type: string }).type)).toEqual(['bookings.created']);
+  });
+
+  describe('a write whose answer is lost (the store applied it, then stopped answering)', () => {
+    const lostAnswer = () => new StoreUnavailableError({ cause: new Error('connection closed') });
+
+    it('keeps the claim of a booking stored without an answer, so its table is not booked twice (torture run FC_SEED=1124453370, 2026-11-25: MongoDB killed after applying the insert; the claim was released once it came back, and a move took the table)', async () => {
+      const tenantStore = store.forTenant(viewer.tenantId);
+      const applied = new PrenotazioneStore(tenantStore);
+      const insert = applied.insert.bind(applied);
+      applied.insert = async (...args) => {
+        await insert(...args);
+        throw lostAnswer();
+      };
+      await expect(service({ store: applied }).create(booking('T5'))).rejects.toBeInstanceOf(
+        StoreUnavailableError,
+      );
+      const [stored] = (await service().list({})).filter((b) => b.tableIds.includes('T5'));
+      expect(stored?.state).toBe('pending');
+      await expect(service().create(booking('T5', '2027-02-01T21:00'))).rejects.toMatchObject({
+        code: 'TABLE_UNAVAILABLE',
+      });
+      // Its holds are the booking's own: they stay live, not only for the 30 s of a write in flight.
+      clock += 31_000;
+      await expect(service().create(booking('T5', '2027-02-01T21:00'))).rejects.toMatchObject({
+        code: 'TABLE_UNAVAILABLE',
+      });
+    });
+
+    it('keeps the new claim of a move stored without an answer', async () => {
+      const moving = await service().create(booking('T6', '2027-04-01T13:00'));
+      const tenantStore = store.forTenant(viewer.tenantId);
+      const applied = new PrenotazioneStore(tenantStore);
+      const replace = applied.replace.bind(applied);
+      applied.replace = async (...args) => {
+        await replace(...args);
+        throw lostAnswer();
+      };
+      await expect(
+        service({ store: applied }).update(moving.id, { bookingDate: '2027-04-01T20:00' }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect((await service().get(moving.id))?.bookingDate).toBe('2027-04-01T20:00:00');
+      await expect(service().create(booking('T6', '2027-04-01T20:30'))).rejects.toMatchObject({
+        code: 'TABLE_UNAVAILABLE',
+      });
+    });
+
+    it('still frees the claim at once when the store refused the write (it did not happen)', async () => {
+      const tenantStore = store.forTenant(viewer.tenantId);
+      const refusing = new PrenotazioneStore(tenantStore);
+      refusing.insert = async () => {
+        throw new Error('refused by the store');
+      };
+      await expect(service({ store: refusing }).create(booking('T7'))).rejects.toThrow(
+        'refused by the store',
+      );
+      expect((await service().create(booking('T7'))).tableIds).toEqual(['T7']);
+    });
   });
 });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
-import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
+import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
 import { OpzioneService } from '../src/opzione-service.js';
 import { OpzioneStore } from '../src/opzione-store.js';
 import { PrenotazioneService } from '../src/prenotazione-service.js';
@@ -548,6 +548,54 @@ describe('seating', () => {
       clock += 31_000;
       expect((await held(['A2', 'B4'])).map((h) => [h.tableId, h.prenotazioneId])).toEqual([['B4', auto.id]]);
       expect((await book(2, { tableIds: ['A2'] })).tableIds).toEqual(['A2']);
+    });
+  });
+
+  describe('a write whose answer is lost keeps its claim (the store applied it, then stopped answering)', () => {
+    const lostAnswer = () => new StoreUnavailableError({ cause: new Error('connection closed') });
+
+    it('an option stored without an answer keeps its tables', async () => {
+      const applying = new OpzioneStore(tenantStore());
+      const insert = applying.insert.bind(applying);
+      applying.insert = async (...args) => {
+        await insert(...args);
+        throw lostAnswer();
+      };
+      await expect(
+        options({ options: applying }).create({ covers: 2, bookingDate: at(), tableIds: ['A2'] }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      expect((await options().list()).map((o) => o.tableIds)).toEqual([['A2']]);
+      clock += 31_000;
+      await expect(book(2, { tableIds: ['A2'] })).rejects.toMatchObject({ code: 'TABLE_UNAVAILABLE' });
+    });
+
+    it('a re-seating move stored without an answer keeps its new table; the party is not placed', async () => {
+      world.combinations = [];
+      world.tables = world.tables.filter((t) => t.id !== 'D6' && t.id !== 'C4');
+      const manual = await book(2, { tableIds: ['A2'] });
+      const auto = await book(2, { autoAssign: true });
+      await service().changeState(manual.id, 'annullata');
+      const applying = new PrenotazioneStore(tenantStore());
+      const replace = applying.replace.bind(applying);
+      applying.replace = async (...args) => {
+        await replace(...args);
+        throw lostAnswer();
+      };
+      await expect(
+        service({ store: applying }).create({
+          covers: 4,
+          bookingDate: at(),
+          customerName: 'Seat',
+          autoAssign: true,
+        }),
+      ).rejects.toBeInstanceOf(StoreUnavailableError);
+      const moved = await service().get(auto.id);
+      expect(moved?.tableIds).not.toEqual(['B4']);
+      clock += 31_000;
+      await expect(book(2, { tableIds: moved!.tableIds })).rejects.toMatchObject({
+        code: 'TABLE_UNAVAILABLE',
+      });
+      expect((await service().list({})).filter((b) => b.covers === 4)).toEqual([]);
     });
   });
 });
