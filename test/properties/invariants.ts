@@ -201,9 +201,8 @@ export function bookingsWithUnacknowledgedCancels(history: readonly HistoryEntry
  * Every hold in a table's agenda belongs to an active booking of that table, for that booking's window.
  * Under faults, a hold of an unknown booking, or one that does not match its active booking (another table or
  * start: the losing attempt of a failed write that repeated an externalId), is allowed on `leftBehindOn` (see
- * tablesWithUnacknowledgedClaims),
- * and a hold of a cancelled booking whose cancellation was not acknowledged (`uncancelledHolds`, see
- * bookingsWithUnacknowledgedCancels).
+ * tablesWithUnacknowledgedClaims), and a hold of a cancelled booking whose cancellation was not acknowledged
+ * (`uncancelledHolds`, see bookingsWithUnacknowledgedCancels).
  */
 export function checkAgendaHolds(
   agendas: readonly AgendaView[],
