@@ -18,18 +18,27 @@ import {
   type Tavolo,
 } from './support/relay-fixture.js';
 
-/** The store's outbox, whose claims wait while `held` is set (the relay's round stuck behind a slow claim). */
+/**
+ * The store's outbox, whose claims wait while held (the relay's round stuck behind a slow claim). `hold` resolves
+ * once no claim that began before it is still running: such a claim could otherwise lease a write made after it.
+ */
 function holdableOutbox(source: OutboxSource) {
   let release: (() => void) | null = null;
   let gate: Promise<void> | null = null;
   let heldClaims = 0;
+  let running = 0;
   const outbox: OutboxSource = {
     async claimPending(...args) {
       if (gate) {
         heldClaims++;
         await gate;
       }
-      return await source.claimPending(...args);
+      running++;
+      try {
+        return await source.claimPending(...args);
+      } finally {
+        running--;
+      }
     },
     acknowledge: (acks) => source.acknowledge(acks),
     countPending: () => source.countPending(),
@@ -37,8 +46,9 @@ function holdableOutbox(source: OutboxSource) {
   };
   return {
     outbox,
-    hold() {
+    async hold() {
       gate = new Promise((resolve) => (release = resolve));
+      await vi.waitFor(() => expect(running).toBe(0), { timeout: 10_000, interval: 5 });
     },
     release() {
       gate = null;
@@ -95,7 +105,7 @@ describe('events published early: MongoDB store → nats-server, ahead of the cl
     await vi.waitFor(() => expect(ids()).toEqual([created.id]), { timeout: 10_000 });
     await vi.waitFor(async () => expect(await relay.countPending()).toBe(0), { timeout: 10_000 });
 
-    claims.hold();
+    await claims.hold();
     const seated = tableEvent(tenantId, { id: 'T1', stato: 'occupato' });
     await tavoli.findOneAndUpdate({ id: 'T1' }, { $set: { stato: 'occupato' } }, { events: [seated] });
     relay.kick();
