@@ -23,6 +23,8 @@ export interface BenchConfig {
   /** Scenario 4: the socket counts it runs with (one pair of rows each), and status changes per second. */
   sockets: readonly number[];
   pushRate: number;
+  /** Scenario 4: when a timed socket's frame counts as received (push-load.ts, `PushJob.timing`). */
+  pushTiming: 'raw' | 'graphql-ws';
   /** Scenario numbers to run (all when empty). */
   only: ReadonlySet<number>;
   /** Names of the processes to start with --cpu-prof (e.g. gateway-embedded, gateway-distributed, tavolo). */
@@ -50,6 +52,14 @@ const ints = (name: string, fallback: readonly number[]): readonly number[] => {
   return values;
 };
 
+/** BENCH_PUSH_TIMING: `raw` (the default) or `graphql-ws`. */
+function pushTiming(raw: string | undefined): 'raw' | 'graphql-ws' {
+  const value = raw?.trim() || 'raw';
+  if (value !== 'raw' && value !== 'graphql-ws')
+    throw new Error('BENCH_PUSH_TIMING must be raw or graphql-ws');
+  return value;
+}
+
 export function readConfig(): BenchConfig {
   const benchDir = resolve(import.meta.dirname, '..');
   const only = (process.env.BENCH_ONLY ?? '')
@@ -70,6 +80,7 @@ export function readConfig(): BenchConfig {
     sizeBookings: int('BENCH_SIZE_BOOKINGS', 200_000),
     sockets: ints('BENCH_SOCKETS', [100, 1000]),
     pushRate: int('BENCH_PUSH_RATE', 200),
+    pushTiming: pushTiming(process.env.BENCH_PUSH_TIMING),
     only: new Set(only),
     cpuProf: (process.env.BENCH_CPU_PROF ?? '')
       .split(',')

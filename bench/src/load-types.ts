@@ -48,6 +48,11 @@ export interface PushJob {
   rounds: number;
   /** A first round at full rate whose figures are dropped. */
   warmupSeconds: number;
+  /**
+   * How the timed sockets read their frames: `raw` times a frame when its bytes arrive (a byte search finds its
+   * orderId), `graphql-ws` when a graphql-ws client has parsed it and called the subscription's sink.
+   */
+  timing: 'raw' | 'graphql-ws';
 }
 
 export type Job = HttpJob | MongoInsertJob | PushJob;

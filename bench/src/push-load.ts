@@ -47,6 +47,7 @@ function countingSocket(
   job: PushJob,
   tag: () => Buffer,
   onClosed: (code: number) => void,
+  onFrame?: (frame: Buffer, receivedAt: number) => void,
 ): CountingSocket {
   const socket = new WebSocket(job.wsUrl, 'graphql-transport-ws');
   const counting: CountingSocket = { frames: 0, socket };
@@ -58,7 +59,9 @@ function countingSocket(
   );
   socket.on('message', (data) => {
     if (acked) {
+      const receivedAt = performance.now();
       if (data.indexOf(tag()) >= 0) counting.frames++;
+      onFrame?.(data, receivedAt);
       return;
     }
     if ((JSON.parse(data.toString()) as { type?: string }).type !== 'connection_ack') return;
@@ -68,6 +71,17 @@ function countingSocket(
   socket.on('close', onClosed);
   socket.on('error', () => {});
   return counting;
+}
+
+const ORDER_ID = Buffer.from('"orderId":"');
+
+/** The orderId a `next` frame of SUBSCRIPTION carries, found without parsing the frame ('' when none). */
+export function orderIdOf(frame: Buffer): string {
+  const at = frame.indexOf(ORDER_ID);
+  if (at < 0) return '';
+  const start = at + ORDER_ID.length;
+  const end = frame.indexOf(0x22, start);
+  return end < 0 ? '' : frame.toString('latin1', start, end);
 }
 
 export async function runPush(job: PushJob): Promise<PushResult> {
@@ -88,16 +102,33 @@ export async function runPush(job: PushJob): Promise<PushResult> {
   const every = Math.max(1, Math.ceil(job.sockets / MEASURED_SOCKETS));
   const clients: GraphQLWsClient[] = [];
   const counters: CountingSocket[] = [];
+  /** Every socket speaking graphql-transport-ws by hand (counting or timed), to close at the end. */
+  const raw: RawWebSocket[] = [];
+  /** A frame reached timed socket `i` at `now`: its push latency, or a warm-up frame telling it is live. */
+  const timed = (i: number, orderId: string, now: number) => {
+    const sent = sentAt.get(orderId);
+    if (sent !== undefined) {
+      const latency = now - sent;
+      pushLatencies.push(latency);
+      if (!firstLatency.has(orderId)) firstLatency.set(orderId, latency);
+      received++;
+    } else if (orderId.startsWith('warm-')) warmed.add(i);
+  };
   for (let i = 0; i < job.sockets; i++) {
-    if (i % every !== 0) {
-      counters.push(
-        countingSocket(
-          RawSocket,
-          job,
-          () => roundTag,
-          (code) => countClose(String(code)),
-        ),
+    if (i % every !== 0 || job.timing === 'raw') {
+      const onFrame =
+        i % every === 0 ? (frame: Buffer, at: number) => timed(i, orderIdOf(frame), at) : undefined;
+      const counting = countingSocket(
+        RawSocket,
+        job,
+        () => roundTag,
+        (code) => countClose(String(code)),
+        onFrame,
       );
+      raw.push(counting.socket);
+      // A timed socket's frames are counted by `timed`, not twice.
+      if (!onFrame) counters.push(counting);
+      if (i % 50 === 0) await sleep(10);
       continue;
     }
     const client = createClient({
@@ -115,14 +146,7 @@ export async function runPush(job: PushJob): Promise<PushResult> {
           const now = performance.now();
           const data = value.data as
             { tableStatusChanged?: { data?: { orderId?: string | null } } } | undefined;
-          const orderId = data?.tableStatusChanged?.data?.orderId ?? '';
-          const sent = sentAt.get(orderId);
-          if (sent !== undefined) {
-            const latency = now - sent;
-            pushLatencies.push(latency);
-            if (!firstLatency.has(orderId)) firstLatency.set(orderId, latency);
-            received++;
-          } else if (orderId.startsWith('warm-')) warmed.add(i);
+          timed(i, data?.tableStatusChanged?.data?.orderId ?? '', now);
         },
         error: () => {},
         complete: () => {},
@@ -226,6 +250,6 @@ export async function runPush(job: PushJob): Promise<PushResult> {
     return { subscribed, measured, rounds, closed };
   } finally {
     await Promise.all(clients.map((client) => client.dispose()));
-    for (const c of counters) c.socket.terminate();
+    for (const socket of raw) socket.terminate();
   }
 }

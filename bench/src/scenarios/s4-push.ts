@@ -1,6 +1,6 @@
 /**
  * 4. Status change → subscriber push latency: for each of `sockets` (default 100 and 1,000), that many
- * graphql-ws sockets subscribed to tableStatusChanged on the gateway's /graphql, ~`pushRate` status changes per
+ * graphql-transport-ws sockets subscribed to tableStatusChanged on the gateway's /graphql, ~`pushRate` status changes per
  * second (PUT /api/tavoli/:id/status); p50/p99 of push latency (PUT sent → event at a socket) next to p50/p99
  * of the PUT itself. All sockets share one subscription group on the gateway (one tenant, one document).
  */
@@ -48,6 +48,7 @@ async function pushRows(
     seconds: config.roundSeconds,
     rounds: config.rounds,
     warmupSeconds: config.warmupSeconds,
+    timing: config.pushTiming,
   });
   for (const [i, r] of result.rounds.entries()) {
     log(
@@ -95,15 +96,20 @@ async function pushRows(
   );
   if (mode === 'embedded' && sockets === config.sockets[0]) {
     ctx.method.push(
-      `**4.** One process (the load worker) opens the graphql-ws sockets (token in connectionParams) and sends the ` +
-        `PUTs open-loop at the target rate (at most 64 in flight), round-robin over 60 tables, each with a unique ` +
-        `orderId that the event echoes; push latency = event received − PUT sent, same clock. A warm-up waits until ` +
-        `every socket has seen an event. Embedded: in-process bus; distributed: the tavolo subgraph's outbox relay ` +
-        `→ NATS JetStream → the gateway. Past 100 sockets, latency is timed on every k-th socket (at most 100, ` +
-        `graphql-ws clients) and the others only count their frames (one process could not parse 200,000 ` +
-        `messages/s without becoming what is measured); every socket's deliveries are counted. The notes give, per ` +
-        `event, the latency at the first timed socket it reached: the push without the fan-out's spread over the ` +
-        `sockets and the load process's reading of the other frames (which the PUT's response can also queue behind).`,
+      `**4.** One process (the load worker) opens the graphql-transport-ws sockets (token in the connection_init ` +
+        `payload) and sends the PUTs open-loop at the target rate (at most 64 in flight), round-robin over 60 tables, ` +
+        `each with a unique orderId that the event echoes; push latency = event received − PUT sent, same clock. A ` +
+        `warm-up waits until every socket has seen an event. Embedded: in-process bus; distributed: the tavolo ` +
+        `subgraph's outbox relay → NATS JetStream → the gateway. Latency is timed on every k-th socket (at most 100) ` +
+        `and the others only count their frames; every socket's deliveries are counted. ` +
+        (config.pushTiming === 'raw'
+          ? `A timed socket times a frame when its bytes arrive (the orderId found by a byte search), as a screen ` +
+            `of its own would: parsing 100 sockets' frames one after another through graphql-ws clients in one ` +
+            `process added that process's work to the later sockets' latency (BENCH_PUSH_TIMING=graphql-ws times ` +
+            `them that way). `
+          : `Timed sockets are graphql-ws clients: a frame counts once the client has parsed it. `) +
+        `The notes give, per event, the latency at the first timed socket it reached: the push without the ` +
+        `fan-out's spread over the sockets.`,
     );
   }
 }
