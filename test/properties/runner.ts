@@ -493,10 +493,11 @@ const seen = (event: CloudEvent, busSubject: string): SeenEvent => ({
   busSubject,
 });
 
-/** A read at the end: after a fault the service may need a moment to reconnect (bounded). */
 /**
  * The processes' log lines about a failed answer: those naming its request id and, since a subgraph logs under
- * its own id, the error lines around it (the last 20). Empty when the stack's processes are not children.
+ * its own id, the last 20 error lines and the last 20 warnings (a store or bus a process cannot reach is a
+ * warning), and the last 10 lines that are not log entries (what a process printed as it crashed). Empty when the
+ * stack's processes are not children.
  */
 function logsOfFailure(stack: Stack, body: unknown): string {
   if (!stack.logLines) return '';
@@ -504,10 +505,16 @@ function logsOfFailure(stack: Stack, body: unknown): string {
   const lines = [
     ...(typeof requestId === 'string' ? stack.logLines(requestId) : []),
     ...stack.logLines('"level":"error"').slice(-20),
+    ...stack.logLines('"level":"warn"').slice(-20),
+    ...stack
+      .logLines('')
+      .filter((line) => !/^[^:]+: (\{|$)/.test(line))
+      .slice(-10),
   ];
   return lines.length === 0 ? '' : `\nprocess logs:\n${[...new Set(lines)].join('\n')}`;
 }
 
+/** A read at the end: after a fault the service may need a moment to reconnect (bounded). */
 async function readUntilOk(stack: Stack, path: string, token: string) {
   const deadline = Date.now() + 30_000;
   for (;;) {
