@@ -63,12 +63,14 @@ describe.each(MODES)('generated programs under faults (%s mode)', (mode) => {
                     await new Promise((r) => setTimeout(r, 5));
                   }
                   const target = injectable[fault.target]!;
+                  const healed = progress.faultStarted();
                   await target.inject();
                   tally.faults++;
                   try {
                     await new Promise((r) => setTimeout(r, fault.downMs));
                   } finally {
                     await target.heal();
+                    healed();
                   }
                 }
               },

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { HistoryEntry, Intent, SeenEvent } from './history.js';
 import {
-  bookingsWithUnacknowledgedCancels,
+  cancelsThatMayLeaveHolds,
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
   type AgendaView,
@@ -163,7 +163,7 @@ describe('checkAgendaHolds', () => {
   });
 });
 
-describe('holds of a cancellation that was not acknowledged (faults)', () => {
+describe('holds of a cancellation that may not have freed its tables (faults)', () => {
   const cancelled = [booking('x', '2031-03-14T19:00:00.000Z', 60, 'annullata')];
   const agendas: AgendaView[] = [
     {
@@ -171,16 +171,35 @@ describe('holds of a cancellation that was not acknowledged (faults)', () => {
       entries: [{ bookingId: 'x', start: '2031-03-14T19:00:00.000Z', end: '2031-03-14T20:00:00.000Z' }],
     },
   ];
-  const cancel = (status: number) => entry({ kind: 'cancel', bookingId: 'x' }, 0, status);
+  /** A cancel sent at 100 and answered at 150 (history clock). */
+  const cancel = (status: number) =>
+    entry({ kind: 'cancel', bookingId: 'x' }, 100, status, {}, { answeredAt: 150 });
   it('accepts the hold of a booking whose cancel was killed between storing it and freeing the tables (torture run, 2026-11-25: prenotazione killed during the cancel, answered 503)', () => {
-    const unreleased = bookingsWithUnacknowledgedCancels([cancel(503)]);
+    const unreleased = cancelsThatMayLeaveHolds([cancel(503)]);
     expect([...unreleased]).toEqual(['x']);
     expect(checkAgendaHolds(agendas, cancelled, new Set(), undefined, unreleased)).toEqual([]);
-    expect([...bookingsWithUnacknowledgedCancels([cancel(0)])]).toEqual(['x']);
+    expect([...cancelsThatMayLeaveHolds([cancel(0)])]).toEqual(['x']);
   });
-  it('still fails on it when the cancel was acknowledged or refused', () => {
+  it('accepts it after an acknowledged cancel in flight while MongoDB was down: the best-effort release failed (torture run, 2026-11-26, FC_SEED=1593430055 FC_PATH="0:4")', () => {
+    for (const fault of [
+      { from: 120, to: 400 }, // killed while the cancel ran, healed after it answered
+      { from: 20, to: 110 }, // down when it was sent
+      { from: 140, to: Number.POSITIVE_INFINITY }, // killed just before its answer, not yet healed
+    ]) {
+      const unreleased = cancelsThatMayLeaveHolds([cancel(200)], [fault]);
+      expect([...unreleased]).toEqual(['x']);
+      expect(checkAgendaHolds(agendas, cancelled, new Set(), undefined, unreleased)).toEqual([]);
+    }
+  });
+  it('still fails on it when the cancel was acknowledged or refused while nothing failed', () => {
     for (const status of [200, 409]) {
-      const unreleased = bookingsWithUnacknowledgedCancels([cancel(status)]);
+      const unreleased = cancelsThatMayLeaveHolds(
+        [cancel(status)],
+        [
+          { from: 10, to: 90 }, // healed before the cancel was sent
+          { from: 160, to: 300 }, // injected after it was answered
+        ],
+      );
       expect(unreleased.size).toBe(0);
       expect(checkAgendaHolds(agendas, cancelled, new Set(), undefined, unreleased)[0]).toContain(
         'annullata',

@@ -184,15 +184,24 @@ export function tablesWithUnacknowledgedClaims(
 }
 
 /**
- * Bookings whose cancellation was not acknowledged (answered 5xx or not at all): the process may have stored the
- * cancellation and died (or lost the store) before releasing the holds, a release that is best effort by design:
- * the hold of a booking that is not active is stale, ignored by the guard and the check, and removed by the next
- * tidy of its table (docs/guarantees.md, "Table holds"; the service's crash-safety test). Under faults only.
+ * Bookings whose cancellation may have left their holds: a cancel not acknowledged (answered 5xx or not at all),
+ * and an acknowledged one that was in flight while a fault was injected or not yet healed. The service stores the
+ * cancellation, then releases the holds best effort (a failed release is logged and the cancel still answers
+ * 200): the process may die, or lose the store, between the two. By design the hold of a booking that is not
+ * active is stale, ignored by the guard and the check, and removed by the next tidy of its table
+ * (docs/guarantees.md, "Table holds"; the service's crash-safety test). Under faults only; a cancel acknowledged
+ * while nothing failed must still free its tables.
  */
-export function bookingsWithUnacknowledgedCancels(history: readonly HistoryEntry[]): Set<string> {
+export function cancelsThatMayLeaveHolds(
+  history: readonly HistoryEntry[],
+  faults: ReadonlyArray<{ from: number; to: number }> = [],
+): Set<string> {
   const ids = new Set<string>();
   for (const e of history) {
-    if (e.intent.kind === 'cancel' && (e.status === 0 || e.status >= 500)) ids.add(e.intent.bookingId);
+    if (e.intent.kind !== 'cancel') continue;
+    const unacknowledged = e.status === 0 || e.status >= 500;
+    const duringFault = faults.some((f) => f.from <= e.answeredAt && e.sentAt <= f.to);
+    if (unacknowledged || duringFault) ids.add(e.intent.bookingId);
   }
   return ids;
 }
@@ -202,7 +211,7 @@ export function bookingsWithUnacknowledgedCancels(history: readonly HistoryEntry
  * Under faults, a hold of an unknown booking, or one that does not match its active booking (another table or
  * start: the losing attempt of a failed write that repeated an externalId), is allowed on `leftBehindOn` (see
  * tablesWithUnacknowledgedClaims), and a hold of a cancelled booking whose cancellation was not acknowledged
- * (`uncancelledHolds`, see bookingsWithUnacknowledgedCancels).
+ * (`uncancelledHolds`, see cancelsThatMayLeaveHolds).
  */
 export function checkAgendaHolds(
   agendas: readonly AgendaView[],

@@ -14,7 +14,7 @@ import {
   type SeenEvent,
 } from './history.js';
 import {
-  bookingsWithUnacknowledgedCancels,
+  cancelsThatMayLeaveHolds,
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
   checkAvailabilityAgrees,
@@ -70,8 +70,24 @@ export interface TenantWorld {
   waitlist: string[];
 }
 
+/** When a fault was injected and when it was healed, on the history's clock (`to` Infinity until healed). */
+export interface FaultWindow {
+  from: number;
+  to: number;
+}
+
+/** What the program's companion (fault injection) is told of the run, and tells it back. */
+export interface RunProgress {
+  stepsDone(): number;
+  finished(): boolean;
+  /** A fault is injected now: returns what to call once it is healed. */
+  faultStarted(): () => void;
+}
+
 export interface ProgramResult {
   history: HistoryEntry[];
+  /** The faults injected while the program ran (the fault suite), on the history's clock. */
+  faults: FaultWindow[];
   events: SeenEvent[];
   readAt: number;
   finalLocks: Map<string, { deviceId: string } | null>;
@@ -98,7 +114,7 @@ export interface RunOptions {
   stack: Stack;
   readAgendas(tenant: string): Promise<AgendaView[]>;
   /** Runs alongside the program (fault injection); the program's devices run while it does. */
-  alongside?: (progress: { stepsDone(): number; finished(): boolean }) => Promise<void>;
+  alongside?: (progress: RunProgress) => Promise<void>;
   /** How long to wait for the events of acknowledged writes before judging (ms). */
   eventWaitMs?: number;
   /** Where the events are watched (default: the stack's live subscription). */
@@ -620,6 +636,14 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
     const devices = [...new Set(program.map((s) => s.device))];
     let done = 0;
     let finished = false;
+    const faults: FaultWindow[] = [];
+    const faultStarted = () => {
+      const window: FaultWindow = { from: now(), to: Number.POSITIVE_INFINITY };
+      faults.push(window);
+      return () => {
+        window.to = now();
+      };
+    };
     const runDevices = Promise.all(
       devices.map(async (device) => {
         const world = worlds[tenantOfDevice(device)];
@@ -631,7 +655,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
     );
     await Promise.all([
       runDevices.finally(() => (finished = true)),
-      options.alongside?.({ stepsDone: () => done, finished: () => finished }),
+      options.alongside?.({ stepsDone: () => done, finished: () => finished, faultStarted }),
     ]);
 
     // Events of acknowledged writes may still be on their way (outbox relay): wait for them, bounded.
@@ -703,6 +727,7 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
     );
     return {
       history: rec.entries,
+      faults,
       events: events(),
       readAt,
       finalLocks,
@@ -753,7 +778,7 @@ export function violationsOf(
               )
             : undefined,
           { live, expired },
-          options.faults ? bookingsWithUnacknowledgedCancels(history) : undefined,
+          options.faults ? cancelsThatMayLeaveHolds(history, result.faults) : undefined,
         ),
       ),
       ...named('no lost writes', checkNoLostWrites(history, result.finalStatus, bookings)),
