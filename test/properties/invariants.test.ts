@@ -12,6 +12,7 @@ import {
   checkNoDoubleBooking,
   checkNoLostWrites,
   checkTenantIsolation,
+  ownImportedIds,
   checkReadsNotStale,
   checkUnacknowledgedEffects,
   checkAutoAssignedFit,
@@ -403,6 +404,44 @@ describe('checkTenantIsolation', () => {
     expect(
       checkTenantIsolation([], [event('e', 'tables.status', 'table-a', 'u', 'tb')], ids).length,
     ).toBeGreaterThan(0);
+  });
+});
+
+describe('imported bookings whose batch was not acknowledged (tenant isolation under faults)', () => {
+  const imported = 'ext_4c4afe32eedbefa769db75d3ecf5aa2d';
+  const batchOf = (tenant: string, status: number) => ({
+    ...entry(
+      {
+        kind: 'batch',
+        items: [{ externalId: 'ext-0', tableIds: ['t1'], start: '2031-03-14T20:00', minutes: 120 }],
+      },
+      0,
+      status,
+    ),
+    tenant,
+  });
+  const readBack = [
+    { ...booking(imported, '2031-03-14T19:00:00.000Z', 120), externalId: 'ext-0' },
+    { ...booking('ext_other', '2031-03-14T19:00:00.000Z', 120), externalId: 'ext-9' },
+  ];
+  const created = { ...event('e', 'bookings.created', imported, 'u'), data: { id: imported } };
+  it('counts a stored import of the tenant\'s own batch as its own, even when the batch answered 503 (torture run, 2026-11-26, FC_SEED=-2104455995 FC_PATH="0:4:0:5")', () => {
+    const history = [batchOf('ta', 503)];
+    const own = ownImportedIds(history, readBack);
+    expect(own).toEqual([imported]);
+    const ids = new Map([
+      ['ta', new Set(['ta', ...own])],
+      ['tb', new Set(['tb', imported])],
+    ]);
+    expect(checkTenantIsolation(history, [created], ids)).toEqual([]);
+  });
+  it('still fails when the tenant never sent that externalId', () => {
+    expect(ownImportedIds([batchOf('ta', 200)], [{ ...readBack[0]!, externalId: 'ext-5' }])).toEqual([]);
+    const ids = new Map([
+      ['ta', new Set(['ta'])],
+      ['tb', new Set(['tb', imported])],
+    ]);
+    expect(checkTenantIsolation([], [created], ids)[0]).toContain(imported);
   });
 });
 

@@ -15,6 +15,7 @@ import {
 } from './history.js';
 import {
   cancelsThatMayLeaveHolds,
+  ownImportedIds,
   checkAgendaHolds,
   tablesWithUnacknowledgedClaims,
   checkAvailabilityAgrees,
@@ -721,7 +722,18 @@ export async function runProgram(program: readonly Step[], options: RunOptions):
         (w) =>
           [
             w.tenant,
-            new Set([w.tenant, ...w.tables, ...w.bookings, ...w.combinations, ...w.options, ...w.waitlist]),
+            new Set([
+              w.tenant,
+              ...w.tables,
+              ...w.bookings,
+              ...w.combinations,
+              ...w.options,
+              ...w.waitlist,
+              ...ownImportedIds(
+                rec.entries.filter((e) => e.tenant === w.tenant),
+                perTenant.find((t) => t.tenant === w.tenant)?.bookings ?? [],
+              ),
+            ]),
           ] as const,
       ),
     );
