@@ -212,8 +212,8 @@ export function cancelsThatMayLeaveHolds(
  * Every hold in a table's agenda belongs to an active booking of that table, for that booking's window.
  * Under faults, a hold of an unknown booking, or one that does not match its active booking (another table or
  * start: the losing attempt of a failed write that repeated an externalId), is allowed on `leftBehindOn` (see
- * tablesWithUnacknowledgedClaims), and a hold of a cancelled booking whose cancellation was not acknowledged
- * (`uncancelledHolds`, see cancelsThatMayLeaveHolds).
+ * tablesWithUnacknowledgedClaims), and a hold of a cancelled booking whose cancellation may not have freed its
+ * tables (`uncancelledHolds`, see cancelsThatMayLeaveHolds).
  */
 export function checkAgendaHolds(
   agendas: readonly AgendaView[],
