@@ -2,7 +2,7 @@
 import { describeEntry } from './history.js';
 import { triage } from './known-defects.js';
 import type { Step } from './program.js';
-import { runProgram, violationsOf, type RunOptions } from './runner.js';
+import { logsOfFailure, runProgram, violationsOf, type ProgramResult, type RunOptions } from './runner.js';
 
 export interface Tally {
   programs: number;
@@ -43,10 +43,19 @@ export async function checkProgram(
   for (const k of known) tally.known.add(k.slice(k.lastIndexOf('[known: ')));
   if (failing.length > 0) {
     throw new Error(
-      `${failing.join('\n')}\n--- history ---\n${result.history.map(describeEntry).join('\n')}`,
+      `${failing.join('\n')}\n--- history ---\n${result.history.map(describeEntry).join('\n')}` +
+        faultWindows(result.faults) +
+        // Under faults a violation may be a process's state (a relay failing every round): its warnings say so.
+        (options.faults ? logsOfFailure(options.stack, null) : ''),
     );
   }
 }
+
+/** When each fault was injected and healed, on the history's clock. */
+const faultWindows = (faults: ProgramResult['faults']) =>
+  faults && faults.length > 0
+    ? `\n--- faults ---\n${faults.map((f) => `[${f.from.toFixed(1)}–${f.to.toFixed(1)}]`).join('\n')}`
+    : '';
 
 export const summary = (label: string, tally: Tally) =>
   `[props] ${label}: ${tally.programs} programs, ${tally.requests} requests, ${tally.faults} faults injected` +

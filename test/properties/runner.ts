@@ -516,7 +516,7 @@ const seen = (event: CloudEvent, busSubject: string): SeenEvent => ({
  * warning), and the last 10 lines that are not log entries (what a process printed as it crashed). Empty when the
  * stack's processes are not children.
  */
-function logsOfFailure(stack: Stack, body: unknown): string {
+export function logsOfFailure(stack: Stack, body: unknown): string {
   if (!stack.logLines) return '';
   const requestId = (body as { error?: { requestId?: unknown } } | null)?.error?.requestId;
   const lines = [

@@ -18,6 +18,8 @@ import de.bwaldvogel.mongo.backend.memory.MemoryCollection;
 import de.bwaldvogel.mongo.backend.memory.MemoryDatabase;
 import de.bwaldvogel.mongo.bson.Document;
 import de.bwaldvogel.mongo.wire.message.MongoMessage;
+import de.bwaldvogel.mongo.wire.message.MongoQuery;
+import io.netty.channel.Channel;
 
 /**
  * Starts mongo-java-server on the given host and port and reports MongoDB 7.0 (wire 21): the library's own main
@@ -38,7 +40,8 @@ public class MongoTestServer {
         if (h2File == null) {
             backend = new IdPlannedMemoryBackend();
         } else {
-            backend = new DurableH2Backend(MVStore.open(h2File));
+            // No background auto-commit: only DurableH2Backend's commit after each whole message writes the file.
+            backend = new DurableH2Backend(new MVStore.Builder().fileName(h2File).autoCommitDisabled().open());
         }
         backend.version(new MongoVersion() {
             @Override public List<Integer> getVersionArray() { return List.of(7, 0, 0); }
@@ -54,16 +57,40 @@ public class MongoTestServer {
     }
 }
 
-/** H2 backend that commits the MVStore before answering, so an acknowledged write survives a SIGKILL. */
+/**
+ * H2 backend that commits the MVStore before answering, so an acknowledged write survives a SIGKILL, and never in the
+ * middle of a message, so a SIGKILL never leaves half of one: the store's background auto-commit is off (it wrote
+ * whatever the maps held every second, e.g. a document without its index entry, which after a restart failed every
+ * later read of it with "Expected one element but got zero"), and messages run one at a time, so a commit never
+ * takes in another message's unfinished changes.
+ */
 class DurableH2Backend extends H2Backend {
     DurableH2Backend(MVStore store) {
         super(store);
     }
 
     @Override
-    public Document handleMessage(MongoMessage message) {
+    public synchronized Document handleMessage(MongoMessage message) {
         try {
             return super.handleMessage(message);
+        } finally {
+            commit();
+        }
+    }
+
+    @Override
+    public synchronized Document handleCommand(Channel channel, String database, String command, Document query) {
+        try {
+            return super.handleCommand(channel, database, command, query);
+        } finally {
+            commit();
+        }
+    }
+
+    @Override
+    public synchronized QueryResult handleQuery(MongoQuery query) {
+        try {
+            return super.handleQuery(query);
         } finally {
             commit();
         }
