@@ -113,6 +113,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
         id: body.id as string,
         messages: events,
         leasedUntil: lease.until,
+        claimId: lease.claimId,
       });
     } else if (events.length > 0) this.context.writtenOutboxes.mark(name);
     return body as unknown as T;
@@ -223,6 +224,7 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
         id: String(doc.id),
         messages: outbox,
         leasedUntil: null,
+        claimId: null,
       });
     }
     if (events.length > 0 && !handedOver) this.context.writtenOutboxes.mark(name);

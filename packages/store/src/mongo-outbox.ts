@@ -26,7 +26,7 @@ const NOT_PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: false } };
 /**
  * A lease its insert took is claimed from the hint while this share of it is left: the relay reckons a claim's
  * lease from the claim, so it overestimates this one by at most a tenth, and it retries from memory only while half
- * of it is left.
+ * of it is left. A lease with less left (the insert waited for a slow or paused store) is renewed first.
  */
 const FRESH_WRITE_LEASE = 0.9;
 /** A batch that found candidates but leased none of them (another relay was faster) is tried again this often. */
@@ -141,9 +141,11 @@ export class MongoOutbox implements OutboxSource {
   /**
    * The records this process wrote events to since the last claim (OutboxHints). Those its inserts leased for this
    * relay are claimed as they are, without a store command, while nine tenths of their lease are left. Otherwise the
-   * relay, which reckons a claim's lease from the claim, would overestimate one that began long before: such a record
-   * waits for its lease to run out, then any relay's poll claims it (as after a crash). Those its updates handed over
-   * unleased are leased by `_id`, one command per collection (leaseHinted).
+   * relay, which reckons a claim's lease from the claim, would overestimate one that began long before (the insert
+   * waited for a slow or paused store): such records are leased anew from now by the claim id their insert stamped,
+   * one command per collection (renewWriteLeases); one whose lease ran out and another relay claimed meanwhile has
+   * another claim id and is left to it. Those its updates handed over unleased are leased by `_id`, one command per
+   * collection (leaseHinted).
    */
   private async claimHinted(
     collections: readonly string[],
@@ -153,15 +155,45 @@ export class MongoOutbox implements OutboxSource {
     const now = Date.now();
     const claimed: PendingOutbox[] = [];
     const unleased = new Map<string, HintedRecord[]>();
+    const spent = new Map<string, HintedRecord[]>();
     for (const hint of this.context.outboxHints.take(collections, limit)) {
-      if (hint.leasedUntil === null) {
+      if (hint.leasedUntil === null || hint.claimId === null) {
         unleased.set(hint.collection, [...(unleased.get(hint.collection) ?? []), hint]);
       } else if (hint.leasedUntil - now >= leaseMs * FRESH_WRITE_LEASE) {
         claimed.push(pendingOf(hint));
+      } else {
+        spent.set(hint.collection, [...(spent.get(hint.collection) ?? []), hint]);
       }
     }
     for (const [name, hints] of unleased) claimed.push(...(await this.leaseHinted(name, hints, leaseMs)));
+    for (const [name, hints] of spent) claimed.push(...(await this.renewWriteLeases(name, hints, leaseMs)));
     return claimed;
+  }
+
+  /**
+   * Leases anew, from now and under a fresh claim id, the records of `name` whose inserts' leases (`hints`) are mostly
+   * spent, in one `updateMany` that matches a record only while it still carries its insert's claim id: a record
+   * whose lease ran out and that another relay claimed since has that relay's claim id, and is not taken. Returns the
+   * records renewed, with the outbox their hints hold (or as read back, when some were not renewed).
+   */
+  private async renewWriteLeases(
+    name: string,
+    hints: readonly HintedRecord[],
+    leaseMs: number,
+  ): Promise<PendingOutbox[]> {
+    const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
+    const claimId = randomUUID();
+    const result = await this.context.run(() =>
+      this.context.db
+        .collection(name)
+        .updateMany(
+          { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: { $in: hints.map((hint) => hint.claimId) } } as Document,
+          { $set: { [OUTBOX_LEASE_FIELD]: Date.now() + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId } },
+        ),
+    );
+    if (result.modifiedCount === hints.length) return hints.map(pendingOf);
+    if (result.modifiedCount === 0) return [];
+    return await this.claimedRecords(name, await this.readClaimed(name, ids, claimId));
   }
 
   /**

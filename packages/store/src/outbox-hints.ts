@@ -14,6 +14,8 @@ export interface HintedRecord {
   messages: OutboxMessage[];
   /** Epoch ms the insert's lease runs to; null for an update's hint, which the claim leases. */
   leasedUntil: number | null;
+  /** The claim id the insert's lease was stamped with (it renews a lease mostly spent); null for an update's hint. */
+  claimId: string | null;
 }
 
 /** Records inserted since the last claim that wait for it, at most; past that, inserts are read back as before. */

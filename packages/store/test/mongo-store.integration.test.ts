@@ -253,7 +253,7 @@ describe("MongoDB outbox: what this process writes reaches its own relay's claim
     }
   });
 
-  it('a lease its insert took long ago is left to run out, not claimed from the hint', async () => {
+  it('a lease its insert took long ago is renewed by its claim id and claimed at once', async () => {
     const store = await connect();
     try {
       const name = uniqueName('hinted');
@@ -264,11 +264,38 @@ describe("MongoDB outbox: what this process writes reaches its own relay's claim
         .collection<{ id: string }>(name)
         .insertOne({ id: 'r1' }, { events: [outboxEvent('s1')] });
       await new Promise((resolve) => setTimeout(resolve, 100)); // a third of the lease gone before the claim
-      expect(await source.claimPending(10, 300, { afterWrites: true })).toEqual([]);
-      await new Promise((resolve) => setTimeout(resolve, 250)); // the insert's lease has run out
-      const claimed = await source.claimPending(10, 300);
+      const claimed = await source.claimPending(10, 300, { afterWrites: true });
       expect(claimed.map((pending) => pending.messages.map((m) => m.id))).toEqual([['s1']]);
+      // Renewed from the claim: another relay cannot take it before the new lease runs out.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const other = await connect();
+      try {
+        expect(await other.outbox([name]).claimPending(10, 300)).toEqual([]);
+      } finally {
+        await other.close();
+      }
     } finally {
+      await store.close();
+    }
+  });
+
+  it('a spent insert lease another relay claimed after it ran out is left to that relay', async () => {
+    const store = await connect();
+    const other = await connect();
+    try {
+      const name = uniqueName('hinted');
+      const source = store.outbox([name]);
+      await source.claimPending(10, 300);
+      await store
+        .forTenant(trustedTenantId(uniqueName('t')))
+        .collection<{ id: string }>(name)
+        .insertOne({ id: 'r1' }, { events: [outboxEvent('s1')] });
+      await new Promise((resolve) => setTimeout(resolve, 350)); // the insert's lease has run out
+      const taken = await other.outbox([name]).claimPending(10, 60_000);
+      expect(taken.map((pending) => pending.id)).toEqual(['r1']);
+      expect(await source.claimPending(10, 300, { afterWrites: true })).toEqual([]);
+    } finally {
+      await other.close();
       await store.close();
     }
   });

@@ -10,6 +10,7 @@ const hint = (collection: string, id: string, leasedUntil = 10_000): HintedRecor
   id,
   messages: [event(`${id}-e`)],
   leasedUntil,
+  claimId: `claim-${id}`,
 });
 
 describe('outbox hints', () => {
@@ -56,7 +57,12 @@ describe('outbox hints', () => {
     expect(hints.refresh('a', tenantId, '1', [event('1-e'), event('1-f'), event('1-g')])).toBe(true);
     expect(hints.refresh('a', tenantId, '1', [event('1-e'), event('1-f')])).toBe(true);
     // An update's hand-over (unleased) likewise.
-    const longer = { ...hint('a', '2', 0), leasedUntil: null, messages: [event('2-e'), event('2-f')] };
+    const longer = {
+      ...hint('a', '2', 0),
+      leasedUntil: null,
+      claimId: null,
+      messages: [event('2-e'), event('2-f')],
+    };
     hints.offer(longer);
     hints.offer({ ...longer, messages: [event('2-e')] });
     expect(hints.take(['a'], 10).map((h) => [h.id, h.leasedUntil, h.messages.map((m) => m.id)])).toEqual([
