@@ -134,7 +134,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
         const result = await execute();
         if (!result.ok) return result;
         const json = String(reply.serialize(result.value));
-        const ttl = cacheTtlSeconds(result.value, ttlSeconds, Date.now());
+        const ttl = cacheTtlSeconds(json, ttlSeconds, Date.now());
         if (ttl > 0) await tenantCache.setJsonText(key, json, ttl);
         return { ok: true, json };
       });
