@@ -4,7 +4,7 @@
  * (same port) to show what the service does when a dependency disappears and comes back.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { createServer, connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -109,6 +109,35 @@ async function waitUntil(
   throw new Error(`${what} did not answer within ${timeoutMs} ms`);
 }
 
+/**
+ * A SIGSTOP takes effect a moment after kill(2) returns: a thread running on another core may still answer a request
+ * sent meanwhile (a test saw a ping answered right after `pause()`). Waits, at most 1 s, until /proc says every thread
+ * is stopped (state T); returns at once where there is no /proc.
+ */
+function waitUntilStopped(pid: number | undefined): void {
+  if (pid === undefined) return;
+  const deadline = Date.now() + 1000;
+  while (Date.now() < deadline) {
+    let tids: string[];
+    try {
+      tids = readdirSync(`/proc/${pid}/task`);
+    } catch {
+      return;
+    }
+    if (tids.every((tid) => threadState(pid, tid) === 'T')) return;
+  }
+}
+
+/** A thread's state letter from /proc (`T` also for one that is gone or traced-stopped). */
+function threadState(pid: number, tid: string): string {
+  try {
+    const state = readFileSync(`/proc/${pid}/task/${tid}/stat`, 'utf8').split(') ')[1]?.[0];
+    return state === undefined || state === 't' ? 'T' : state;
+  } catch {
+    return 'T';
+  }
+}
+
 function exited(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
   return new Promise((r) => child.once('exit', () => r()));
@@ -155,6 +184,7 @@ async function startServer(spec: Spec, fixedPort?: number): Promise<TestServer> 
     kill,
     pause() {
       child.kill('SIGSTOP');
+      waitUntilStopped(child.pid);
     },
     resume() {
       child.kill('SIGCONT');
