@@ -143,7 +143,7 @@ export class MongoOutbox implements OutboxSource {
    * relay are claimed as they are, without a store command, while nine tenths of their lease are left. Otherwise the
    * relay, which reckons a claim's lease from the claim, would overestimate one that began long before (the insert
    * waited for a slow or paused store): such records are leased anew from now by the claim id their insert stamped,
-   * one command per collection (renewWriteLeases); one whose lease ran out and another relay claimed meanwhile has
+   * one command per collection (leaseHinted); one whose lease ran out and another relay claimed meanwhile has
    * another claim id and is left to it. Those its updates handed over unleased are leased by `_id`, one command per
    * collection (leaseHinted).
    */
@@ -166,67 +166,49 @@ export class MongoOutbox implements OutboxSource {
       }
     }
     for (const [name, hints] of unleased) claimed.push(...(await this.leaseHinted(name, hints, leaseMs)));
-    for (const [name, hints] of spent) claimed.push(...(await this.renewWriteLeases(name, hints, leaseMs)));
+    for (const [name, hints] of spent) {
+      const ownClaims = { [OUTBOX_CLAIM_FIELD]: { $in: hints.map((hint) => hint.claimId) } };
+      claimed.push(...(await this.leaseHinted(name, hints, leaseMs, ownClaims)));
+    }
     return claimed;
   }
 
   /**
-   * Leases anew, from now and under a fresh claim id, the records of `name` whose inserts' leases (`hints`) are mostly
-   * spent, in one `updateMany` that matches a record only while it still carries its insert's claim id: a record
-   * whose lease ran out and that another relay claimed since has that relay's claim id, and is not taken. Returns the
-   * records renewed, with the outbox their hints hold (or as read back, when some were not renewed).
-   */
-  private async renewWriteLeases(
-    name: string,
-    hints: readonly HintedRecord[],
-    leaseMs: number,
-  ): Promise<PendingOutbox[]> {
-    const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
-    const claimId = randomUUID();
-    const result = await this.context.run(() =>
-      this.context.db
-        .collection(name)
-        .updateMany(
-          { _id: { $in: ids }, [OUTBOX_CLAIM_FIELD]: { $in: hints.map((hint) => hint.claimId) } } as Document,
-          { $set: { [OUTBOX_LEASE_FIELD]: Date.now() + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId } },
-        ),
-    );
-    if (result.modifiedCount === hints.length) return hints.map(pendingOf);
-    if (result.modifiedCount === 0) return [];
-    return await this.claimedRecords(name, await this.readClaimed(name, ids, claimId));
-  }
-
-  /**
-   * Leases by `_id`, in one `updateMany`, the records of `name` this process's updates handed over while no relay
-   * held them, and returns them with the outbox the updates returned (an event written after that waits for the next
-   * claim, as one written between a claim's read and its lease). When the lease took fewer (another relay leased some
-   * first, or relayed all of one), the records carrying this claim id are read back, as claimBatch does.
+   * Leases by `_id`, in one `updateMany`, the records of `name` this process's writes handed over (`hints`), and returns
+   * them with the outbox the writes returned (an event written after that waits for the next claim, as one written
+   * between a claim's read and its lease). `condition` says which records may be leased: by default those no relay
+   * holds (updates' hand-overs); for inserts whose leases are mostly spent, those still carrying their insert's claim
+   * id (renewed from now: one whose lease ran out and that another relay claimed since has that relay's claim id, and
+   * is not taken). When the lease took fewer (another relay leased some first, or relayed all of one), the records
+   * carrying this claim id are read back, as claimBatch does.
    */
   private async leaseHinted(
     name: string,
     hints: readonly HintedRecord[],
     leaseMs: number,
+    condition: Document = claimable(Date.now()),
   ): Promise<PendingOutbox[]> {
     const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
-    const { leased, claimId } = await this.leaseByIds(name, ids, Date.now(), leaseMs);
+    const { leased, claimId } = await this.leaseByIds(name, ids, condition, Date.now(), leaseMs);
     if (leased === hints.length) return hints.map(pendingOf);
     if (leased === 0) return [];
     return await this.claimedRecords(name, await this.readClaimed(name, ids, claimId));
   }
 
   /**
-   * Leases those of the records `ids` of `name` still claimable at `now` in one `updateMany` stamped with a fresh
-   * claim id (each document's update is atomic, so of two relays racing for a record exactly one leases it).
+   * Leases, from `now`, those of the records `ids` of `name` that meet `condition` in one `updateMany` stamped with a
+   * fresh claim id (each document's update is atomic, so of two relays racing for a record exactly one leases it).
    */
   private async leaseByIds(
     name: string,
     ids: readonly unknown[],
+    condition: Document,
     now: number,
     leaseMs: number,
   ): Promise<{ leased: number; claimId: string }> {
     const claimId = randomUUID();
     const result = await this.context.run(() =>
-      this.context.db.collection(name).updateMany({ _id: { $in: [...ids] }, ...claimable(now) } as Document, {
+      this.context.db.collection(name).updateMany({ _id: { $in: [...ids] }, ...condition } as Document, {
         $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
       }),
     );
@@ -331,7 +313,7 @@ export class MongoOutbox implements OutboxSource {
       );
       if (candidates.length === 0) return { records: [], found: 0 };
       const ids = candidates.map((doc) => doc._id);
-      const { leased, claimId } = await this.leaseByIds(name, ids, now, leaseMs);
+      const { leased, claimId } = await this.leaseByIds(name, ids, claimable(now), now, leaseMs);
       if (leased === 0) {
         if (attempt < LOST_RACE_RETRIES) continue;
         return { records: [], found: candidates.length };
