@@ -1,8 +1,8 @@
 import type { Viewer } from '@coperto/auth';
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { WaitlistSeatTableDocument, WaitlistTablesDocument } from './generated/tavolo-calls.js';
-import type { SeatingSources } from './seating-sources.js';
+import { WaitlistSeatTableDocument, WaitlistTablesDocument } from '../generated/tavolo-calls.js';
+import type { SeatingSources } from '../seating/seating-sources.js';
 import type { QuoteCombination, QuoteTable } from './waitlist-quote.js';
 
 /** The tenant's seating settings the waitlist needs: the turn times and the default meal duration. */

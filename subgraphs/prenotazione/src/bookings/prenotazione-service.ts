@@ -24,7 +24,7 @@ import type {
   PrenotazionePatch,
   PrenotazioniFilter,
   QuerySyncPrenotazioniArgs,
-} from './generated/resolvers-types.js';
+} from '../generated/resolvers-types.js';
 import { checkPrenotazione, mergeAliases } from './prenotazione-input.js';
 import {
   generateCodice,
@@ -49,15 +49,20 @@ import {
   SYNC_SETTLE_MS,
   type SyncPagePlan,
 } from './sync.js';
-import { endsAt } from './holds.js';
-import { isLiveOption, type OpzioneRecord } from './opzione-record.js';
-import type { OpzioneStore } from './opzione-store.js';
-import { Reseater } from './reseater.js';
-import { SeatPlacement, type PlacementOwner, type Placed, type PlacementRequest } from './seat-placement.js';
-import type { SeatingSources } from './seating-sources.js';
-import { TableClaims } from './table-claims.js';
-import type { TableAgendaStore } from './table-agenda-store.js';
-import { mayHaveBeenApplied } from './write-outcome.js';
+import { endsAt } from '../seating/holds.js';
+import { isLiveOption, type OpzioneRecord } from '../options/opzione-record.js';
+import type { OpzioneStore } from '../options/opzione-store.js';
+import { Reseater } from '../seating/reseater.js';
+import {
+  SeatPlacement,
+  type PlacementOwner,
+  type Placed,
+  type PlacementRequest,
+} from '../seating/seat-placement.js';
+import type { SeatingSources } from '../seating/seating-sources.js';
+import { TableClaims } from '../seating/table-claims.js';
+import type { TableAgendaStore } from '../seating/table-agenda-store.js';
+import { mayHaveBeenApplied } from '../seating/write-outcome.js';
 
 /** At most this many tables per window query (the availability check asks for its candidate tables). */
 export const WINDOW_MAX_TABLES = 5000;

@@ -5,7 +5,7 @@ import {
   preferEnglish,
   zoneOffsetMinutes,
 } from '@coperto/domain';
-import type { PrenotazionePatch } from './generated/resolvers-types.js';
+import type { PrenotazionePatch } from '../generated/resolvers-types.js';
 
 /** A validated booking date: the local wall clock, the instant and the local date. */
 export interface BookingMoment {

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@coperto/errors';
 import { InputChecks, preferEnglish, turnMinutes } from '@coperto/domain';
-import type { OpzioneInput } from './generated/resolvers-types.js';
+import type { OpzioneInput } from '../generated/resolvers-types.js';
 import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
 import type { OpzioneStore } from './opzione-store.js';
 import {
@@ -9,10 +9,10 @@ import {
   checkPlacement,
   MAX_DURATION_MINUTES,
   MAX_TABLES_PER_BOOKING,
-} from './prenotazione-input.js';
-import { OPTION_CLAIM_REV, type PrenotazioneService } from './prenotazione-service.js';
-import type { SeatingSources } from './seating-sources.js';
-import { mayHaveBeenApplied } from './write-outcome.js';
+} from '../bookings/prenotazione-input.js';
+import { OPTION_CLAIM_REV, type PrenotazioneService } from '../bookings/prenotazione-service.js';
+import type { SeatingSources } from '../seating/seating-sources.js';
+import { mayHaveBeenApplied } from '../seating/write-outcome.js';
 
 export interface OpzioneServiceDeps {
   store: OpzioneStore;

@@ -1,4 +1,4 @@
-import type { Assegnazione } from './generated/resolvers-types.js';
+import type { Assegnazione } from '../generated/resolvers-types.js';
 
 /** An option (a hold while a guest completes a booking), as stored in `opzioni`. */
 export interface OpzioneRecord {

@@ -1,6 +1,6 @@
 import type { AgendaEntry } from './table-agenda-store.js';
-import { isLiveOption, type OpzioneRecord } from './opzione-record.js';
-import { isActive, type PrenotazioneRecord } from './prenotazione-record.js';
+import { isLiveOption, type OpzioneRecord } from '../options/opzione-record.js';
+import { isActive, type PrenotazioneRecord } from '../bookings/prenotazione-record.js';
 
 /** Meal length of bookings stored before effective durations were (the figure their holds were written with). */
 export const LEGACY_MEAL_MINUTES = 120;

@@ -4,8 +4,8 @@ import type {
   SiediAttesaInput,
   StatoAttesa,
   VoceAttesaInput,
-} from './generated/resolvers-types.js';
-import { MAX_TABLES_PER_BOOKING } from './prenotazione-input.js';
+} from '../generated/resolvers-types.js';
+import { MAX_TABLES_PER_BOOKING } from '../bookings/prenotazione-input.js';
 
 /**
  * A party at the host stand: a name to call (1..200 characters), its covers (1..1000, as a booking's), an

@@ -2,8 +2,8 @@ import { NoTableAvailableError, TableUnavailableError, ValidationError } from '@
 import { localDayBounds } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from './assignment.js';
-import type { Assegnazione } from './generated/resolvers-types.js';
-import { TablesExistDocument } from './generated/tavolo-calls.js';
+import type { Assegnazione } from '../generated/resolvers-types.js';
+import { TablesExistDocument } from '../generated/tavolo-calls.js';
 import type { SeatingCombination, SeatingSources } from './seating-sources.js';
 import type { ClaimOwner, HeldEntry, TableClaims } from './table-claims.js';
 

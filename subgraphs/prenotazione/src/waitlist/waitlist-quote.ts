@@ -3,7 +3,7 @@
  * inputs). Every party, oldest first, takes the earliest slot on a fitting table or combination that is free
  * for its whole turn time; the parties behind it then see that slot taken.
  */
-import { freeGapMs } from './assignment.js';
+import { freeGapMs } from '../seating/assignment.js';
 
 /** A table's status as tavolo reports it. */
 export type QuoteTableStatus = 'free' | 'occupied' | 'open' | 'dirty' | 'reserved' | 'payment_pending';

@@ -1,7 +1,7 @@
-import type { StatoAttesa } from './generated/resolvers-types.js';
+import type { StatoAttesa } from '../generated/resolvers-types.js';
 
 /** Waitlist states: schema.graphql's enum StatoAttesa, the one declaration (generated into TypeScript). */
-export type { StatoAttesa } from './generated/resolvers-types.js';
+export type { StatoAttesa } from '../generated/resolvers-types.js';
 
 /**
  * The waitlist's transition table: waiting -> notified -> seated | left | cancelled, and waiting straight to

@@ -11,8 +11,8 @@ import {
 } from '@coperto/errors';
 import type { Logger } from '@coperto/server-kit';
 import type { OutboxMessage } from '@coperto/store';
-import type { AnnullaAttesaInput, SiediAttesaInput, VoceAttesaInput } from './generated/resolvers-types.js';
-import { importedId, type PrenotazioneService } from './prenotazione-service.js';
+import type { AnnullaAttesaInput, SiediAttesaInput, VoceAttesaInput } from '../generated/resolvers-types.js';
+import { importedId, type PrenotazioneService } from '../bookings/prenotazione-service.js';
 import { QUOTE_HORIZON_MS, quoteQueue, type QuoteTable } from './waitlist-quote.js';
 import {
   checkAnnullaAttesa,

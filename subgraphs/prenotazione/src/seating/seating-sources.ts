@@ -1,11 +1,11 @@
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { PrenotazioneSeatingConfigDocument } from './generated/capacity-calls.js';
+import { PrenotazioneSeatingConfigDocument } from '../generated/capacity-calls.js';
 import {
   PrenotazioneActiveCombinationsDocument,
   PrenotazioneActiveTablesDocument,
   PrenotazioneCombinationDocument,
-} from './generated/tavolo-calls.js';
+} from '../generated/tavolo-calls.js';
 
 /** capacity's seating settings (slotConfig), the only ones prenotazione needs. */
 export interface SeatingConfig {

@@ -9,8 +9,8 @@ import {
   TIDY_MAX_BOOKINGS,
   type HoldOwners,
 } from './holds.js';
-import type { OpzioneStore } from './opzione-store.js';
-import type { PrenotazioneStore } from './prenotazione-store.js';
+import type { OpzioneStore } from '../options/opzione-store.js';
+import type { PrenotazioneStore } from '../bookings/prenotazione-store.js';
 import type { AgendaEntry, TableAgendaStore } from './table-agenda-store.js';
 
 /** Who claims tables for a window: a booking (at its claim revision) or an option. */

@@ -1,9 +1,9 @@
 import { randomInt } from 'node:crypto';
 import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
-import type { Assegnazione, BookingState } from './generated/resolvers-types.js';
+import type { Assegnazione, BookingState } from '../generated/resolvers-types.js';
 
 /** Booking states: schema.graphql's enum BookingState, the one declaration (generated into TypeScript). */
-export type { BookingState } from './generated/resolvers-types.js';
+export type { BookingState } from '../generated/resolvers-types.js';
 
 /** States in which a booking holds its tables (declared once, in @coperto/domain). */
 export const ACTIVE_STATES: readonly BookingState[] = ACTIVE_BOOKING_STATES;
