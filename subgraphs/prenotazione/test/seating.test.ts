@@ -4,10 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
-import { OpzioneService } from '../src/options/opzione-service.js';
 import { OpzioneStore } from '../src/options/opzione-store.js';
-import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import type { PrenotazioneInput } from '../src/generated/resolvers-types.js';
 import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
@@ -61,11 +60,10 @@ describe('seating', () => {
     agenda?: TableAgendaStore;
     options?: OpzioneStore;
   }
-  const service = (parts: Parts = {}) =>
-    new PrenotazioneService({
-      store: parts.store ?? new PrenotazioneStore(tenantStore()),
-      agenda: parts.agenda ?? new TableAgendaStore(tenantStore()),
-      options: parts.options ?? new OpzioneStore(tenantStore()),
+  const services = (parts: Parts = {}) =>
+    createPrenotazioneServices({
+      tenantStore: tenantStore(),
+      stores: { bookings: parts.store, agenda: parts.agenda, options: parts.options },
       viewer,
       subgraphs: tablesExist,
       seating: worldSources(world),
@@ -73,19 +71,13 @@ describe('seating', () => {
       now: () => new Date(clock),
       onEventsWritten: () => {},
     });
-  const options = (parts: Parts = {}) =>
-    new OpzioneService({
-      store: parts.options ?? new OpzioneStore(tenantStore()),
-      prenotazioni: service(parts),
-      seating: worldSources(world),
-      timeZone: 'Europe/Rome',
-      now: () => new Date(clock),
-    });
+  const service = (parts: Parts = {}) => services(parts).prenotazioni;
+  const options = (parts: Parts = {}) => services(parts).opzioni;
   const at = (time = '20:00') => `2027-02-01T${time}`;
   const book = (covers: number, extra: Partial<PrenotazioneInput> = {}) =>
     service().create({ covers, bookingDate: at(), customerName: 'Seat', ...extra });
   const held = (tableIds: string[], from = '2027-02-01T19:00:00Z', to = '2027-02-01T21:00:00Z') =>
-    service().holdsInWindow({ from, to, tableIds });
+    services().agenda.holdsInWindow({ from, to, tableIds });
   const updatedEvents = async (id: string) =>
     (await store.outbox(['prenotazioni']).claimPending(1000, 1000))
       .filter((p) => p.id === id)
@@ -355,17 +347,7 @@ describe('seating', () => {
         }
         return realClaim(tableId, entry, ignoring);
       };
-      const svc = new PrenotazioneService({
-        store: new PrenotazioneStore(tenantStore()),
-        agenda,
-        options: new OpzioneStore(tenantStore()),
-        viewer,
-        subgraphs: tablesExist,
-        seating: worldSources(world),
-        timeZone: 'Europe/Rome',
-        now: () => new Date(clock),
-        onEventsWritten: () => {},
-      });
+      const svc = service({ agenda });
       await expect(
         svc.create({ covers: 4, bookingDate: at(), customerName: 'Seat', autoAssign: true }),
       ).rejects.toMatchObject({ code: 'NO_TABLE_AVAILABLE' });
