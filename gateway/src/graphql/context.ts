@@ -1,5 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import type { RequestTrace } from './request-id.js';
+import type { RequestTrace } from '../http/request-id.js';
 
 /** Per-request context of the gateway: the verified viewer and what is forwarded to the subgraphs. */
 export interface GatewayContext {

@@ -1,7 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Viewer } from '@coperto/auth';
 import { readScopesKey, type Cache, type TenantCache } from '@coperto/cache';
-import { createEncodedAnswers } from '../rest/encoded-answers.js';
+import { createEncodedAnswers } from '../../rest/encoded-answers.js';
 import { readScopesOf } from './read-scopes-of.js';
 
 /** How many documents' analyses (cacheable or not, and their scopes) the gateway keeps. */

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import { cloudEventEnvelopeJsonSchema } from '@coperto/bus';
-import { SUBSCRIPTION_SCHEMA_FILE } from '../subscriptions/subscription-schema.js';
+import { SUBSCRIPTION_SCHEMA_FILE } from '../../subscriptions/subscription-schema.js';
 import { buildAsyncApiDocument } from './document.js';
 import { EVENT_CHANNELS } from './event-channels.js';
 

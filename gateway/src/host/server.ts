@@ -23,29 +23,34 @@ import {
   type OperationLimits,
 } from '@coperto/graphql-limits';
 import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-kit';
-import type { GatewayContext } from './context.js';
-import { registerFloorPlan } from './floor-plan.js';
-import { registerGraphQLRoute } from './graphql-http.js';
-import { createGraphQLReadCache } from './graphql-read-cache/graphql-read-cache.js';
-import { answerClientError, createErrorHandler } from './http-errors.js';
-import { createValidatorCompiler } from './request-validation.js';
-import { lazySerializerController } from './response-serialization.js';
-import { untrustedErrors, type TrustedDocuments } from './trusted-documents.js';
-import { apiSchemaOf, API_VERSION, buildOpenApiDocument, registerOpenApiRoutes } from './openapi/index.js';
-import { asyncApiDocument, registerAsyncApiRoute } from './asyncapi/index.js';
-import { registerExplorer } from './explorer/explorer.js';
-import { logAccess, routeLabel } from './access-log.js';
-import { registerCors } from './cors.js';
-import { requestIdPlugin, startTrace, traceOf, withRequestId } from './request-id.js';
-import { operationMetricsPlugin, type OperationObserver } from './operation-metrics-plugin.js';
-import { operationResolutionPlugin } from './operation-resolution-plugin.js';
-import { startEventFeed } from './subscriptions/event-feed.js';
-import { registerRestRoutes } from './rest/rest-routes.js';
-import { operationDocument, routes } from './rest/routes.js';
-import type { ConnectionCapLimits } from './subscriptions/connection-caps.js';
-import type { SocketLimits } from './subscriptions/socket-budget.js';
-import { createSubscriptionServer, type SubscriptionServer } from './subscriptions/ws-server.js';
-import type { RateLimitCheck } from './tenant-rate-limit.js';
+import type { GatewayContext } from '../graphql/context.js';
+import { registerFloorPlan } from '../pages/floor-plan.js';
+import { registerGraphQLRoute } from '../graphql/graphql-http.js';
+import { createGraphQLReadCache } from '../graphql/read-cache/read-cache.js';
+import { answerClientError, createErrorHandler } from '../http/errors.js';
+import { createValidatorCompiler } from '../http/request-validation.js';
+import { lazySerializerController } from '../http/response-serialization.js';
+import { untrustedErrors, type TrustedDocuments } from '../graphql/trusted-documents.js';
+import {
+  apiSchemaOf,
+  API_VERSION,
+  buildOpenApiDocument,
+  registerOpenApiRoutes,
+} from '../pages/openapi/index.js';
+import { asyncApiDocument, registerAsyncApiRoute } from '../pages/asyncapi/index.js';
+import { registerExplorer } from '../pages/explorer.js';
+import { logAccess, routeLabel } from '../http/access-log.js';
+import { registerCors } from '../http/cors.js';
+import { requestIdPlugin, startTrace, traceOf, withRequestId } from '../http/request-id.js';
+import { operationMetricsPlugin, type OperationObserver } from '../graphql/operation-metrics-plugin.js';
+import { operationResolutionPlugin } from '../graphql/operation-resolution-plugin.js';
+import { startEventFeed } from '../subscriptions/event-feed.js';
+import { registerRestRoutes } from '../rest/register-routes.js';
+import { operationDocument, routes } from '../rest/route-table.js';
+import type { ConnectionCapLimits } from '../subscriptions/connection-caps.js';
+import type { SocketLimits } from '../subscriptions/socket-budget.js';
+import { createSubscriptionServer, type SubscriptionServer } from '../subscriptions/ws-server.js';
+import type { RateLimitCheck } from '../http/tenant-rate-limit.js';
 
 export interface GatewayDeps {
   supergraphSdl: string;

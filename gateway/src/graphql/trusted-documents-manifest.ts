@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { getOperationAST, parse } from 'graphql';
-import { operations } from './rest/operations.js';
+import { operations } from '../rest/operations.js';
 import { documentHash, type TrustedDocumentsManifest } from './trusted-documents.js';
 
 /** Where the project's manifest lives (GRAPHQL_TRUSTED_DOCUMENTS=gateway/trusted-documents.json). */

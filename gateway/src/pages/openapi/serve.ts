@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
-import { registerRawPages } from '../pages.js';
-import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
+import { registerRawPages } from '../raw-pages.js';
+import { sendHtml, vendoredAsset } from '../vendored-asset.js';
 
 const scalar = vendoredAsset('scalar.js', 'text/javascript; charset=utf-8');
 

@@ -1,6 +1,6 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import type { SubgraphExecutor } from '@coperto/server-kit';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../graphql/context.js';
 
 /**
  * Embedded mode: the gateway executes a subgraph in the same process. Unlike Apollo's

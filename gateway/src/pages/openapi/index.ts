@@ -1,4 +1,4 @@
-import { operationDocument, routes } from '../rest/routes.js';
+import { operationDocument, routes } from '../../rest/route-table.js';
 import { apiSchemaOf } from './api-schema.js';
 import { buildOpenApiDocument } from './document.js';
 

@@ -1,8 +1,8 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse, type GraphQLSchema } from 'graphql';
-import type { RestRoute } from '../rest/route.js';
+import type { RestRoute } from '../../rest/rest-route.js';
 import { twinNote } from './bilingual-names.js';
-import { requestSchemas, responseSchema } from '../rest/request-schema.js';
+import { requestSchemas, responseSchema } from '../../rest/request-schema.js';
 import { operationOf, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
 import { errorBodySchema, routeErrors } from './route-errors.js';
 

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ApolloServerPlugin } from '@apollo/server';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../graphql/context.js';
 
 const SANE_ID = /^[A-Za-z0-9._-]{1,128}$/;
 

@@ -11,16 +11,16 @@ import {
   type Host,
   type Logger,
 } from '@coperto/server-kit';
-import type { GatewayConfig } from './config.js';
+import type { GatewayConfig } from '../config.js';
 import { dedupeInFlight } from './fetch-dedupe.js';
 import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
-import { loadTrustedDocuments } from './trusted-documents.js';
+import { loadTrustedDocuments } from '../graphql/trusted-documents.js';
 import { subgraphFactories } from './subgraph-registry.js';
-import { openTenantRateLimit, type TenantRateLimit } from './tenant-rate-limit.js';
+import { openTenantRateLimit, type TenantRateLimit } from '../http/tenant-rate-limit.js';
 
-export const SUPERGRAPH_FILE = new URL('../../supergraph.graphql', import.meta.url);
+export const SUPERGRAPH_FILE = new URL('../../../supergraph.graphql', import.meta.url);
 
 export interface GatewayApp extends Host {
   gateway: GatewayServer;
@@ -174,6 +174,6 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
   return { executors, relay };
 }
 
-export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from './config.js';
-export { apiSchemaOf, openApiDocument } from './openapi/index.js';
-export { asyncApiDocument, channelKey, EVENT_CHANNELS } from './asyncapi/index.js';
+export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';
+export { apiSchemaOf, openApiDocument } from '../pages/openapi/index.js';
+export { asyncApiDocument, channelKey, EVENT_CHANNELS } from '../pages/asyncapi/index.js';

@@ -1,5 +1,5 @@
 import { httpStatusOf, isErrorCode } from '@coperto/errors';
-import type { RestRoute } from '../rest/route.js';
+import type { RestRoute } from '../../rest/rest-route.js';
 
 /**
  * Every error code a route can answer, by HTTP status: the ones any route can return, the body's, a read-one's

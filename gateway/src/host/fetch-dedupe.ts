@@ -1,5 +1,5 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../graphql/context.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 

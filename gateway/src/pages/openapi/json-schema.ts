@@ -19,7 +19,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../rest/input-constraints.js';
+import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../../rest/input-constraints.js';
 
 export type { JsonSchema };
 

@@ -4,13 +4,13 @@ import type { GraphQLSchema } from 'graphql';
 import { NotFoundError, restErrorBody, restErrorFromAppError, restErrorFromGraphQL } from '@coperto/errors';
 import { createSingleFlight, readScopeKey, type Cache } from '@coperto/cache';
 import type { Logger } from '@coperto/server-kit';
-import type { GatewayContext } from '../context.js';
-import { withRequestId } from '../request-id.js';
+import type { GatewayContext } from '../graphql/context.js';
+import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
 import { routeVariables } from './route-variables.js';
-import { operationDocument, type HttpMethod, type RestRoute } from './routes.js';
+import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
 
 export interface RestRoutesOptions {
   server: ApolloServer<GatewayContext>;

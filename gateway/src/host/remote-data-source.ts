@@ -1,7 +1,7 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { UnauthenticatedError, UnavailableError } from '@coperto/errors';
 import { Pool } from 'undici';
-import type { GatewayContext } from './context.js';
+import type { GatewayContext } from '../graphql/context.js';
 
 type SubgraphResponse = Awaited<ReturnType<GraphQLDataSource['process']>>;
 

@@ -5,7 +5,7 @@ import { GraphQLError } from 'graphql';
 import { AppError, toGraphQLError } from '@coperto/errors';
 import { assertTokenLimit } from '@coperto/graphql-limits';
 import type { GatewayContext } from './context.js';
-import type { GraphQLReadCache } from './graphql-read-cache/graphql-read-cache.js';
+import type { GraphQLReadCache } from './read-cache/read-cache.js';
 import { trustedQuery, type TrustedDocuments } from './trusted-documents.js';
 
 export interface GraphQLRouteOptions {

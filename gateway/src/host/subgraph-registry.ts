@@ -4,7 +4,7 @@ import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
-import type { SUBGRAPH_NAMES } from './config.js';
+import type { SUBGRAPH_NAMES } from '../config.js';
 
 /** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
 export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {

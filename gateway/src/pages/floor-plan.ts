@@ -3,10 +3,10 @@ import { createRequire } from 'node:module';
 import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { registerRawPages } from './pages.js';
+import { registerRawPages } from './raw-pages.js';
 
-/** The page's files: gateway/public/floor-plan (next to src/ and dist/ alike). */
-const PAGE_DIR = fileURLToPath(new URL('../public/floor-plan/', import.meta.url));
+/** The page's files: gateway/public/floor-plan (two levels up from src/pages/ and dist/pages/ alike). */
+const PAGE_DIR = fileURLToPath(new URL('../../public/floor-plan/', import.meta.url));
 /** URL prefix of the page's assets; `/` itself serves index.html. */
 export const FLOOR_PLAN_PREFIX = '/floor-plan/';
 

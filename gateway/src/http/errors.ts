@@ -12,8 +12,8 @@ import {
 } from '@coperto/errors';
 import { bodyErrorOf, type Logger } from '@coperto/server-kit';
 import { withRequestId } from './request-id.js';
-import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './rest/date-patterns.js';
-import { NOT_BLANK_PATTERN } from './rest/input-constraints.js';
+import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from '../rest/date-patterns.js';
+import { NOT_BLANK_PATTERN } from '../rest/input-constraints.js';
 
 /** One ajv error of a request part (body, querystring, params), as fastify reports it. */
 interface SchemaIssue {

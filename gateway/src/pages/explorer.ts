@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { registerRawPages } from '../pages.js';
-import { sendHtml, vendoredAsset } from '../browser/vendored-asset.js';
+import { registerRawPages } from './raw-pages.js';
+import { sendHtml, vendoredAsset } from './vendored-asset.js';
 
 /** GraphiQL 3 and its React 18 UMD builds, vendored at build time (works offline, no CDN). */
 const ASSETS: Record<string, ReturnType<typeof vendoredAsset>> = {
