@@ -1,4 +1,4 @@
-import type { PendingOutbox } from './types.js';
+import type { PendingOutbox } from '../types.js';
 
 /** Validates `claimPending` arguments (both adapters): a positive integer limit and a non-negative lease. */
 export function assertClaim(limit: number, leaseMs: number): void {

@@ -1,8 +1,8 @@
 import { trustedTenantId } from '@coperto/auth';
-import type { LmdbEngine } from './lmdb-engine.js';
-import { assertClaim, releasesClaim } from './outbox-claim.js';
-import { isDeletedOutboxCollection } from './stored-document.js';
-import type { OutboxAcknowledgement, OutboxSource, PendingOutbox } from './types.js';
+import type { LmdbEngine } from '../lmdb-engine.js';
+import { assertClaim, releasesClaim } from './claim.js';
+import { isDeletedOutboxCollection } from '../stored-document.js';
+import type { OutboxAcknowledgement, OutboxSource, PendingOutbox } from '../types.js';
 
 /**
  * The relay's view of the embedded store. It reads committed (durable) outboxes only, oldest first. Leases live

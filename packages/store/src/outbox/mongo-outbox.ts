@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { trustedTenantId } from '@coperto/auth';
 import type { AnyBulkWriteOperation, Document } from 'mongodb';
-import type { MongoContext } from './mongo-collection.js';
-import type { HintedRecord } from './outbox-hints.js';
-import { assertClaim, releasesClaim } from './outbox-claim.js';
+import type { MongoContext } from '../mongo-collection.js';
+import type { HintedRecord } from './hints.js';
+import { assertClaim, releasesClaim } from './claim.js';
 import {
   OUTBOX_AT_FIELD,
   OUTBOX_CLAIM_FIELD,
@@ -11,14 +11,14 @@ import {
   OUTBOX_LEASE_FIELD,
   isDeletedOutboxCollection,
   tenantKey,
-} from './stored-document.js';
+} from '../stored-document.js';
 import type {
   ClaimOptions,
   OutboxAcknowledgement,
   OutboxMessage,
   OutboxSource,
   PendingOutbox,
-} from './types.js';
+} from '../types.js';
 
 /** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
 const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };

@@ -1,4 +1,4 @@
-import type { CloudEvent, EventBus } from './types.js';
+import type { CloudEvent, EventBus } from '../types.js';
 
 /** Early publishes whose answer no round took yet, at most; past that the oldest are forgotten (published again). */
 const MAX_WAITING = 10_000;

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { TenantId } from '@coperto/auth';
-import type { OutboxMessage } from './types.js';
+import type { OutboxMessage } from '../types.js';
 
 /**
  * A record this process wrote events to, handed to its own relay: leased by its insert, or (an update of a record
