@@ -51,8 +51,8 @@ const config: CodegenConfig = {
   generates: {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
-      Tavolo: '../tavolo-record.js#TavoloRecord',
-      Combinazione: '../combinazione-record.js#CombinazioneRecord',
+      Tavolo: '../tables/tavolo-record.js#TavoloRecord',
+      Combinazione: '../combinations/combinazione-record.js#CombinazioneRecord',
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {

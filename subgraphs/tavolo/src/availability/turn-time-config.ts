@@ -1,6 +1,6 @@
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { TavoloTurnTimesDocument } from './generated/capacity-calls.js';
+import { TavoloTurnTimesDocument } from '../generated/capacity-calls.js';
 
 export interface TurnTimeConfig {
   defaultMealMinutes: number;
