@@ -8,6 +8,7 @@ import { OpzioneStore } from '../src/options/opzione-store.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
 import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
+import type { SeatingSources } from '../src/seating/seating-sources.js';
 import type { PrenotazioneInput } from '../src/generated/resolvers-types.js';
 import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
 
@@ -59,6 +60,7 @@ describe('seating', () => {
     store?: PrenotazioneStore;
     agenda?: TableAgendaStore;
     options?: OpzioneStore;
+    seating?: SeatingSources;
   }
   const services = (parts: Parts = {}) =>
     createPrenotazioneServices({
@@ -66,7 +68,7 @@ describe('seating', () => {
       stores: { bookings: parts.store, agenda: parts.agenda, options: parts.options },
       viewer,
       subgraphs: tablesExist,
-      seating: worldSources(world),
+      seating: parts.seating ?? worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
       onEventsWritten: () => {},
@@ -357,6 +359,33 @@ describe('seating', () => {
   });
 
   describe('options', () => {
+    it('holds for its own durationMinutes, else for the turn time: capacity is asked only for the latter', async () => {
+      world.config.turnTimes = [{ maxCovers: 2, minutes: 75 }];
+      const own = await options().create({
+        covers: 2,
+        bookingDate: at(),
+        tableIds: ['A2'],
+        durationMinutes: 45,
+      });
+      expect([own.startsAt, own.endsAt]).toEqual(['2027-02-01T19:00:00.000Z', '2027-02-01T19:45:00.000Z']);
+      const turn = await options().create({ covers: 2, bookingDate: at(), tableIds: ['B4'] });
+      expect(turn.endsAt).toBe('2027-02-01T20:15:00.000Z');
+      const capacityDown = {
+        ...worldSources(world),
+        config: () => Promise.reject(new Error('capacity unreachable')),
+      };
+      const without = await options({ seating: capacityDown }).create({
+        covers: 2,
+        bookingDate: at(),
+        tableIds: ['C4'],
+        durationMinutes: 45,
+      });
+      expect(without.endsAt).toBe('2027-02-01T19:45:00.000Z');
+      await expect(
+        options({ seating: capacityDown }).create({ covers: 2, bookingDate: at(), tableIds: ['D6'] }),
+      ).rejects.toThrow('capacity unreachable');
+    });
+
     it('holds its tables until expiresAt: the guard and the window query treat it like a booking', async () => {
       const option = await options().create({ covers: 2, bookingDate: at(), tableIds: ['A2'], ttl: 60 });
       expect(option).toMatchObject({ tableIds: ['A2'], assegnazione: 'manual', covers: 2 });
