@@ -1,12 +1,13 @@
+import { withTimeout } from '@coperto/async';
 import type { TenantId } from '@coperto/auth';
 import { MongoClient, type Db } from 'mongodb';
 import { StoreUnavailableError } from './errors.js';
 import { tenantIndexKey, validateIndexSpecs } from './index-specs.js';
 import { MongoTenantCollection, type MongoContext } from './mongo-collection.js';
-import { OutboxHints } from './outbox-hints.js';
-import { WrittenOutboxes } from './written-outboxes.js';
+import { OutboxHints } from './outbox/hints.js';
+import { WrittenOutboxes } from './outbox/written-outboxes.js';
 import { toStoreError } from './mongo-errors.js';
-import { MongoOutbox } from './mongo-outbox.js';
+import { MongoOutbox } from './outbox/mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
 import {
   OUTBOX_AT_FIELD,
@@ -156,20 +157,11 @@ class MongoStore implements DocumentStore, MongoContext {
 
   /** MongoDB `ping`, abandoned (rejecting) after `timeoutMs` even if the server never answers. */
   async ping(timeoutMs = DEFAULT_PING_TIMEOUT_MS): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const command = this.run(() => this.db.command({ ping: 1 }));
-    command.catch(() => {}); // if the timer wins, the late outcome is of no interest
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError({ cause: new Error(`ping timed out after ${timeoutMs} ms`) })),
-        timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([command, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withTimeout(
+      this.run(() => this.db.command({ ping: 1 })),
+      timeoutMs,
+      () => new StoreUnavailableError({ cause: new Error(`ping timed out after ${timeoutMs} ms`) }),
+    );
   }
 
   info(): StoreInfo {
