@@ -9,7 +9,7 @@ export type TurnTimeConfig = Pick<SeatingConfig, 'defaultMealMinutes' | 'turnTim
 
 /**
  * What the waitlist reads from, and writes to, the other subgraphs, with the caller's token: the tables with
- * their statuses (tavolo), and through the booking service's seating sources tavolo's active combinations and
+ * their statuses (tavolo), and through the seating sources bookings use tavolo's active combinations and
  * capacity's turn times (one cached read per tenant, shared with assignment).
  */
 export interface SeatingInputs {
