@@ -50,6 +50,10 @@ const config: CodegenConfig = {
   pluginLoader: (name) => (name in LOCAL_PLUGINS ? Promise.resolve(LOCAL_PLUGINS[name]) : import(name)),
   generates: {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
+    ...subgraphResolverTypes('canali', 'CanaliContext', {
+      Canale: '../canale-record.js#CanaleRecord',
+      CanaleCreato: '../canale-service.js#CreatedCanale',
+    }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
       Tavolo: '../tables/tavolo-record.js#TavoloRecord',
       Combinazione: '../combinations/combinazione-record.js#CombinazioneRecord',

@@ -1,5 +1,6 @@
 import type { TenantId } from '@coperto/auth';
-import { createSingleFlight, READ_SCOPES, readScopeVersion, type TenantCache } from '@coperto/cache';
+import { createSingleFlight } from '@coperto/async';
+import { READ_SCOPES, readScopeVersion, type TenantCache } from '@coperto/cache';
 import { tableDirectory, type TableDirectory } from './table-directory.js';
 import type { TavoloRecord } from '../tables/tavolo-record.js';
 
