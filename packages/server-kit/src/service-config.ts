@@ -44,6 +44,8 @@ export const serviceConfigSchema = z.object({
   JWT_ALGORITHMS: envList.optional(),
   JWT_ISSUER: z.string().optional(),
   JWT_AUDIENCE: z.string().optional(),
+  /** Key of the tokens the service issues (channel keys, guest tokens); embedded: created in DATA_DIR. */
+  SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
 
   /** IANA zone of the restaurant wall clock. */
   RESTAURANT_TIMEZONE: z.string().default('Europe/Rome'),
@@ -74,6 +76,7 @@ export const SECRET_VARIABLES = [
   'NATS_TOKEN',
   'REDIS_URL',
   'JWT_SECRET',
+  'SERVICE_TOKEN_SECRET',
 ] as const satisfies ReadonlyArray<keyof typeof serviceConfigSchema.shape>;
 
 export type ServiceConfig = Readonly<z.output<typeof serviceConfigSchema>>;
@@ -83,17 +86,28 @@ export type ServiceConfig = Readonly<z.output<typeof serviceConfigSchema>>;
  * (Embedded mode creates a random secret in DATA_DIR instead, see auth-from-config.ts.)
  */
 export function keySourceIssues(
-  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL'>,
+  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL' | 'SERVICE_TOKEN_SECRET'>,
 ): ConfigIssue[] {
-  if (config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL) return [];
-  return [
-    {
+  const issues: ConfigIssue[] = [];
+  if (!(config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL)) {
+    issues.push({
       variable: 'JWT_SECRET',
       message:
         'missing: distributed mode needs a token key: set JWT_SECRET (at least 32 characters), ' +
         'JWT_PUBLIC_KEY with JWT_ALGORITHMS, or JWT_JWKS_URL',
-    },
-  ];
+    });
+  }
+  if (!config.SERVICE_TOKEN_SECRET) {
+    issues.push({
+      variable: 'SERVICE_TOKEN_SECRET',
+      message:
+        'missing: distributed mode needs the key of the tokens the service issues (channel keys, guest ' +
+        'tokens), at least 32 characters, the same in every process and different from JWT_SECRET',
+    });
+  } else if (config.SERVICE_TOKEN_SECRET === config.JWT_SECRET) {
+    issues.push({ variable: 'SERVICE_TOKEN_SECRET', message: 'must differ from JWT_SECRET' });
+  }
+  return issues;
 }
 
 /** The GRAPHQL_MAX_* settings as the limits every GraphQL entry point applies. */

@@ -1,5 +1,5 @@
 import { createKeptLoads } from '@coperto/async';
-import type { TurnTime } from '@coperto/domain';
+import { turnMinutes, type TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { PrenotazioneSeatingConfigDocument } from '../generated/capacity-calls.js';
 import {
@@ -47,6 +47,20 @@ export interface SeatingSources {
   activeCombinations(): Promise<SeatingCombination[]>;
   /** One combination of the tenant (active or not), null when unknown. */
   combination(id: string): Promise<SeatingCombination | null>;
+}
+
+/**
+ * The stay to hold tables for: the party's own duration, else the turn time for its covers in the tenant's
+ * settings now (read only when needed). Bookings store it as their effective duration; options hold for it.
+ */
+export async function stayMinutes(
+  sources: SeatingSources,
+  own: number | null | undefined,
+  covers: number,
+): Promise<number> {
+  if (own != null) return own;
+  const config = await sources.config();
+  return turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
 }
 
 /** How long a tenant's seating settings are reused before asking capacity again. */

@@ -10,8 +10,8 @@ import {
   type CombinazioneDraft,
 } from './combinazione-rules.js';
 import type { CombinazioneChanges, CombinazioneStore } from './combinazione-store.js';
-import type { CombinazioneInput } from './generated/resolvers-types.js';
-import type { TavoloStore } from './tavolo-store.js';
+import type { CombinazioneInput } from '../generated/resolvers-types.js';
+import type { TavoloStore } from '../tables/tavolo-store.js';
 
 const MAX_CAS_ATTEMPTS = 8;
 

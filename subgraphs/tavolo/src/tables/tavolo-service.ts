@@ -27,8 +27,8 @@ import type {
   TavoliFilter,
   TavoloInput,
   TavoloPatch,
-} from './generated/resolvers-types.js';
-import { ActiveBookingsOfTableDocument } from './generated/prenotazione-calls.js';
+} from '../generated/resolvers-types.js';
+import { ActiveBookingsOfTableDocument } from '../generated/prenotazione-calls.js';
 
 export interface LockView extends LockRecord {
   tableId: string;

@@ -1,7 +1,7 @@
 import { createKeptLoads } from '@coperto/async';
 import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { TavoloTurnTimesDocument } from './generated/capacity-calls.js';
+import { TavoloTurnTimesDocument } from '../generated/capacity-calls.js';
 
 export interface TurnTimeConfig {
   defaultMealMinutes: number;
