@@ -55,8 +55,8 @@ const config: CodegenConfig = {
       CanaleCreato: '../canale-service.js#CreatedCanale',
     }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
-      Tavolo: '../tavolo-record.js#TavoloRecord',
-      Combinazione: '../combinazione-record.js#CombinazioneRecord',
+      Tavolo: '../tables/tavolo-record.js#TavoloRecord',
+      Combinazione: '../combinations/combinazione-record.js#CombinazioneRecord',
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {
