@@ -174,6 +174,8 @@ export type SlotConfigInput = {
   reseat?: boolean | null | undefined;
   /** 0..1440. */
   reseatFreezeMinutes?: number | null | undefined;
+  /** 30..600; null turns shortened seatings off. */
+  shortenedMinMinutes?: number | null | undefined;
 };
 
 /** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
