@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { OwnedSpan } from '../src/reseat-plan.js';
-import type { PrenotazioneRecord } from '../src/prenotazione-record.js';
-import type { SeatingCombination, SeatingTable } from '../src/seating-sources.js';
+import type { OwnedSpan } from '../src/seating/reseat-plan.js';
+import type { PrenotazioneRecord } from '../src/bookings/prenotazione-record.js';
+import type { SeatingCombination, SeatingTable } from '../src/seating/seating-sources.js';
 import { FreeTime, mergeSpans } from '../src/availability/free-time.js';
 import { searchDay, type DaySearch } from '../src/availability/day-search.js';
 import { reseatSearchOf } from '../src/availability/reseat-snapshot.js';
-import { planReseat } from '../src/reseat-plan.js';
+import { planReseat } from '../src/seating/reseat-plan.js';
 
 const MIN = 60_000;
 /** 2027-02-01 in Europe/Rome (UTC+1): local HH:MM as an instant. */

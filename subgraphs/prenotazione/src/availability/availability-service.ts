@@ -1,8 +1,8 @@
 import { localDayBounds, turnMinutes, zoneOffsetMinutes } from '@coperto/domain';
-import { planReseat, type OwnedSpan } from '../reseat-plan.js';
-import type { PrenotazioneRecord } from '../prenotazione-record.js';
-import type { SeatingConfig, SeatingSources } from '../seating-sources.js';
-import type { HeldEntry } from '../table-claims.js';
+import { planReseat, type OwnedSpan } from '../seating/reseat-plan.js';
+import type { PrenotazioneRecord } from '../bookings/prenotazione-record.js';
+import type { SeatingConfig, SeatingSources } from '../seating/seating-sources.js';
+import type { HeldEntry } from '../seating/table-claims.js';
 import { checkDisponibilita, type DisponibilitaArgs } from './availability-input.js';
 import { localDays, searchDay, type BookableSlot, type OfferedTime } from './day-search.js';
 import { reseatSearchOf, type ReseatSnapshot } from './reseat-snapshot.js';

@@ -1,7 +1,7 @@
 import { localDateOf, localDayBounds } from '@coperto/domain';
-import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from '../assignment.js';
-import type { OwnedSpan, ReseatPlan } from '../reseat-plan.js';
-import type { SeatingCombination, SeatingTable } from '../seating-sources.js';
+import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from '../seating/assignment.js';
+import type { OwnedSpan, ReseatPlan } from '../seating/reseat-plan.js';
+import type { SeatingCombination, SeatingTable } from '../seating/seating-sources.js';
 import { FreeTime } from './free-time.js';
 
 /** A slot of the day a party may arrive in, with the covers pacing and the kitchen still take in it. */

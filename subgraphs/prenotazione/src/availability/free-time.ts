@@ -1,4 +1,4 @@
-import type { Span } from '../assignment.js';
+import type { Span } from '../seating/assignment.js';
 
 /**
  * The free time of each table over a day, computed once from its holds (merged into disjoint, sorted busy
