@@ -4,6 +4,7 @@ import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
+import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -15,6 +16,7 @@ export const routes: readonly RestRoute[] = [
   ...tavoliRoutes,
   ...saleRoutes,
   ...prenotazioniRoutes,
+  ...disponibilitaRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
   ...combinazioniRoutes,

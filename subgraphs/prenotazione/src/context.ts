@@ -1,4 +1,6 @@
 import DataLoader from 'dataloader';
+import { AvailabilityService } from './availability/availability-service.js';
+import { capacitySlots } from './availability/bookable-slots.js';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { OpzioneService } from './options/opzione-service.js';
 import { OpzioneStore } from './options/opzione-store.js';
@@ -17,6 +19,7 @@ export interface PrenotazioneContext {
   prenotazioni: PrenotazioneService;
   opzioni: OpzioneService;
   waitlist: WaitlistService;
+  availability: AvailabilityService;
   /** Batches `_entities` references: one store query per request for N bookings. */
   prenotazioneById: DataLoader<string, PrenotazioneRecord | null>;
 }
@@ -59,6 +62,16 @@ export async function createPrenotazioneContext(
       timeZone: deps.timeZone,
       now,
       onEventsWritten: deps.onEventsWritten,
+    }),
+    availability: new AvailabilityService({
+      sources: seating,
+      slots: capacitySlots(deps.subgraphs, viewer.token),
+      heldIn: (tableIds, from, to) => prenotazioni.tableClaims.heldIn(tableIds, from, to),
+      bookings: (ids) => store.findByIds(ids),
+      timeZone: deps.timeZone,
+      now,
+      // a booking channel's key is told the times, never the tables (docs/availability.md)
+      showPlaces: !viewer.roles.includes('channel'),
     }),
     prenotazioneById: new DataLoader(async (ids) => {
       const found = new Map((await store.findByIds(ids)).map((p) => [p.id, p]));

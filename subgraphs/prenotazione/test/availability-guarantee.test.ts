@@ -77,9 +77,11 @@ describe('the day search agrees with the booking path', () => {
       defaultMealMinutes: pick([90, 120]),
       reseat: random() < 0.6,
       reseatFreezeMinutes: pick([0, 60, 60 * 24 * 60]),
+      shortenedMinMinutes: null,
     };
     const drawn = pick([null, 30, 60]);
-    const shortenedMinMinutes = fixed.shortenedMinMinutes === undefined ? drawn : fixed.shortenedMinMinutes;
+    world.config.shortenedMinMinutes =
+      fixed.shortenedMinMinutes === undefined ? drawn : fixed.shortenedMinMinutes;
     const viewer: Viewer = {
       tenantId: trustedTenantId(`t_availability_${seed}`),
       subject: null,
@@ -102,12 +104,12 @@ describe('the day search agrees with the booking path', () => {
     });
     const availability = new AvailabilityService({
       sources: worldSources(world),
-      config: async () => ({ ...world.config, shortenedMinMinutes }),
       slots: async () => slots,
       heldIn: (tableIds, from, to) => bookings.tableClaims.heldIn(tableIds, from, to),
       bookings: (ids) => bookingStore.findByIds(ids),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
+      showPlaces: true,
     });
     return { random, pick, tables, world, bookings, availability };
   }
@@ -119,7 +121,13 @@ describe('the day search agrees with the booking path', () => {
       { id: 'B2', seats: 2, salaId: 'R' },
     ];
     world.combinations = [];
-    world.config = { turnTimes: [], defaultMealMinutes: 120, reseat: true, reseatFreezeMinutes: 60 };
+    world.config = {
+      turnTimes: [],
+      defaultMealMinutes: 120,
+      reseat: true,
+      reseatFreezeMinutes: 60,
+      shortenedMinMinutes: null,
+    };
     const book = (clockAt: string, extra: Record<string, unknown>) =>
       bookings.create({ covers: 2, bookingDate: `${DAY}T${clockAt}`, customerName: 'Guest', ...extra });
     const moved = await book('19:00', { autoAssign: true }); // both free: A2, the first listed

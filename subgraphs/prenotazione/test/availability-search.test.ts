@@ -4,7 +4,7 @@ import type { PrenotazioneRecord } from '../src/bookings/prenotazione-record.js'
 import type { SeatingCombination, SeatingTable } from '../src/seating/seating-sources.js';
 import { FreeTime, mergeSpans } from '../src/availability/free-time.js';
 import { searchDay, type DaySearch } from '../src/availability/day-search.js';
-import { reseatSearchOf } from '../src/availability/reseat-snapshot.js';
+import { reseatSearchOf } from '../src/seating/reseat-snapshot.js';
 import { planReseat } from '../src/seating/reseat-plan.js';
 
 const MIN = 60_000;

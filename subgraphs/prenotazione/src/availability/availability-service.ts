@@ -1,21 +1,16 @@
 import { localDayBounds, turnMinutes, zoneOffsetMinutes } from '@coperto/domain';
 import { planReseat, type OwnedSpan } from '../seating/reseat-plan.js';
 import type { PrenotazioneRecord } from '../bookings/prenotazione-record.js';
-import type { SeatingConfig, SeatingSources } from '../seating/seating-sources.js';
+import type { SeatingSources } from '../seating/seating-sources.js';
 import type { HeldEntry } from '../seating/table-claims.js';
 import { checkDisponibilita, type DisponibilitaArgs } from './availability-input.js';
 import { localDays, searchDay, type BookableSlot, type OfferedTime } from './day-search.js';
-import { reseatSearchOf, type ReseatSnapshot } from './reseat-snapshot.js';
-
-/** The seating settings plus capacity's `shortenedMinMinutes` (null: no shortened seatings). */
-export interface AvailabilityConfig extends SeatingConfig {
-  shortenedMinMinutes: number | null;
-}
+import { reseatSearchOf, type ReseatSnapshot } from '../seating/reseat-snapshot.js';
 
 /** What the day's answer is read from: each source read once per request. */
 export interface AvailabilityDeps {
-  sources: Pick<SeatingSources, 'activeTables' | 'activeCombinations'>;
-  config: () => Promise<AvailabilityConfig>;
+  /** tavolo's tables and combinations, capacity's seating settings (turn times, re-seating, shortened). */
+  sources: Pick<SeatingSources, 'config' | 'activeTables' | 'activeCombinations'>;
   /** capacity's slots of a local date with the covers pacing and the kitchen still take in each. */
   slots: (date: string) => Promise<BookableSlot[]>;
   /** The non-stale holds on the tables overlapping [from, to) (TableClaims.heldIn). */
@@ -24,6 +19,8 @@ export interface AvailabilityDeps {
   bookings: (ids: readonly string[]) => Promise<PrenotazioneRecord[]>;
   timeZone: string;
   now: () => Date;
+  /** Whether the caller sees each time's place (staff); a channel key does not. */
+  showPlaces: boolean;
 }
 
 /** One offered time as answered (both name forms; the place for staff). */
@@ -36,7 +33,8 @@ export interface OfferedTimeView {
   durationMinutes: number;
   ridotto: boolean;
   shortened: boolean;
-  tableIds: string[];
+  /** Null for a channel key (the guest is not told which table). */
+  tableIds: string[] | null;
   combinationId: string | null;
 }
 
@@ -65,13 +63,13 @@ export class AvailabilityService {
     const zone = this.deps.timeZone;
     const query = checkDisponibilita(args, zone);
     const [config, tables, combinations, slots] = await Promise.all([
-      this.deps.config(),
+      this.deps.sources.config(),
       this.deps.sources.activeTables(),
       this.deps.sources.activeCombinations(),
       this.deps.slots(query.date),
     ]);
     const view = (times: OfferedTime[]): DisponibilitaView => {
-      const orari = times.map((t) => offeredView(t, zone));
+      const orari = times.map((t) => offeredView(t, zone, this.deps.showPlaces));
       return {
         data: query.date,
         date: query.date,
@@ -147,7 +145,7 @@ export class AvailabilityService {
 }
 
 /** An offered time in the restaurant's local wall clock (what a booking's `bookingDate` is read in). */
-export function offeredView(offered: OfferedTime, zone: string): OfferedTimeView {
+export function offeredView(offered: OfferedTime, zone: string, showPlaces = true): OfferedTimeView {
   const offset = zoneOffsetMinutes(offered.startsAt, zone);
   const local = new Date(offered.startsAt + offset * 60_000).toISOString().slice(0, 19);
   const clock = local.slice(11, 16);
@@ -160,7 +158,7 @@ export function offeredView(offered: OfferedTime, zone: string): OfferedTimeView
     durationMinutes: offered.durationMinutes,
     ridotto: offered.shortened,
     shortened: offered.shortened,
-    tableIds: [...offered.place.tableIds],
-    combinationId: offered.place.kind === 'combination' ? offered.place.id : null,
+    tableIds: showPlaces ? [...offered.place.tableIds] : null,
+    combinationId: showPlaces && offered.place.kind === 'combination' ? offered.place.id : null,
   };
 }

@@ -1,8 +1,8 @@
-import { seatCandidates, type SeatCandidate, type Span } from '../seating/assignment.js';
-import { endsAt } from '../seating/holds.js';
+import { seatCandidates, type SeatCandidate, type Span } from './assignment.js';
+import { endsAt } from './holds.js';
 import { isActive, type PrenotazioneRecord } from '../bookings/prenotazione-record.js';
-import type { BlockingBooking, OwnedSpan, ReseatSearch } from '../seating/reseat-plan.js';
-import type { SeatingCombination, SeatingTable } from '../seating/seating-sources.js';
+import type { BlockingBooking, OwnedSpan, ReseatSearch } from './reseat-plan.js';
+import type { SeatingCombination, SeatingTable } from './seating-sources.js';
 
 /** What a re-seating search reads: the tenant's places, the holds around the day, the bookings holding them. */
 export interface ReseatSnapshot {
