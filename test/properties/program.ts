@@ -46,8 +46,11 @@ export type SeatingOp =
   | { kind: 'autoBook'; slot: number; covers: number; duration: number | null }
   | { kind: 'bookCombination'; combination: number; slot: number; covers: number }
   | { kind: 'setSeating'; reseat: boolean; preset: number }
-  /** The day's times for a party nearest to a slot (GET /api/disponibilita), then a booking of the first offered. */
-  | { kind: 'searchThenBook'; slot: number; covers: number }
+  /**
+   * The day's times for a party nearest to a slot (GET /api/disponibilita), then a booking of the first offered;
+   * `repeat` times in a row (each search after the previous booking), so that the evening fills up.
+   */
+  | { kind: 'searchThenBook'; slot: number; covers: number; repeat: number }
   /** The availability check for a party of 5–7, then a booking of the first combination it offered. */
   | { kind: 'checkThenBookCombination'; slot: number; duration: number; covers: number }
   /** Hold tables with an option: chosen tables, or `tables: null` for autoAssign. */
@@ -245,6 +248,7 @@ const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
       kind: fc.constant('searchThenBook' as const),
       slot,
       covers: fc.integer({ min: 1, max: 7 }),
+      repeat: fc.integer({ min: 1, max: 4 }),
     }),
     weight: 4,
   },

@@ -370,35 +370,37 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
     case 'searchThenBook': {
       const start = SLOTS[op.slot]!;
       const [date, time] = start.split('T') as [string, string];
-      const search = await send(
-        { kind: 'search', start, covers: op.covers },
-        'GET',
-        `/api/disponibilita?data=${date}&coperti=${op.covers}&ora=${time}&limite=1`,
-      );
-      const offered: { bookingDate: string; durationMinutes: number; shortened: boolean } | undefined =
-        search.status === 200 ? search.response?.times?.[0] : undefined;
-      if (!offered) return;
-      booked(
-        await send(
-          {
-            kind: 'autoBook',
-            start: offered.bookingDate,
-            covers: op.covers,
-            minutes: offered.shortened ? offered.durationMinutes : null,
-            searchId: search.id,
-          },
-          'POST',
-          '/api/prenotazioni',
-          {
-            covers: op.covers,
-            bookingDate: offered.bookingDate,
-            customerName: deviceId,
-            autoAssign: true,
-            notes: noteOf(rec.entries.length),
-            ...(offered.shortened ? { durationMinutes: offered.durationMinutes } : {}),
-          },
-        ),
-      );
+      for (let round = 0; round < op.repeat; round++) {
+        const search = await send(
+          { kind: 'search', start, covers: op.covers },
+          'GET',
+          `/api/disponibilita?data=${date}&coperti=${op.covers}&ora=${time}&limite=1`,
+        );
+        const offered: { bookingDate: string; durationMinutes: number; shortened: boolean } | undefined =
+          search.status === 200 ? search.response?.times?.[0] : undefined;
+        if (!offered) return;
+        booked(
+          await send(
+            {
+              kind: 'autoBook',
+              start: offered.bookingDate,
+              covers: op.covers,
+              minutes: offered.shortened ? offered.durationMinutes : null,
+              searchId: search.id,
+            },
+            'POST',
+            '/api/prenotazioni',
+            {
+              covers: op.covers,
+              bookingDate: offered.bookingDate,
+              customerName: deviceId,
+              autoAssign: true,
+              notes: noteOf(rec.entries.length),
+              ...(offered.shortened ? { durationMinutes: offered.durationMinutes } : {}),
+            },
+          ),
+        );
+      }
       return;
     }
     case 'createOption': {
