@@ -15,7 +15,7 @@ import { natsConnectTarget, type NatsCredentials } from './nats-auth.js';
 import { ensureEventStream } from './nats-stream.js';
 import { isPublishSubject, isSubjectPattern } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
-import { sleep, withTimeout } from './timeout.js';
+import { sleep, withTimeout } from '@coperto/async';
 import type { BusStatus, CloudEvent, EventBus, SubscribeOptions, Subscription } from './types.js';
 
 export interface NatsBusOptions extends NatsCredentials {

@@ -1,5 +1,6 @@
 import { createOutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
+import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
 import { startHost, type Host } from './host.js';
@@ -31,15 +32,18 @@ export async function startSubgraphProcess(options: {
   });
   try {
     let kick = () => {};
+    const client = createHttpSubgraphClient(options.subgraphUrls);
     const subgraph = options.create({
       store: deps.store!,
       cache: deps.cache,
       verifier: deps.verifier,
-      subgraphs: createHttpSubgraphClient(options.subgraphUrls),
+      serviceTokens: deps.serviceTokens,
+      subgraphs: client,
       timeZone: config.RESTAURANT_TIMEZONE,
       onEventsWritten: () => kick(),
     });
     await subgraph.init();
+    deps.channels.bind(subgraph.channelDirectory ?? askingCanali(client));
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { TokenVerifier } from '@coperto/auth';
+import type { ChannelDirectory, ServiceTokenIssuer, TokenVerifier } from '@coperto/auth';
 import type { Cache } from '@coperto/cache';
 import type { DocumentStore } from '@coperto/store';
 import type { SubgraphClient } from './subgraph-client.js';
@@ -28,6 +28,8 @@ export interface Subgraph<Context = unknown> {
   readonly outboxCollections: readonly string[];
   /** One-time setup before serving (indexes). Idempotent. */
   init(): Promise<void>;
+  /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
+  readonly channelDirectory?: ChannelDirectory;
 }
 
 /** Reads and parses a subgraph's `schema.graphql` (the source of truth, also read by supergraph composition). */
@@ -40,6 +42,8 @@ export interface SubgraphDeps {
   store: DocumentStore;
   cache: Cache;
   verifier: TokenVerifier;
+  /** Signs channel keys and guest tokens (the service's own key); required by the subgraphs that issue them. */
+  serviceTokens?: ServiceTokenIssuer;
   /** Other subgraphs, through their GraphQL APIs (in-process or HTTP). */
   subgraphs: SubgraphClient;
   /** IANA zone of the restaurant's wall clock (RESTAURANT_TIMEZONE). */

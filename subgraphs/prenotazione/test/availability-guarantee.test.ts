@@ -4,11 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { AvailabilityService } from '../src/availability/availability-service.js';
-import { OpzioneStore } from '../src/options/opzione-store.js';
-import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
-import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
-import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
 
 /**
@@ -89,28 +85,18 @@ describe('the day search agrees with the booking path', () => {
       isAdmin: false,
       token: 'x',
     };
-    const tenant = store.forTenant(viewer.tenantId);
-    const bookingStore = new PrenotazioneStore(tenant);
-    const bookings = new PrenotazioneService({
-      store: bookingStore,
-      agenda: new TableAgendaStore(tenant),
-      options: new OpzioneStore(tenant),
+    const services = createPrenotazioneServices({
+      tenantStore: store.forTenant(viewer.tenantId),
       viewer,
       subgraphs: tablesExist,
       seating: worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
       onEventsWritten: () => {},
+      bookableSlots: async () => slots,
     });
-    const availability = new AvailabilityService({
-      sources: worldSources(world),
-      slots: async () => slots,
-      heldIn: (tableIds, from, to) => bookings.tableClaims.heldIn(tableIds, from, to),
-      bookings: (ids) => bookingStore.findByIds(ids),
-      timeZone: 'Europe/Rome',
-      now: () => new Date(clock),
-      showPlaces: true,
-    });
+    const bookings = services.prenotazioni;
+    const availability = services.availability;
     return { random, pick, tables, world, bookings, availability };
   }
 
