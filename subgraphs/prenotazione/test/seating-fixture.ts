@@ -22,7 +22,13 @@ export interface SeatingWorld {
 
 export function seatingWorld(overrides: Partial<SeatingWorld> = {}): SeatingWorld {
   return {
-    config: { turnTimes: [], defaultMealMinutes: 120, reseat: true, reseatFreezeMinutes: 60 },
+    config: {
+      turnTimes: [],
+      defaultMealMinutes: 120,
+      reseat: true,
+      reseatFreezeMinutes: 60,
+      shortenedMinMinutes: null,
+    },
     tables: [],
     combinations: [],
     ...overrides,

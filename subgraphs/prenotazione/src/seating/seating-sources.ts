@@ -17,6 +17,8 @@ export interface SeatingConfig {
   reseat: boolean;
   /** Auto-assigned bookings starting within this many minutes of now are never moved. */
   reseatFreezeMinutes: number;
+  /** Shortened seatings of at least this many minutes are offered by the availability search; null: never. */
+  shortenedMinMinutes: number | null;
 }
 
 /** An active table as assignment needs it (tavolo's Tavolo). */
