@@ -4,8 +4,10 @@
  */
 import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
+import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
+import { disponibilitaOperations } from './operations/disponibilita.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -14,10 +16,12 @@ export const operations = {
   ...tavoliOperations,
   ...saleOperations,
   ...prenotazioniOperations,
+  ...disponibilitaOperations,
   ...bookingsOperations,
   ...capacityOperations,
   ...combinazioniOperations,
   ...attesaOperations,
+  ...canaliOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;
