@@ -14,3 +14,4 @@ export * from './versions.js';
 export * from './subgraph-process.js';
 export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
+export * from './event-consumers.js';

@@ -2,6 +2,7 @@ import { createOutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
+import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
 import { startHost, type Host } from './host.js';
 import type { Logger } from './logger.js';
 import { createSubgraphHttpServer } from './serve-subgraph.js';
@@ -29,6 +30,7 @@ export async function startSubgraphProcess(options: {
     logger,
     name: options.name,
   });
+  let consumers: RunningConsumers | undefined;
   try {
     let kick = () => {};
     const subgraph = options.create({
@@ -40,6 +42,7 @@ export async function startSubgraphProcess(options: {
       onEventsWritten: () => kick(),
     });
     await subgraph.init();
+    consumers = await startEventConsumers([subgraph], deps.bus, logger);
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({
@@ -70,9 +73,11 @@ export async function startSubgraphProcess(options: {
       appServer: app.server,
       metrics,
       ...(relay ? { relay } : {}),
+      beforeClose: () => consumers!.stop(),
       handleSignals: options.handleSignals ?? true,
     });
   } catch (error) {
+    await consumers?.stop();
     await deps.close();
     throw error;
   }
