@@ -56,8 +56,8 @@ const config: CodegenConfig = {
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {
-      Prenotazione: '../prenotazione-record.js#PrenotazioneRecord',
-      Opzione: '../opzione-record.js#OpzioneRecord',
+      Prenotazione: '../bookings/prenotazione-record.js#PrenotazioneRecord',
+      Opzione: '../options/opzione-record.js#OpzioneRecord',
       Tavolo: "FederationReferenceTypes['Tavolo']",
     }),
     ...subgraphResolverTypes('ospiti', 'OspitiContext', {

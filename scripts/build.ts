@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import { copyVendoredAssets } from '../gateway/src/browser/vendored-asset.js';
+import { copyVendoredAssets } from '../gateway/src/pages/vendored-asset.js';
 import { bundleEntry } from './bundle-entries.js';
 import { deployablePackages, processPackages } from './workspace-packages.js';
 

@@ -1,7 +1,7 @@
 // Recomposes supergraph.yaml and fails when composition fails or supergraph.graphql is out of date.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { composeSupergraph } from '../gateway/src/supergraph.js';
+import { composeSupergraph } from '../gateway/src/graphql/supergraph.js';
 
 const root = resolve(import.meta.dirname, '..');
 const composed = composeSupergraph(resolve(root, 'supergraph.yaml'));

@@ -2,7 +2,7 @@
 // `--check`: fails when the committed file is out of date instead of writing it.
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { apiSchemaSdl } from '../gateway/src/openapi/api-schema.js';
+import { apiSchemaSdl } from '../gateway/src/pages/openapi/api-schema.js';
 
 const root = resolve(import.meta.dirname, '..');
 const target = resolve(root, 'schema/api.graphql');

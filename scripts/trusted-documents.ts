@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import {
   TRUSTED_DOCUMENTS_FILE,
   trustedDocumentsManifest,
-} from '../gateway/src/trusted-documents-manifest.js';
+} from '../gateway/src/graphql/trusted-documents-manifest.js';
 
 const root = resolve(import.meta.dirname, '..');
 const manifest = trustedDocumentsManifest(root);

@@ -82,7 +82,10 @@ describe('boundaries between subgraphs, the gateway and packages', () => {
 
   it('reports a subgraph importing the gateway', async () => {
     expect(
-      await rulesReporting('subgraphs/sala/src/x.ts', "export * from '../../../gateway/src/request-id.js';"),
+      await rulesReporting(
+        'subgraphs/sala/src/x.ts',
+        "export * from '../../../gateway/src/http/request-id.js';",
+      ),
     ).toEqual(['import-x/no-restricted-paths']);
   });
 
@@ -94,7 +97,10 @@ describe('boundaries between subgraphs, the gateway and packages', () => {
       ),
     ).toEqual(['import-x/no-restricted-paths']);
     expect(
-      await rulesReporting('packages/bus/src/x.ts', "export * from '../../../gateway/src/request-id.js';"),
+      await rulesReporting(
+        'packages/bus/src/x.ts',
+        "export * from '../../../gateway/src/http/request-id.js';",
+      ),
     ).toEqual(['import-x/no-restricted-paths']);
   });
 

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bearer, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
 import { collect, graphqlWsClient } from '../gateway/test/support/ws-clients.js';
 import { operations } from '../gateway/src/rest/operations.js';
-import { documentHash } from '../gateway/src/trusted-documents.js';
+import { documentHash } from '../gateway/src/graphql/trusted-documents.js';
 import { MODES } from './support/modes.js';
 import { startDistributed, startEmbedded, type Mode, type Stack } from './support/stack.js';
 

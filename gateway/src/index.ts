@@ -1,6 +1,6 @@
 // The gateway process: reads its configuration, starts (embedded: everything in this process), handles signals.
 import { createLogger } from '@coperto/server-kit';
-import { startGatewayApp } from './app.js';
+import { startGatewayApp } from './host/app.js';
 import { readGatewayConfig } from './config.js';
 
 const config = readGatewayConfig();

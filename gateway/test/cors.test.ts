@@ -5,7 +5,7 @@
  */
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerCors } from '../src/cors.js';
+import { registerCors } from '../src/http/cors.js';
 
 const ALLOWED = 'http://waiter.example';
 const EXPOSED = 'x-request-id, retry-after, x-cache, www-authenticate';

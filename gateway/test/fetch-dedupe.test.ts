@@ -1,8 +1,8 @@
 import type { GraphQLDataSource, GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { describe, expect, it } from 'vitest';
 import { deferred } from '@coperto/testkit';
-import type { GatewayContext } from '../src/context.js';
-import { dedupeInFlight, sharingKey } from '../src/fetch-dedupe.js';
+import type { GatewayContext } from '../src/graphql/context.js';
+import { dedupeInFlight, sharingKey } from '../src/host/fetch-dedupe.js';
 
 type Response = Awaited<ReturnType<GraphQLDataSource['process']>>;
 

@@ -1,6 +1,6 @@
 import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { registerFloorPlan } from '../src/floor-plan.js';
+import { registerFloorPlan } from '../src/pages/floor-plan.js';
 
 describe('floor plan static routes', () => {
   let app: FastifyInstance;

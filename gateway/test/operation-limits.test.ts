@@ -10,8 +10,8 @@ import {
   type OperationLimits,
 } from '@coperto/graphql-limits';
 import { operations } from '../src/rest/operations.js';
-import { readSupergraphConfig } from '../src/supergraph.js';
-import { trustedDocumentsManifest } from '../src/trusted-documents-manifest.js';
+import { readSupergraphConfig } from '../src/graphql/supergraph.js';
+import { trustedDocumentsManifest } from '../src/graphql/trusted-documents-manifest.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { readScopesOf } from '../src/graphql-read-cache/read-scopes-of.js';
+import { readScopesOf } from '../src/graphql/read-cache/read-scopes-of.js';
 
 const schema = buildSchema(readFileSync(new URL('../../schema/api.graphql', import.meta.url), 'utf8'));
 const scopes = (query: string, operationName?: string) => readScopesOf(schema, query, operationName, 10_000);

@@ -3,8 +3,8 @@ import type { AddressInfo } from 'node:net';
 import type { GraphQLDataSourceProcessOptions } from '@apollo/gateway';
 import { UnauthenticatedError, UnavailableError } from '@coperto/errors';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { GatewayContext } from '../src/context.js';
-import { AuthForwardingDataSource, cacheHintOf } from '../src/remote-data-source.js';
+import type { GatewayContext } from '../src/graphql/context.js';
+import { AuthForwardingDataSource, cacheHintOf } from '../src/host/remote-data-source.js';
 
 /** A subgraph on loopback that records each request and answers what the test sets. */
 let server: Server;

@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import type { FastifyRouteSchemaDef } from 'fastify/types/schema.js';
 import { describe, expect, it } from 'vitest';
-import { apiSchemaOf } from '../src/openapi/api-schema.js';
-import { createValidatorCompiler, requestSchemaCompiler } from '../src/request-validation.js';
+import { apiSchemaOf } from '../src/pages/openapi/api-schema.js';
+import { createValidatorCompiler, requestSchemaCompiler } from '../src/http/request-validation.js';
 import { requestSchemas } from '../src/rest/request-schema.js';
-import { operationDocument, routes } from '../src/rest/routes.js';
+import { operationDocument, routes } from '../src/rest/route-table.js';
 
 const api = apiSchemaOf(readFileSync(new URL('../../supergraph.graphql', import.meta.url), 'utf8'));
 

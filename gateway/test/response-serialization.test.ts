@@ -1,10 +1,10 @@
 import { readFileSync } from 'node:fs';
 import { SerializerSelector } from '@fastify/fast-json-stringify-compiler';
 import { describe, expect, it } from 'vitest';
-import { apiSchemaOf } from '../src/openapi/api-schema.js';
-import { lazySerializers } from '../src/response-serialization.js';
+import { apiSchemaOf } from '../src/pages/openapi/api-schema.js';
+import { lazySerializers } from '../src/http/response-serialization.js';
 import { inlineResponseSchema } from '../src/rest/request-schema.js';
-import { operationDocument, routes } from '../src/rest/routes.js';
+import { operationDocument, routes } from '../src/rest/route-table.js';
 
 const api = apiSchemaOf(readFileSync(new URL('../../supergraph.graphql', import.meta.url), 'utf8'));
 const route = (schema: unknown) => ({ method: 'GET', url: '/x', httpStatus: '200', schema });

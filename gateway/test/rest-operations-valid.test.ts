@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse, validate } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { apiSchemaOf } from '../src/openapi/api-schema.js';
+import { apiSchemaOf } from '../src/pages/openapi/api-schema.js';
 import { operations } from '../src/rest/operations.js';
 
 // Every REST route runs one fixed GraphQL operation: each must validate against the composed supergraph's

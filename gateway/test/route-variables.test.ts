@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { routes } from '../src/rest/routes.js';
+import { routes } from '../src/rest/route-table.js';
 import { routeVariables } from '../src/rest/route-variables.js';
-import { fieldIssues } from '../src/http-errors.js';
+import { fieldIssues } from '../src/http/errors.js';
 
 const route = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
 

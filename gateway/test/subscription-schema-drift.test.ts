@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { buildSchema, isEnumType, isObjectType, type GraphQLNamedType } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { apiSchemaOf } from '../src/openapi/api-schema.js';
+import { apiSchemaOf } from '../src/pages/openapi/api-schema.js';
 import { SUBSCRIPTION_SCHEMA_FILE } from '../src/subscriptions/subscription-schema.js';
 
 /**

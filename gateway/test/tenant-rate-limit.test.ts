@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { RateLimitedError } from '@coperto/errors';
 import { createMemoryRateLimiter, type RateDecision, type RateLimiter } from '@coperto/rate-limit';
 import { readGatewayConfig } from '../src/config.js';
-import { tenantKey, tenantRateLimit } from '../src/tenant-rate-limit.js';
+import { tenantKey, tenantRateLimit } from '../src/http/tenant-rate-limit.js';
 import { viewerOf } from './support/events.js';
 
 /** A limiter answering from a script, recording the keys it was asked about. */

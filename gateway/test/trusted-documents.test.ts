@@ -4,8 +4,11 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { QueryNotTrustedError } from '@coperto/errors';
 import { operations } from '../src/rest/operations.js';
-import { TRUSTED_DOCUMENTS_FILE, trustedDocumentsManifest } from '../src/trusted-documents-manifest.js';
-import { documentHash, loadTrustedDocuments, trustedQuery } from '../src/trusted-documents.js';
+import {
+  TRUSTED_DOCUMENTS_FILE,
+  trustedDocumentsManifest,
+} from '../src/graphql/trusted-documents-manifest.js';
+import { documentHash, loadTrustedDocuments, trustedQuery } from '../src/graphql/trusted-documents.js';
 
 const root = resolve(import.meta.dirname, '../..');
 

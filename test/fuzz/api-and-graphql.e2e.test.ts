@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { routes } from '../../gateway/src/rest/routes.js';
+import { routes } from '../../gateway/src/rest/route-table.js';
 import { MODES, startStack } from '../support/modes.js';
 import type { Stack } from '../support/stack.js';
 import { assertLive, createFuzzContext } from './fuzz-context.js';

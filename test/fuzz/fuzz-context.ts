@@ -1,7 +1,7 @@
 import { expect } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { operations } from '../../gateway/src/rest/operations.js';
-import { routes } from '../../gateway/src/rest/routes.js';
+import { routes } from '../../gateway/src/rest/route-table.js';
 import type { Stack } from '../support/stack.js';
 import type { FuzzContext } from './requests.js';
 import { routeShape } from './route-shapes.js';

@@ -1,4 +1,4 @@
-import type { RestRoute } from '../../gateway/src/rest/routes.js';
+import type { RestRoute } from '../../gateway/src/rest/route-table.js';
 
 /** What the fuzzer knows of one route: its method and path, and the query and body names it reads. */
 export interface RouteShape {

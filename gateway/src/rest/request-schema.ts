@@ -9,9 +9,9 @@ import {
   variableType,
   withoutNull,
   type JsonSchema,
-} from '../openapi/json-schema.js';
+} from '../pages/openapi/json-schema.js';
 import { OBJECT_CONSTRAINTS } from './input-constraints.js';
-import type { RestRoute } from './route.js';
+import type { RestRoute } from './rest-route.js';
 
 /** The JSON Schemas of a route's request, the one source of its validation (fastify) and its OpenAPI entry. */
 export interface RequestSchemas {

@@ -1,4 +1,4 @@
-import type { RestRoute } from './route.js';
+import type { RestRoute } from './rest-route.js';
 
 /** A request as fastify hands it over, already validated against the route's schemas (request-schema.ts). */
 export interface ValidatedRequest {

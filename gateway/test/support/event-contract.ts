@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { buildSchema, getNamedType, isObjectType } from 'graphql';
 import { natsSubject, subjectMatches, subjectTypeOf } from '@coperto/bus';
-import { asyncApiDocument, channelKey, EVENT_CHANNELS } from '../../src/asyncapi/index.js';
+import { asyncApiDocument, channelKey, EVENT_CHANNELS } from '../../src/pages/asyncapi/index.js';
 import { SUBSCRIPTION_SCHEMA_FILE } from '../../src/subscriptions/subscription-schema.js';
 
 /**

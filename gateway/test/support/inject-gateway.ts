@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { createLogger } from '@coperto/server-kit';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
-import { readGatewayConfig, startGatewayApp } from '../../src/app.js';
+import { readGatewayConfig, startGatewayApp } from '../../src/host/app.js';
 
 /** The embedded gateway (subgraphs in-process, embedded store) whose HTTP layer a test calls with `inject`. */
 export async function injectableGateway(

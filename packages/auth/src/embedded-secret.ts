@@ -27,8 +27,9 @@ export class EmbeddedSecretMissingError extends Error {
   }
 }
 
-export function embeddedSecretPath(dataDir: string): string {
-  return join(dataDir, EMBEDDED_SECRET_FILE);
+/** `file`: the secret's file name in DATA_DIR (the service-token key keeps its own, service-token-key.ts). */
+export function embeddedSecretPath(dataDir: string, file = EMBEDDED_SECRET_FILE): string {
+  return join(dataDir, file);
 }
 
 /**
@@ -36,8 +37,8 @@ export function embeddedSecretPath(dataDir: string): string {
  * 256-bit secret written there with mode 0600 (exclusively: two processes starting at once agree on one).
  * Nothing in the source code is ever a key.
  */
-export function loadOrCreateEmbeddedSecret(dataDir: string): EmbeddedSecret {
-  const path = embeddedSecretPath(dataDir);
+export function loadOrCreateEmbeddedSecret(dataDir: string, file = EMBEDDED_SECRET_FILE): EmbeddedSecret {
+  const path = embeddedSecretPath(dataDir, file);
   mkdirSync(dataDir, { recursive: true });
   const secret = randomBytes(SECRET_BYTES).toString('base64url');
   try {
@@ -47,12 +48,12 @@ export function loadOrCreateEmbeddedSecret(dataDir: string): EmbeddedSecret {
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
   }
-  return { secret: readEmbeddedSecret(dataDir), path, created: false };
+  return { secret: readEmbeddedSecret(dataDir, file), path, created: false };
 }
 
 /** Reads the embedded secret (for `pnpm token`); EmbeddedSecretMissingError when there is none yet. */
-export function readEmbeddedSecret(dataDir: string): string {
-  const path = embeddedSecretPath(dataDir);
+export function readEmbeddedSecret(dataDir: string, file = EMBEDDED_SECRET_FILE): string {
+  const path = embeddedSecretPath(dataDir, file);
   let text: string;
   try {
     text = readFileSync(path, 'utf8');

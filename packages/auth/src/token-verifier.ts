@@ -3,6 +3,7 @@ import { jwtVerify } from 'jose';
 import { UnauthenticatedError } from '@coperto/errors';
 import type { AuthOptions } from './auth-options.js';
 import { resolvePolicy } from './auth-options.js';
+import { bearerTokenOf } from './bearer.js';
 import { viewerFromClaims } from './claims.js';
 import { toUnauthenticated } from './jose-errors.js';
 import { createVerificationKey } from './verification-key.js';
@@ -19,8 +20,6 @@ export interface TokenVerifier {
 
 /** Three base64url segments; the signature may not be empty (so `alg: none` tokens stop here). */
 const COMPACT_JWS = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$/;
-/** RFC 6750 §2.1: `Bearer` (any case), one or more spaces, a b64token. */
-const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 /** The clock the verifier reads (tests step it over `exp`). */
 export interface VerifierClock {
@@ -72,15 +71,7 @@ export function createTokenVerifier(
   }
 
   async function verifyAuthorizationHeader(header: string | undefined): Promise<Viewer> {
-    if (typeof header !== 'string' || header.trim() === '')
-      throw new UnauthenticatedError('Missing bearer token');
-    // "Bearer " + token: anything much longer is refused before the regular expression runs.
-    if (header.length > policy.maxTokenLength + 64) throw new UnauthenticatedError('Token too large');
-    const token = BEARER.exec(header.trim())?.[1];
-    if (token === undefined) {
-      throw new UnauthenticatedError('Authorization header must be "Bearer <token>"');
-    }
-    return verify(token);
+    return verify(bearerTokenOf(header, policy.maxTokenLength));
   }
 
   return Object.freeze({ verify, verifyAuthorizationHeader });

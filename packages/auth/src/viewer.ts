@@ -1,3 +1,5 @@
+import type { ServiceGrant } from './service-grant.js';
+
 /**
  * A tenant id that came from a verified token (or, for system code such as the outbox relay, from a record
  * that was written under one). The brand makes "query with a tenant the caller typed in" a compile error:
@@ -22,4 +24,9 @@ export interface Viewer {
   readonly isAdmin: boolean;
   /** The raw bearer token, forwarded to subgraphs and to prenotazione by the availability check. */
   readonly token: string;
+  /**
+   * Set only for a token the service issued (a channel key or a guest token, verified with the service key): what
+   * it may do. Absent for staff and administrators.
+   */
+  readonly grant?: ServiceGrant;
 }

@@ -7,12 +7,8 @@ export { connectNatsBus } from './connect-nats-bus.js';
 export type { NatsBusOptions } from './nats-bus.js';
 export type { NatsConnectTarget, NatsCredentials } from './nats-auth.js';
 export { buildEvent, type BuildEventInput, type BuiltEvent } from './events.js';
-export {
-  createOutboxRelay,
-  type OutboxRelay,
-  type OutboxRelayOptions,
-  type OutboxRelayStats,
-} from './outbox-relay.js';
+export { createOutboxRelay } from './outbox/relay.js';
+export type { OutboxRelay, OutboxRelayOptions, OutboxRelayStats } from './outbox/relay-types.js';
 export { isPublishSubject, isSubjectPattern, isSubjectToken, subjectMatches } from './subject-matcher.js';
 export { decodeEvent, encodeEvent, isCloudEvent } from './codec.js';
 export { DUPLICATE_WINDOW_MS, MAX_AGE_MS, STREAM_SUBJECTS } from './stream-settings.js';

@@ -1,6 +1,6 @@
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
-import { createEarlyPublishes } from '../src/early-publishes.js';
+import { createEarlyPublishes } from '../src/outbox/early-publishes.js';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
 import { createMemoryBus } from '../src/memory-bus.js';

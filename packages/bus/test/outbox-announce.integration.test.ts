@@ -8,7 +8,8 @@ import { trustedTenantId } from '@coperto/auth';
 import type { DocumentStore, OutboxSource } from '@coperto/store';
 import { uniqueName, type TestServer } from '@coperto/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
+import { createOutboxRelay } from '../src/outbox/relay.js';
+import type { OutboxRelay } from '../src/outbox/relay-types.js';
 import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
 import {
   closeRelayServers,

@@ -9,7 +9,8 @@ import { connectMongoStore, type DocumentStore } from '@coperto/store';
 import { startMongoServer, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { connectNatsBus } from '../src/nats-bus.js';
-import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
+import { createOutboxRelay } from '../src/outbox/relay.js';
+import type { OutboxRelay } from '../src/outbox/relay-types.js';
 import type { CloudEvent, EventBus } from '../src/types.js';
 import { COLLECTION, tableEvent, type Tavolo } from './support/relay-fixture.js';
 

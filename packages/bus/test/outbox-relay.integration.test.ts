@@ -8,7 +8,8 @@ import type { DocumentStore } from '@coperto/store';
 import { uniqueName, type TestServer } from '@coperto/testkit';
 import { connect } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createOutboxRelay, type OutboxRelay } from '../src/outbox-relay.js';
+import { createOutboxRelay } from '../src/outbox/relay.js';
+import type { OutboxRelay } from '../src/outbox/relay-types.js';
 import type { CloudEvent, EventBus } from '../src/types.js';
 import {
   closeRelayServers,

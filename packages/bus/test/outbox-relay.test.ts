@@ -10,7 +10,8 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
 import { createMemoryBus } from '../src/memory-bus.js';
-import { createOutboxRelay, type OutboxRelay, type OutboxRelayOptions } from '../src/outbox-relay.js';
+import { createOutboxRelay } from '../src/outbox/relay.js';
+import type { OutboxRelay, OutboxRelayOptions } from '../src/outbox/relay-types.js';
 import type { CloudEvent, EventBus, Subscription } from '../src/types.js';
 
 const tenantId = trustedTenantId('relay');

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { eventTime, PendingAges } from '../src/pending-ages.js';
+import { eventTime, PendingAges } from '../src/outbox/pending-ages.js';
 
 const at = (iso: string) => Date.parse(iso);
 const message = (id: string, time?: string) => ({ id, subject: 's', body: time ? { id, time } : { id } });

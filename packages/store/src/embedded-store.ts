@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { TenantId } from '@coperto/auth';
 import { acquireDirectoryLock } from './directory-lock.js';
 import { EmbeddedCollection } from './embedded-collection.js';
-import { EmbeddedOutbox } from './embedded-outbox.js';
+import { EmbeddedOutbox } from './outbox/embedded-outbox.js';
 import { validateIndexSpecs } from './index-specs.js';
 import { importLegacyLog } from './legacy-import.js';
 import { LmdbEngine } from './lmdb-engine.js';

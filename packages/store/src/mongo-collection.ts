@@ -19,8 +19,8 @@ import {
   validateTenantFilter,
 } from './stored-document.js';
 import { StoreUnavailableError } from './errors.js';
-import type { OutboxHints } from './outbox-hints.js';
-import type { WrittenOutboxes } from './written-outboxes.js';
+import type { OutboxHints } from './outbox/hints.js';
+import type { WrittenOutboxes } from './outbox/written-outboxes.js';
 import type {
   Filter,
   FindOptions,

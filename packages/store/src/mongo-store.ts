@@ -3,10 +3,10 @@ import { MongoClient, type Db } from 'mongodb';
 import { StoreUnavailableError } from './errors.js';
 import { tenantIndexKey, validateIndexSpecs } from './index-specs.js';
 import { MongoTenantCollection, type MongoContext } from './mongo-collection.js';
-import { OutboxHints } from './outbox-hints.js';
-import { WrittenOutboxes } from './written-outboxes.js';
+import { OutboxHints } from './outbox/hints.js';
+import { WrittenOutboxes } from './outbox/written-outboxes.js';
 import { toStoreError } from './mongo-errors.js';
-import { MongoOutbox } from './mongo-outbox.js';
+import { MongoOutbox } from './outbox/mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
 import {
   OUTBOX_AT_FIELD,

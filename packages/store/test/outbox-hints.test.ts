@@ -1,6 +1,6 @@
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
-import { OutboxHints, type HintedRecord } from '../src/outbox-hints.js';
+import { OutboxHints, type HintedRecord } from '../src/outbox/hints.js';
 
 const tenantId = trustedTenantId('t1');
 const event = (id: string) => ({ id, subject: `test.${id}`, body: { id } });

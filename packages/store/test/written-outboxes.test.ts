@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { WrittenOutboxes } from '../src/written-outboxes.js';
+import { WrittenOutboxes } from '../src/outbox/written-outboxes.js';
 
 describe('WrittenOutboxes', () => {
   const collections = ['a', 'a.deleted-outbox', 'b'];

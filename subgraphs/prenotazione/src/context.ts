@@ -1,15 +1,15 @@
 import DataLoader from 'dataloader';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
-import { OpzioneService } from './opzione-service.js';
-import { OpzioneStore } from './opzione-store.js';
-import type { PrenotazioneRecord } from './prenotazione-record.js';
-import { PrenotazioneService } from './prenotazione-service.js';
-import { PrenotazioneStore } from './prenotazione-store.js';
-import { createSeatingSources, type SeatingConfigCache } from './seating-sources.js';
-import { TableAgendaStore } from './table-agenda-store.js';
-import { subgraphSeatingInputs } from './waitlist-seating-inputs.js';
-import { WaitlistService } from './waitlist-service.js';
-import { WaitlistStore } from './waitlist-store.js';
+import { OpzioneService } from './options/opzione-service.js';
+import { OpzioneStore } from './options/opzione-store.js';
+import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
+import { PrenotazioneService } from './bookings/prenotazione-service.js';
+import { PrenotazioneStore } from './bookings/prenotazione-store.js';
+import { createSeatingSources, type SeatingConfigCache } from './seating/seating-sources.js';
+import { TableAgendaStore } from './seating/table-agenda-store.js';
+import { subgraphSeatingInputs } from './waitlist/waitlist-seating-inputs.js';
+import { WaitlistService } from './waitlist/waitlist-service.js';
+import { WaitlistStore } from './waitlist/waitlist-store.js';
 
 export type PrenotazioneDeps = SubgraphDeps;
 

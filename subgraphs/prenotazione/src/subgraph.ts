@@ -1,9 +1,9 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
-import { ensureOpzioniIndexes } from './opzione-store.js';
-import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './prenotazione-store.js';
-import { SeatingConfigCache } from './seating-sources.js';
+import { ensureOpzioniIndexes } from './options/opzione-store.js';
+import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './bookings/prenotazione-store.js';
+import { SeatingConfigCache } from './seating/seating-sources.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Opzione } from './resolvers/Opzione.js';
@@ -11,7 +11,7 @@ import { Prenotazione } from './resolvers/Prenotazione.js';
 import { Query } from './resolvers/Query.js';
 import { Tavolo } from './resolvers/Tavolo.js';
 import { WaitlistMutation, WaitlistQuery } from './resolvers/Waitlist.js';
-import { ensureWaitlistIndexes, WAITLIST_COLLECTION } from './waitlist-store.js';
+import { ensureWaitlistIndexes, WAITLIST_COLLECTION } from './waitlist/waitlist-store.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
@@ -42,6 +42,6 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
 }
 
 export type { PrenotazioneDeps } from './context.js';
-export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './prenotazione-input.js';
-export { SYNC_MAX_LIMIT } from './sync.js';
-export { OPTION_TTL_RANGE } from './opzione-record.js';
+export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './bookings/prenotazione-input.js';
+export { SYNC_MAX_LIMIT } from './bookings/sync.js';
+export { OPTION_TTL_RANGE } from './options/opzione-record.js';

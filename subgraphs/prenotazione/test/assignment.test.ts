@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { freeGapMs, rankCandidates, seatCandidates, type Span } from '../src/assignment.js';
+import { freeGapMs, rankCandidates, seatCandidates, type Span } from '../src/seating/assignment.js';
 
 const h = (hours: number) => hours * 3_600_000;
 const day: Span = { start: 0, end: h(24) };

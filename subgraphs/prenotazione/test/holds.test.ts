@@ -4,10 +4,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { importedId, PrenotazioneService } from '../src/prenotazione-service.js';
-import { PrenotazioneStore } from '../src/prenotazione-store.js';
-import { OpzioneStore } from '../src/opzione-store.js';
-import { TableAgendaStore } from '../src/table-agenda-store.js';
+import { importedId, PrenotazioneService } from '../src/bookings/prenotazione-service.js';
+import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { OpzioneStore } from '../src/options/opzione-store.js';
+import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
 
 /** Effective durations, table holds, their pruning and the window query, on the embedded store. */

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { seatCandidates, type Span } from '../src/assignment.js';
-import { planReseat, type BlockingBooking, type OwnedSpan } from '../src/reseat-plan.js';
-import type { SeatingTable } from '../src/seating-sources.js';
+import { seatCandidates, type Span } from '../src/seating/assignment.js';
+import { planReseat, type BlockingBooking, type OwnedSpan } from '../src/seating/reseat-plan.js';
+import type { SeatingTable } from '../src/seating/seating-sources.js';
 
 const h = (hours: number) => hours * 3_600_000;
 const day: Span = { start: 0, end: h(24) };

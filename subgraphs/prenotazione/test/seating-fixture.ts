@@ -4,7 +4,7 @@ import type {
   SeatingConfig,
   SeatingSources,
   SeatingTable,
-} from '../src/seating-sources.js';
+} from '../src/seating/seating-sources.js';
 
 /** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
 export const tablesExist: SubgraphClient = {

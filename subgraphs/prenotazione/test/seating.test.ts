@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
-import { OpzioneService } from '../src/opzione-service.js';
-import { OpzioneStore } from '../src/opzione-store.js';
-import { PrenotazioneService } from '../src/prenotazione-service.js';
-import { PrenotazioneStore } from '../src/prenotazione-store.js';
-import { TableAgendaStore } from '../src/table-agenda-store.js';
+import { OpzioneService } from '../src/options/opzione-service.js';
+import { OpzioneStore } from '../src/options/opzione-store.js';
+import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
+import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import type { PrenotazioneInput } from '../src/generated/resolvers-types.js';
 import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import type { PrenotazioneRecord } from '../src/prenotazione-record.js';
-import { groupToComplete, planSyncPage } from '../src/sync.js';
+import type { PrenotazioneRecord } from '../src/bookings/prenotazione-record.js';
+import { groupToComplete, planSyncPage } from '../src/bookings/sync.js';
 
 const change = (id: string, updatedAt: string) => ({ id, updatedAt }) as PrenotazioneRecord;
 const WATERMARK = '2027-01-01T10:00:10.000Z';

@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { BOOKING_STATES, CODICE_ALPHABET, generateCodice, transition } from '../src/prenotazione-record.js';
+import {
+  BOOKING_STATES,
+  CODICE_ALPHABET,
+  generateCodice,
+  transition,
+} from '../src/bookings/prenotazione-record.js';
 
 describe('booking state transitions', () => {
   const allowed = new Set([

@@ -8,7 +8,7 @@ import {
   type QuoteHold,
   type QuoteInput,
   type QuoteTable,
-} from '../src/waitlist-quote.js';
+} from '../src/waitlist/waitlist-quote.js';
 
 const NOW = Date.parse('2027-03-05T19:30:00Z');
 const MIN = 60_000;

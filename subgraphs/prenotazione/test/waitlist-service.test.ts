@@ -5,14 +5,14 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { OpzioneStore } from '../src/opzione-store.js';
-import { PrenotazioneService } from '../src/prenotazione-service.js';
-import { PrenotazioneStore } from '../src/prenotazione-store.js';
-import { TableAgendaStore } from '../src/table-agenda-store.js';
-import type { QuoteTable } from '../src/waitlist-quote.js';
-import type { SeatingInputs } from '../src/waitlist-seating-inputs.js';
-import { WaitlistService, type WalkInBookings } from '../src/waitlist-service.js';
-import { WAITLIST_COLLECTION, WaitlistStore } from '../src/waitlist-store.js';
+import { OpzioneStore } from '../src/options/opzione-store.js';
+import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
+import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
+import type { QuoteTable } from '../src/waitlist/waitlist-quote.js';
+import type { SeatingInputs } from '../src/waitlist/waitlist-seating-inputs.js';
+import { WaitlistService, type WalkInBookings } from '../src/waitlist/waitlist-service.js';
+import { WAITLIST_COLLECTION, WaitlistStore } from '../src/waitlist/waitlist-store.js';
 import { seatingWorld, worldSources } from './seating-fixture.js';
 
 /** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */

@@ -1,5 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { WAITLIST_TRANSITIONS, waitlistTransition, type StatoAttesa } from '../src/waitlist-record.js';
+import {
+  WAITLIST_TRANSITIONS,
+  waitlistTransition,
+  type StatoAttesa,
+} from '../src/waitlist/waitlist-record.js';
 
 describe('waitlist state transitions', () => {
   const states = Object.keys(WAITLIST_TRANSITIONS) as StatoAttesa[];

@@ -1,4 +1,4 @@
-import type { RestRoute } from '../route.js';
+import type { RestRoute } from '../rest-route.js';
 
 /** A party's fields: both name forms; the service lets English win. */
 const VOCE_FIELDS = ['customerName', 'cliente', 'covers', 'numeroPersone', 'customerPhone', 'notes'];

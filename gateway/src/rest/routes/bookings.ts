@@ -1,4 +1,4 @@
-import type { RestRoute } from '../route.js';
+import type { RestRoute } from '../rest-route.js';
 
 /** The legacy batch upload (served by the bookings subgraph). */
 export const bookingsRoutes: readonly RestRoute[] = [

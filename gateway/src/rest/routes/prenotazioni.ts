@@ -1,4 +1,4 @@
-import type { RestRoute } from '../route.js';
+import type { RestRoute } from '../rest-route.js';
 
 /** Creation and PATCH accept both name forms; the service lets English win. */
 const PRENOTAZIONE_FIELDS = [

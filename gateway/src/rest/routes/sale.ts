@@ -1,4 +1,4 @@
-import type { RestRoute } from '../route.js';
+import type { RestRoute } from '../rest-route.js';
 
 const SALA_FIELDS = ['codice', 'descrizione', 'width', 'height'];
 

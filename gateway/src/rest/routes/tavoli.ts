@@ -1,6 +1,6 @@
 import { READ_SCOPES } from '@coperto/cache';
 import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
-import type { RestRoute } from '../route.js';
+import type { RestRoute } from '../rest-route.js';
 
 /** Floor-plan geometry (docs/floor-plan.md). */
 const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'shape', 'rotation'];

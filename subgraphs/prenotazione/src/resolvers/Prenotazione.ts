@@ -1,6 +1,6 @@
 import type { PrenotazioneResolvers } from '../generated/resolvers-types.js';
-import { effectiveMinutes, endsAt } from '../holds.js';
-import { assegnazioneOf } from '../prenotazione-record.js';
+import { effectiveMinutes, endsAt } from '../seating/holds.js';
+import { assegnazioneOf } from '../bookings/prenotazione-record.js';
 
 export const Prenotazione: PrenotazioneResolvers = {
   __resolveReference: (reference, context) => context.prenotazioneById.load(reference.id),

@@ -1,0 +1,179 @@
+import { readFileSync } from 'node:fs';
+import { Counter } from 'prom-client';
+import { createOutboxRelay, type OutboxRelay } from '@coperto/bus';
+import { createMetrics } from '@coperto/metrics';
+import {
+  connectDependencies,
+  hostSubgraphsInProcess,
+  operationLimitsFromConfig,
+  startHost,
+  type Dependencies,
+  type Host,
+  type Logger,
+} from '@coperto/server-kit';
+import type { GatewayConfig } from '../config.js';
+import { dedupeInFlight } from './fetch-dedupe.js';
+import { InProcessDataSource } from './in-process-data-source.js';
+import { AuthForwardingDataSource } from './remote-data-source.js';
+import { createGatewayServer, type GatewayServer } from './server.js';
+import { loadTrustedDocuments } from '../graphql/trusted-documents.js';
+import { subgraphFactories } from './subgraph-registry.js';
+import { openTenantRateLimit, type TenantRateLimit } from '../http/tenant-rate-limit.js';
+
+export const SUPERGRAPH_FILE = new URL('../../../supergraph.graphql', import.meta.url);
+
+export interface GatewayApp extends Host {
+  gateway: GatewayServer;
+  deps: Dependencies;
+}
+
+/**
+ * Starts the gateway process. Embedded mode (the default) also hosts the five subgraphs in-process with the
+ * embedded store, the in-process bus and a memory cache; distributed mode reaches them over HTTP.
+ */
+export async function startGatewayApp(
+  config: GatewayConfig,
+  logger: Logger,
+  options: { handleSignals?: boolean } = {},
+): Promise<GatewayApp> {
+  const mode = config.COPERTO_MODE;
+  const deps = await connectDependencies(config, {
+    mode,
+    needsStore: mode === 'embedded',
+    logger,
+    name: 'gateway',
+  });
+  let rateLimit: TenantRateLimit | undefined;
+  try {
+    const metrics = createMetrics({ service: 'gateway' });
+    const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    const subgraphSource = (name: string, url: string | undefined) => {
+      const executor = hosted?.executors.get(name);
+      if (executor) return new InProcessDataSource(executor);
+      if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
+      const target = config.subgraphUrls[name] ?? url;
+      if (!target) throw new Error(`Subgraph ${name} has no URL (supergraph or SUBGRAPH_URLS)`);
+      return new AuthForwardingDataSource(target);
+    };
+    const sharedFetches = new Counter({
+      name: 'gateway_subgraph_fetches_shared_total',
+      help: 'Subgraph fetches answered by an identical fetch of the same token already in flight',
+      labelNames: ['subgraph'],
+      registers: [metrics.registry],
+    });
+    const rateLimitedRequests = new Counter({
+      name: 'gateway_rate_limited_total',
+      help: 'Requests refused with 429 RATE_LIMITED because their tenant used up its budget',
+      registers: [metrics.registry],
+    });
+    const rateLimitFailOpen = new Counter({
+      name: 'gateway_rate_limit_fail_open_total',
+      help: 'Requests let through without a rate-limit decision because the shared store (Redis) failed',
+      registers: [metrics.registry],
+    });
+    rateLimit = await openTenantRateLimit({
+      limits: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+      mode,
+      redisUrl: config.REDIS_URL,
+      logger,
+      observer: { limited: () => rateLimitedRequests.inc(), failedOpen: () => rateLimitFailOpen.inc() },
+    });
+    const gateway = await createGatewayServer({
+      supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
+      dataSourceFor: (name, url) => {
+        const source = subgraphSource(name, url);
+        if (!config.SUBGRAPH_FETCH_DEDUPE) return source;
+        return dedupeInFlight(source, () => sharedFetches.inc({ subgraph: name }));
+      },
+      verifier: deps.verifier,
+      bus: deps.bus,
+      cache: deps.cache,
+      graphqlReadCache: config.GRAPHQL_READ_CACHE,
+      ...(rateLimit ? { rateLimit: rateLimit.check } : {}),
+      logger,
+      introspection: config.GRAPHQL_INTROSPECTION,
+      subscriptionCaps: {
+        maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
+        maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
+      },
+      explorer: config.GRAPHQL_EXPLORER,
+      corsOrigins: config.CORS_ORIGINS,
+      bodyLimitBytes: config.BODY_LIMIT_BYTES,
+      shutdownGraceMs: config.SHUTDOWN_GRACE_MS,
+      operationLimits: operationLimitsFromConfig(config),
+      trustedDocuments: config.GRAPHQL_TRUSTED_DOCUMENTS
+        ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS)
+        : undefined,
+      onRequest: (r) => metrics.observeRequest(r),
+      onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
+    });
+    metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
+      gateway.subscriptions.connections(),
+    );
+    metrics.gauge(
+      'graphql_ws_subscription_groups',
+      'Subscription groups open (one execution per event each, shared by their subscriptions)',
+      () => gateway.subscriptions.groups().groups,
+    );
+    metrics.gauge(
+      'graphql_ws_subscriptions',
+      'Subscriptions open on graphql-ws sockets',
+      () => gateway.subscriptions.groups().members,
+    );
+    if (deps.cache) {
+      const cache = deps.cache;
+      metrics.totalCounter(
+        'cache_hits_total',
+        'Cache reads answered from the cache',
+        () => cache.stats().hits,
+      );
+      metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
+    }
+    const host = await startHost({
+      config,
+      logger,
+      nodeType: 'gateway',
+      services: ['gateway', ...(hosted ? [...hosted.executors.keys()] : [])],
+      deps,
+      appServer: gateway.httpServer,
+      metrics,
+      ...(hosted ? { relay: hosted.relay } : {}),
+      beforeClose: async () => {
+        await gateway.close();
+        await rateLimit?.close();
+      },
+      handleSignals: options.handleSignals ?? true,
+    });
+    return { ...host, gateway, deps };
+  } catch (error) {
+    await rateLimit?.close();
+    await deps.close();
+    throw error;
+  }
+}
+
+async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
+  let relay: OutboxRelay | undefined;
+  const { subgraphs, executors } = await hostSubgraphsInProcess({
+    factories: subgraphFactories,
+    deps: {
+      store: deps.store!,
+      cache: deps.cache,
+      verifier: deps.verifier,
+      timeZone: config.RESTAURANT_TIMEZONE,
+      onEventsWritten: () => relay?.kick(),
+    },
+    onInternalError: (error) => logger.error('subgraph error', { error }),
+    logger,
+  });
+  relay = createOutboxRelay({
+    source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
+    bus: deps.bus,
+    onError: (error) => logger.warn('outbox relay: will retry', { error }),
+  });
+  return { executors, relay };
+}
+
+export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';
+export { apiSchemaOf, openApiDocument } from '../pages/openapi/index.js';
+export { asyncApiDocument, channelKey, EVENT_CHANNELS } from '../pages/asyncapi/index.js';

@@ -1,0 +1,16 @@
+import type { SubgraphFactory } from '@coperto/server-kit';
+import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
+import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
+import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
+import { createSalaSubgraph } from '@coperto/subgraph-sala';
+import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
+import type { SUBGRAPH_NAMES } from '../config.js';
+
+/** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
+export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
+  tavolo: createTavoloSubgraph,
+  sala: createSalaSubgraph,
+  prenotazione: createPrenotazioneSubgraph,
+  bookings: createBookingsSubgraph,
+  capacity: createCapacitySubgraph,
+};

@@ -1,0 +1,176 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ApolloServer } from '@apollo/server';
+import type { GraphQLSchema } from 'graphql';
+import { NotFoundError, restErrorBody, restErrorFromAppError, restErrorFromGraphQL } from '@coperto/errors';
+import { createSingleFlight, readScopeKey, type Cache } from '@coperto/cache';
+import type { Logger } from '@coperto/server-kit';
+import type { GatewayContext } from '../graphql/context.js';
+import { withRequestId } from '../http/request-id.js';
+import { cacheTtlSeconds } from './cached-read.js';
+import { createEncodedAnswers } from './encoded-answers.js';
+import { inlineResponseSchema, requestSchemas } from './request-schema.js';
+import { routeVariables } from './route-variables.js';
+import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
+
+export interface RestRoutesOptions {
+  server: ApolloServer<GatewayContext>;
+  routes: readonly RestRoute[];
+  /** The public API schema the routes' request schemas are typed from. */
+  schema: GraphQLSchema;
+  /** The per-request context from the Authorization header (throws UnauthenticatedError, RateLimitedError). */
+  authenticate: (request: FastifyRequest) => Promise<GatewayContext>;
+  logger: Logger;
+  /** Cache for routes with a read scope (absent: every read runs). */
+  cache?: Cache;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified viewer's context (set by the route's onRequest hook, before the body is read). */
+    gatewayContext: GatewayContext | null;
+  }
+  interface FastifyContextConfig {
+    /** The route is the REST facade's (its template labels the metrics), not a 405 answer. */
+    restRoute?: boolean;
+  }
+}
+
+/**
+ * The REST facade: each route of the table is a fastify route whose JSON Schemas (request-schema.ts) validate
+ * the request, after the token (a 401 is answered before the body is read). The route's named operation runs
+ * in-process through the gateway's own Apollo Server (same auth, plugins and errors as /graphql); its GraphQL
+ * error codes become HTTP statuses with the REST error body. Another method on a route's path is a 405.
+ */
+export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOptions): void {
+  const fills = createSingleFlight();
+  const encoded = createEncodedAnswers();
+  app.decorateRequest('gatewayContext', null);
+  const authenticate = async (request: FastifyRequest) => {
+    request.gatewayContext = await options.authenticate(request);
+  };
+  // An absent body is `{}` (validated as such: required fields make it a 400); a JSON `null` is refused.
+  const emptyBody = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
+    if (request.body === undefined) request.body = {};
+    done();
+  };
+
+  for (const route of options.routes) {
+    const document = operationDocument(route);
+    const schema = {
+      ...requestSchemas(route, options.schema, document),
+      // fastify serializes the success body with this schema (fast-json-stringify); errors go as they are.
+      response: { [route.status ?? 200]: inlineResponseSchema(route, options.schema, document) },
+    };
+    app.route({
+      method: route.method,
+      url: route.path,
+      exposeHeadRoute: false,
+      config: { restRoute: true },
+      schema,
+      onRequest: authenticate,
+      // Only a route with a body schema has a body to default (a GET's hit path runs one hook fewer).
+      ...(route.docs.body ? { preValidation: emptyBody } : {}),
+      handler: (request, reply) => answer(route, request, reply),
+    });
+  }
+  const methodsByPath = new Map<string, Set<HttpMethod>>();
+  for (const route of options.routes) {
+    const methods = methodsByPath.get(route.path) ?? new Set<HttpMethod>();
+    methodsByPath.set(route.path, methods.add(route.method));
+  }
+  for (const [path, methods] of methodsByPath) {
+    const allow = [...methods].join(', ');
+    app.route({
+      // Every other method fastify knows (HEAD, TRACE, QUERY…) but OPTIONS, which CORS preflights use.
+      method: app.supportedMethods.filter((m) => m !== 'OPTIONS' && !methods.has(m as HttpMethod)),
+      url: path,
+      exposeHeadRoute: false,
+      // Answered before the body is read: a QUERY without a Content-Type is a 405 too, not a body error.
+      onRequest: async (request, reply) =>
+        reply
+          .code(405)
+          .header('allow', allow)
+          .send(withRequestId(restErrorBody('METHOD_NOT_ALLOWED', `Use ${allow}`), request.raw)),
+      handler: () => {
+        throw new Error('unreachable: onRequest answers every request of this route');
+      },
+    });
+  }
+
+  async function answer(route: RestRoute, request: FastifyRequest, reply: FastifyReply) {
+    const contextValue = request.gatewayContext!;
+    const variables = routeVariables(route, {
+      params: request.params as Record<string, string>,
+      query: request.query as Record<string, unknown>,
+      body: request.body,
+    });
+    const status = route.status ?? 200;
+    const execute = () => runRoute(options.server, route, variables, contextValue);
+    const fail = (result: RouteFailure) => {
+      if (result.status >= 500) options.logger.error('REST operation failed', { operation: route.operation });
+      return reply.code(result.status).send(withRequestId(result.body, request.raw));
+    };
+    reply.type('application/json; charset=utf-8').code(status);
+    if (route.cache && options.cache) {
+      // Reads with a scope are answered from the cache until the owner of the data writes to it.
+      const tenantId = contextValue.viewer.tenantId;
+      const tenantCache = options.cache.forTenant(tenantId);
+      const key = await readScopeKey(
+        tenantCache,
+        route.cache.scope,
+        `${route.operation}:${JSON.stringify(variables)}`,
+      );
+      const stored = await tenantCache.getJsonText(key);
+      if (stored !== null) {
+        return reply
+          .code(status)
+          .header('x-cache', 'hit')
+          .send(encoded(`${tenantId}\n${key}`, stored));
+      }
+      // Concurrent misses of one answer (after a write bumped the scope) share one execution. The key names the
+      // scope version each caller read, so every caller sharing a load asked after the same last write.
+      const ttlSeconds = route.cache.ttlSeconds;
+      const filled = await fills.run(`${tenantId}\n${key}`, async (): Promise<FillResult> => {
+        const result = await execute();
+        if (!result.ok) return result;
+        const json = String(reply.serialize(result.value));
+        const ttl = cacheTtlSeconds(json, ttlSeconds, Date.now());
+        if (ttl > 0) await tenantCache.setJsonText(key, json, ttl);
+        return { ok: true, json };
+      });
+      if (!filled.ok) return fail(filled);
+      return reply.code(status).header('x-cache', 'miss').send(filled.json);
+    }
+    const result = await execute();
+    if (!result.ok) return fail(result);
+    return reply.code(status).send(result.value);
+  }
+}
+
+type RouteFailure = { ok: false; status: number; body: unknown };
+type RouteResult = { ok: true; value: unknown } | RouteFailure;
+type FillResult = { ok: true; json: string } | RouteFailure;
+
+/** Runs the route's operation through Apollo Server; a null result of a read-one route is a 404. */
+async function runRoute(
+  server: ApolloServer<GatewayContext>,
+  route: RestRoute,
+  variables: Record<string, unknown>,
+  contextValue: GatewayContext,
+): Promise<RouteResult> {
+  const response = await server.executeOperation(
+    { query: operationDocument(route), variables, operationName: route.operation },
+    { contextValue },
+  );
+  if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
+  const { data, errors } = response.body.singleResult;
+  if (errors && errors.length > 0) return { ok: false, ...restErrorFromGraphQL(errors) };
+  const value = (data as Record<string, unknown> | null | undefined)?.[route.field];
+  if (value === null && route.notFound) {
+    return {
+      ok: false,
+      ...restErrorFromAppError(new NotFoundError(route.notFound, String(variables.id ?? ''))),
+    };
+  }
+  return { ok: true, value };
+}

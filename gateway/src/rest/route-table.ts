@@ -1,0 +1,26 @@
+import { operations } from './operations.js';
+import type { RestRoute } from './rest-route.js';
+import { attesaRoutes } from './routes/attesa.js';
+import { bookingsRoutes } from './routes/bookings.js';
+import { capacityRoutes } from './routes/capacity.js';
+import { combinazioniRoutes } from './routes/combinazioni.js';
+import { prenotazioniRoutes } from './routes/prenotazioni.js';
+import { saleRoutes } from './routes/sale.js';
+import { tavoliRoutes } from './routes/tavoli.js';
+
+export type { HttpMethod, RestRoute } from './rest-route.js';
+
+/** The REST facade's route table: every documented `/api` path and the operation behind it. */
+export const routes: readonly RestRoute[] = [
+  ...tavoliRoutes,
+  ...saleRoutes,
+  ...prenotazioniRoutes,
+  ...bookingsRoutes,
+  ...capacityRoutes,
+  ...combinazioniRoutes,
+  ...attesaRoutes,
+];
+
+export function operationDocument(route: RestRoute): string {
+  return operations[route.operation];
+}

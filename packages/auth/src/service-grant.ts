@@ -1,0 +1,23 @@
+/**
+ * Tokens the service issues itself (channel keys, guest tokens): their issuer, their roles and what they grant.
+ * They are signed with the service's own key (service-token-key.ts), never with the staff key, and told apart
+ * from staff tokens by this issuer (combined-verifier.ts).
+ */
+export const SERVICE_TOKEN_ISSUER = 'urn:coperto:service';
+
+/** A booking channel's key: may search availability, hold options and book (docs/channels.md). */
+export const CHANNEL_ROLE = 'channel';
+/** One booking's guest: may read, confirm, change and cancel that booking only. */
+export const GUEST_ROLE = 'guest';
+
+export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE] as const;
+export type ServiceRole = (typeof SERVICE_ROLES)[number];
+
+export function isServiceRole(value: unknown): value is ServiceRole {
+  return (SERVICE_ROLES as readonly unknown[]).includes(value);
+}
+
+/** What a service token grants, on `viewer.grant`; staff viewers have none. */
+export type ServiceGrant =
+  | { readonly role: typeof CHANNEL_ROLE; readonly channelId: string; readonly channelName: string }
+  | { readonly role: typeof GUEST_ROLE; readonly bookingId: string };

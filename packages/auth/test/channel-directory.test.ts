@@ -1,0 +1,68 @@
+import { describe, expect, it } from 'vitest';
+import { cachedChannelDirectory, trustedTenantId } from '../src/index.js';
+
+const t1 = trustedTenantId('t1');
+const t2 = trustedTenantId('t2');
+
+function counting(active: (tenant: string, id: string) => boolean) {
+  const calls: string[] = [];
+  return {
+    calls,
+    lookup: {
+      async isActive(tenant: string, id: string) {
+        calls.push(`${tenant}/${id}`);
+        return active(tenant, id);
+      },
+    },
+  };
+}
+
+describe('cachedChannelDirectory', () => {
+  it('reuses "active" for activeForMs, then asks again and sees the deletion', async () => {
+    let now = 0;
+    let exists = true;
+    const { calls, lookup } = counting(() => exists);
+    const directory = cachedChannelDirectory(lookup, { activeForMs: 2000, now: () => now });
+    expect(await directory.isActive(t1, 'c1')).toBe(true);
+    exists = false;
+    now = 1999;
+    expect(await directory.isActive(t1, 'c1')).toBe(true);
+    now = 2000;
+    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    expect(calls).toEqual(['t1/c1', 't1/c1']);
+  });
+
+  it('remembers a deleted channel for good', async () => {
+    let now = 0;
+    const { calls, lookup } = counting(() => false);
+    const directory = cachedChannelDirectory(lookup, { now: () => now });
+    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    now = 1e9;
+    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    expect(calls).toHaveLength(1);
+  });
+
+  it('keeps tenants apart, shares concurrent lookups, and keeps no failure', async () => {
+    let fail = true;
+    const { calls, lookup } = counting((tenant) => {
+      if (fail) throw new Error('down');
+      return tenant === 't1';
+    });
+    const directory = cachedChannelDirectory(lookup);
+    await expect(directory.isActive(t1, 'c1')).rejects.toThrow('down');
+    fail = false;
+    const answers = await Promise.all([directory.isActive(t1, 'c1'), directory.isActive(t1, 'c1')]);
+    expect(answers).toEqual([true, true]);
+    expect(await directory.isActive(t2, 'c1')).toBe(false);
+    expect(calls).toEqual(['t1/c1', 't1/c1', 't2/c1']);
+  });
+
+  it('forgets the least recently used channel past maxEntries', async () => {
+    const { calls, lookup } = counting(() => false);
+    const directory = cachedChannelDirectory(lookup, { maxEntries: 1 });
+    await directory.isActive(t1, 'a');
+    await directory.isActive(t1, 'b');
+    await directory.isActive(t1, 'a');
+    expect(calls).toEqual(['t1/a', 't1/b', 't1/a']);
+  });
+});

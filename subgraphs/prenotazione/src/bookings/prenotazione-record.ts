@@ -1,0 +1,99 @@
+import { randomInt } from 'node:crypto';
+import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
+import type { Assegnazione, BookingState } from '../generated/resolvers-types.js';
+
+/** Booking states: schema.graphql's enum BookingState, the one declaration (generated into TypeScript). */
+export type { BookingState } from '../generated/resolvers-types.js';
+
+/** States in which a booking holds its tables (declared once, in @coperto/domain). */
+export const ACTIVE_STATES: readonly BookingState[] = ACTIVE_BOOKING_STATES;
+
+export function isActive(state: BookingState): boolean {
+  return isActiveBookingState(state);
+}
+
+/**
+ * The transition table of booking states; completata, annullata and no_show are final. Keyed by every state
+ * of the schema's enum (a state added to schema.graphql fails `pnpm typecheck` until it has its row here).
+ */
+export const TRANSITIONS: Readonly<Record<BookingState, readonly BookingState[]>> = {
+  pending: ['confermata', 'caparra_pagata', 'annullata'],
+  confermata: ['caparra_pagata', 'completata', 'annullata', 'no_show'],
+  caparra_pagata: ['completata', 'annullata', 'no_show'],
+  completata: [],
+  annullata: [],
+  no_show: [],
+};
+
+/** Every booking state, in the schema's order. */
+export const BOOKING_STATES = Object.keys(TRANSITIONS) as readonly BookingState[];
+
+/** 'same' (no-op, no event), 'allowed', or 'refused' (409 INVALID_TRANSITION). */
+export function transition(from: BookingState, to: BookingState): 'same' | 'allowed' | 'refused' {
+  if (from === to) return 'same';
+  return TRANSITIONS[from].includes(to) ? 'allowed' : 'refused';
+}
+
+/** A booking as stored in `prenotazioni`: both name forms of each aliased attribute are stored. */
+export interface PrenotazioneRecord {
+  id: string;
+  codice: string;
+  covers: number;
+  numeroPersone: number;
+  /** Restaurant-local wall clock, `YYYY-MM-DDTHH:mm:ss`. */
+  bookingDate: string;
+  dataOra: string;
+  /** UTC instant of the start. */
+  startsAt: string;
+  /** Local calendar date of the start (`YYYY-MM-DD`), for day queries and dal/al. */
+  localDate: string;
+  customerName: string;
+  cliente: string;
+  customerPhone: string | null;
+  tableIds: string[];
+  /** The combination the tables came from (absent on records stored before combinations existed). */
+  combinationId?: string | null;
+  /** How the tables were chosen (absent on older records: manual). */
+  assegnazione?: Assegnazione;
+  notes: string | null;
+  state: BookingState;
+  durationMinutes: number | null;
+  /**
+   * Minutes the booking holds its tables: its own durationMinutes, else the tenant's default meal duration,
+   * fixed when created or moved. Absent on records stored before it existed (see holds.ts effectiveMinutes).
+   */
+  effectiveDurationMinutes?: number;
+  motivo: string | null;
+  cancelledAt: string | null;
+  externalId: string | null;
+  createdAt: string;
+  updatedAt: string;
+  version: number;
+  /** Version of the table claims that belong to this booking (see table-agenda-store.ts). */
+  claimRev: number;
+}
+
+/** 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */
+export const CODICE_ALPHABET = 'ABCDEFGHJKMNPQRSTUVWXYZ23456789';
+export const CODICE_LENGTH = 6;
+
+export function generateCodice(): string {
+  let codice = '';
+  for (let i = 0; i < CODICE_LENGTH; i++) codice += CODICE_ALPHABET[randomInt(CODICE_ALPHABET.length)];
+  return codice;
+}
+
+/**
+ * The record as the events show it (internal bookkeeping left out; the effective duration is read through
+ * GraphQL's effectiveDurationMinutes/endsAt, which also answer for records stored before it existed).
+ */
+export function publicPrenotazione(record: PrenotazioneRecord) {
+  const { version: _v, claimRev: _c, localDate: _d, effectiveDurationMinutes: _e, ...visible } = record;
+  const assegnazione = assegnazioneOf(record);
+  return { ...visible, combinationId: record.combinationId ?? null, assegnazione, assignment: assegnazione };
+}
+
+/** How the booking's tables were chosen; records stored before auto-assignment existed are manual. */
+export function assegnazioneOf(record: Pick<PrenotazioneRecord, 'assegnazione'>): Assegnazione {
+  return record.assegnazione ?? 'manual';
+}

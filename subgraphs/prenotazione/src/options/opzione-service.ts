@@ -1,0 +1,121 @@
+import { randomUUID } from 'node:crypto';
+import { NotFoundError } from '@coperto/errors';
+import { InputChecks, preferEnglish, turnMinutes } from '@coperto/domain';
+import type { OpzioneInput } from '../generated/resolvers-types.js';
+import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
+import type { OpzioneStore } from './opzione-store.js';
+import {
+  bookingMoment,
+  checkPlacement,
+  MAX_DURATION_MINUTES,
+  MAX_TABLES_PER_BOOKING,
+} from '../bookings/prenotazione-input.js';
+import { OPTION_CLAIM_REV, type PrenotazioneService } from '../bookings/prenotazione-service.js';
+import type { SeatingSources } from '../seating/seating-sources.js';
+import { mayHaveBeenApplied } from '../seating/write-outcome.js';
+
+export interface OpzioneServiceDeps {
+  store: OpzioneStore;
+  /** Bookings own the placement rule and the agendas; options use the same. */
+  prenotazioni: PrenotazioneService;
+  seating: SeatingSources;
+  timeZone: string;
+  now: () => Date;
+}
+
+/**
+ * Options: tables held for a window while a guest completes a booking (docs/seating.md "Options"). An option
+ * holds its tables in the agendas like a booking until expiresAt; the verdict on its holds (holds.ts) makes
+ * them stale by the clock alone once it expires, is released or becomes a booking.
+ */
+export class OpzioneService {
+  constructor(private readonly deps: OpzioneServiceDeps) {}
+
+  async create(input: OpzioneInput): Promise<OpzioneRecord> {
+    const covers = preferEnglish(input.covers, input.numeroPersone);
+    const bookingDate = preferEnglish(input.bookingDate, input.dataOra);
+    const checks = new InputChecks()
+      .required('covers', covers)
+      .required('bookingDate', bookingDate)
+      .intInRange('covers', covers, 1, 1000)
+      .intInRange('ttl', input.ttl, ...OPTION_TTL_RANGE)
+      .intInRange('durationMinutes', input.durationMinutes, 1, MAX_DURATION_MINUTES);
+    checkPlacement(checks, input);
+    if (input.tableIds == null && input.combinationId == null && input.autoAssign !== true) {
+      checks.add('tableIds', 'one of tableIds, combinationId and autoAssign is required');
+    }
+    if (input.tableIds) {
+      if (input.tableIds.length === 0) checks.add('tableIds', 'must not be empty');
+      if (input.tableIds.length > MAX_TABLES_PER_BOOKING) {
+        checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
+      }
+      if (new Set(input.tableIds).size !== input.tableIds.length)
+        checks.add('tableIds', 'must not repeat a table');
+      if (input.tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
+    }
+    const moment = bookingDate == null ? null : bookingMoment(bookingDate, this.deps.timeZone);
+    if (bookingDate != null && !moment) checks.add('bookingDate', 'must be an ISO 8601 date-time');
+    checks.throwIfAny();
+    const config = await this.deps.seating.config();
+    const minutes =
+      input.durationMinutes ?? turnMinutes(config.turnTimes, covers!, config.defaultMealMinutes);
+    const now = this.deps.now();
+    const startsAt = moment!.startsAt;
+    const endsAt = new Date(Date.parse(startsAt) + minutes * 60_000).toISOString();
+    const id = randomUUID();
+    const placed = await this.deps.prenotazioni.seatPlacement.place(
+      {
+        id,
+        rev: OPTION_CLAIM_REV,
+        start: startsAt,
+        end: endsAt,
+        owner: 'opzione',
+        covers: covers!,
+        localDate: moment!.localDate,
+      },
+      input,
+      { claim: true },
+    );
+    const record: OpzioneRecord = {
+      id,
+      tableIds: placed.tableIds,
+      combinationId: placed.combinationId,
+      bookingDate: moment!.local,
+      dataOra: moment!.local,
+      localDate: moment!.localDate,
+      startsAt,
+      endsAt,
+      covers: covers!,
+      numeroPersone: covers!,
+      durationMinutes: input.durationMinutes ?? null,
+      expiresAt: new Date(now.getTime() + (input.ttl ?? DEFAULT_OPTION_TTL_SECONDS) * 1000).toISOString(),
+      assegnazione: placed.assegnazione,
+      claimId: placed.claimId!,
+      usedAt: null,
+      releasedAt: null,
+      createdAt: now.toISOString(),
+    };
+    try {
+      return await this.deps.store.insert(record);
+    } catch (error) {
+      // An insert whose outcome is unknown keeps its holds (see mayHaveBeenApplied).
+      if (!mayHaveBeenApplied(error)) await this.deps.prenotazioni.releaseOptionHolds(record);
+      throw error;
+    }
+  }
+
+  /** The tenant's live options, soonest expiry first. */
+  list(): Promise<OpzioneRecord[]> {
+    return this.deps.store.live(this.deps.now().toISOString());
+  }
+
+  /** Frees an option's tables at once; `released` is false when it had expired, been used or released. */
+  async release(id: string): Promise<{ id: string; released: boolean }> {
+    new InputChecks().text('id', id, { min: 1, max: 200 }).throwIfAny();
+    const found = await this.deps.store.findById(id);
+    if (!found) throw new NotFoundError('Opzione', id);
+    const closed = await this.deps.store.close(id, this.deps.now().toISOString(), 'releasedAt');
+    if (closed) await this.deps.prenotazioni.releaseOptionHolds(closed);
+    return { id, released: closed !== null };
+  }
+}
