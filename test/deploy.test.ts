@@ -22,7 +22,7 @@ const readText = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 // Expectations
 // ---------------------------------------------------------------------------------------------------------------
 
-const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'ospiti'] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
@@ -34,6 +34,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   prenotazione: 4003,
   bookings: 4004,
   capacity: 4005,
+  ospiti: 4006,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -42,6 +43,7 @@ const ENTRIES: Record<ProcessName, string> = {
   prenotazione: 'subgraphs/prenotazione/src/index.ts',
   bookings: 'subgraphs/bookings/src/index.ts',
   capacity: 'subgraphs/capacity/src/index.ts',
+  ospiti: 'subgraphs/ospiti/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');

@@ -2,7 +2,7 @@ import { bool, int, list, loadConfig, oneOf, str, type Config } from '@coperto/c
 import { keySourceIssues, serviceConfigSpec, subgraphUrlsFrom } from '@coperto/server-kit';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
-export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'ospiti'] as const;
 
 const gatewayConfigSpec = {
   ...serviceConfigSpec,

@@ -1,6 +1,7 @@
 import type { SubgraphFactory } from '@coperto/server-kit';
 import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
+import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
@@ -13,4 +14,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   prenotazione: createPrenotazioneSubgraph,
   bookings: createBookingsSubgraph,
   capacity: createCapacitySubgraph,
+  ospiti: createOspitiSubgraph,
 };

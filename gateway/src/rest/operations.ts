@@ -6,6 +6,7 @@ import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
+import { ospitiOperations } from './operations/ospiti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -18,6 +19,7 @@ export const operations = {
   ...capacityOperations,
   ...combinazioniOperations,
   ...attesaOperations,
+  ...ospitiOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -4,6 +4,7 @@ import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
+import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -19,6 +20,7 @@ export const routes: readonly RestRoute[] = [
   ...capacityRoutes,
   ...combinazioniRoutes,
   ...attesaRoutes,
+  ...ospitiRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

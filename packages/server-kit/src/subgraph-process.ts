@@ -42,7 +42,9 @@ export async function startSubgraphProcess(options: {
       onEventsWritten: () => kick(),
     });
     await subgraph.init();
-    consumers = await startEventConsumers([subgraph], deps.bus, logger);
+    consumers = await startEventConsumers([subgraph], deps.bus, logger, {
+      scope: deps.store!.info().database,
+    });
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({

@@ -1,10 +1,11 @@
 import DataLoader from 'dataloader';
+import { ForbiddenError } from '@coperto/errors';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { currentGuest } from './guest-writes.js';
 import type { OspiteRecord } from './ospite-record.js';
 import { OspitiService } from './ospiti-service.js';
 import { OspitiStore } from './ospiti-store.js';
-import { GuestPrivacy } from './privacy.js';
+import { bookingLinks, GuestPrivacy } from './privacy.js';
 
 export type OspitiDeps = SubgraphDeps;
 
@@ -17,6 +18,8 @@ export interface OspitiContext {
   guestById: DataLoader<string, OspiteRecord | null>;
   /** The guest of each link id (`p:<bookingId>`, `a:<entryId>`): two store queries per request for N records. */
   guestOfLink: DataLoader<string, OspiteRecord | null>;
+  /** The guest's bookings as references, latest start first: prenotazione resolves the rest of each. */
+  bookingsOf(ospiteId: string): Promise<Array<{ __typename: 'Prenotazione'; id: string }>>;
 }
 
 export async function createOspitiContext(
@@ -24,6 +27,8 @@ export async function createOspitiContext(
   request: SubgraphRequest,
 ): Promise<OspitiContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
+  // Guest profiles are staff data: a channel key or a guest token (a grant the service issued) reads none of it.
+  if (viewer.grant) throw new ForbiddenError('Guest profiles are for staff only');
   const store = new OspitiStore(deps.store.forTenant(viewer.tenantId));
   const now = deps.now ?? (() => new Date());
   const guestById = new DataLoader<string, OspiteRecord | null>(async (ids) => {
@@ -42,6 +47,11 @@ export async function createOspitiContext(
     store,
     now,
     guestById,
+    bookingsOf: async (ospiteId) =>
+      bookingLinks(await store.linksOf(ospiteId)).map((link) => ({
+        __typename: 'Prenotazione' as const,
+        id: link.riferimento,
+      })),
     guestOfLink: new DataLoader(async (linkIds) => {
       const links = new Map((await store.links(linkIds)).map((l) => [l.id, l]));
       return Promise.all(

@@ -2,6 +2,7 @@ import { AppError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
 import { normalizeEmail, normalizePhone } from './contacts.js';
 import type { OspitePatch } from './generated/resolvers-types.js';
+import { GUEST_LIMITS, LANGUAGE_PATTERN } from './guest-limits.js';
 import type { OspiteRecord } from './ospite-record.js';
 
 /** The profile fields staff may set, with their stored (Italian) names. */
@@ -16,8 +17,8 @@ export interface GuestChanges {
   consensoMarketing?: boolean;
 }
 
-const LANGUAGE = /^[a-z]{2}(-[A-Z]{2})?$/;
-const MAX_LABELS = 30;
+const LANGUAGE = new RegExp(LANGUAGE_PATTERN);
+const MAX_LABELS = GUEST_LIMITS.labelsMaxItems;
 
 /** English wins over Italian; a field sent as null (and not the other name with a value) clears it. */
 function pick<K extends keyof OspitePatch>(
@@ -41,7 +42,9 @@ export function guestChanges(patch: OspitePatch, country: string): GuestChanges 
   const allergie = pick(patch, 'allergies', 'allergie');
   const note = pick(patch, 'notes', 'note');
   const consenso = pick(patch, 'marketingConsent', 'consensoMarketing');
-  checks.text('nome', nome, { min: 1, max: 200 }).text('note', note, { max: 2000 });
+  checks
+    .text('nome', nome, { min: 1, max: GUEST_LIMITS.nameMaxLength })
+    .text('note', note, { max: GUEST_LIMITS.notesMaxLength });
   const phone = telefono ? normalizePhone(telefono, country) : telefono;
   if (telefono && !phone) checks.add('telefono', 'must be a valid phone number');
   const mail = email ? normalizeEmail(email) : email;
@@ -51,8 +54,8 @@ export function guestChanges(patch: OspitePatch, country: string): GuestChanges 
     if (values === null) checks.add(field, 'must be a list (empty to clear)');
     if (!values) return undefined;
     if (values.length > MAX_LABELS) checks.add(field, `must have at most ${MAX_LABELS} entries`);
-    if (values.some((v) => v.trim() === '' || v.length > 50))
-      checks.add(field, 'entries must have 1 to 50 characters');
+    if (values.some((v) => v.trim() === '' || v.length > GUEST_LIMITS.labelMaxLength))
+      checks.add(field, `entries must have 1 to ${GUEST_LIMITS.labelMaxLength} characters`);
     return [...new Set(values.map((v) => v.trim()))];
   };
   const tags = labels('tag', tag);

@@ -3,6 +3,7 @@ import { ForbiddenError, NotFoundError } from '@coperto/errors';
 import type { Viewer } from '@coperto/auth';
 import { contactKey, DEFAULT_COUNTRY, isPhoneCountry } from './contacts.js';
 import { duplicatePairs, type DuplicatePair } from './duplicates.js';
+import { GUEST_LIMITS } from './guest-limits.js';
 import { guestChanges, refuseErased } from './guest-patch.js';
 import { changeGuest, currentGuest } from './guest-writes.js';
 import type { ImpostazioniOspitiInput, OspitePatch } from './generated/resolvers-types.js';
@@ -18,9 +19,6 @@ export interface OspitiServiceDeps {
 
 /** The tenant's guest settings as the API shows them. */
 export type GuestSettings = Omit<ImpostazioniRecord, 'id' | 'updatedAt'>;
-
-export const DEFAULT_SEARCH_LIMIT = 50;
-export const MAX_SEARCH_LIMIT = 200;
 
 /** Rules for reading and editing guest profiles, and the tenant's guest settings. */
 export class OspitiService {
@@ -43,11 +41,11 @@ export class OspitiService {
     limite?: number | null;
   }): Promise<OspiteRecord[]> {
     new InputChecks()
-      .intInRange('limite', args.limite, 1, MAX_SEARCH_LIMIT)
-      .text('q', args.q, { max: 200 })
-      .text('tag', args.tag, { max: 50 })
+      .intInRange('limite', args.limite, 1, GUEST_LIMITS.searchMaxLimit)
+      .text('q', args.q, { max: GUEST_LIMITS.searchTextMaxLength })
+      .text('tag', args.tag, { max: GUEST_LIMITS.labelMaxLength })
       .throwIfAny();
-    const limit = args.limite ?? DEFAULT_SEARCH_LIMIT;
+    const limit = args.limite ?? GUEST_LIMITS.searchDefaultLimit;
     const filter: Record<string, unknown> = { cancellato: false, unitoIn: null };
     if (args.tag?.trim()) filter['tag'] = args.tag.trim();
     const plan = args.q?.trim() ? searchPlan(args.q, await this.country()) : null;

@@ -40,3 +40,4 @@ export function createOspitiSubgraph(deps: OspitiDeps): Subgraph<OspitiContext> 
   };
 }
 export type { OspitiDeps } from './context.js';
+export { GUEST_LIMITS, LANGUAGE_PATTERN } from './guest-limits.js';

@@ -173,6 +173,8 @@ export type Query = {
    */
   ospiti: Array<Ospite>;
   ospite?: Maybe<Ospite>;
+  /** The guest's bookings, latest start first (the booking itself is prenotazione's); null for an unknown guest. */
+  prenotazioniOspite?: Maybe<Array<Prenotazione>>;
   /** Pairs of guests sharing at least two of name, phone and email (at most 200). */
   ospitiDuplicati: Array<CoppiaOspiti>;
   /** Administrator: everything held about the guest. */
@@ -189,6 +191,11 @@ export type QueryOspitiArgs = {
 
 
 export type QueryOspiteArgs = {
+  id: Scalars['ID']['input'];
+};
+
+
+export type QueryPrenotazioniOspiteArgs = {
   id: Scalars['ID']['input'];
 };
 
@@ -462,6 +469,7 @@ export type ImpostazioniOspitiResolvers<ContextType = OspitiContext, ParentType 
 export type QueryResolvers<ContextType = OspitiContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   ospiti?: Resolver<Array<ResolversTypes['Ospite']>, ParentType, ContextType, Partial<QueryOspitiArgs>>;
   ospite?: Resolver<Maybe<ResolversTypes['Ospite']>, ParentType, ContextType, RequireFields<QueryOspiteArgs, 'id'>>;
+  prenotazioniOspite?: Resolver<Maybe<Array<ResolversTypes['Prenotazione']>>, ParentType, ContextType, RequireFields<QueryPrenotazioniOspiteArgs, 'id'>>;
   ospitiDuplicati?: Resolver<Array<ResolversTypes['CoppiaOspiti']>, ParentType, ContextType>;
   esportaOspite?: Resolver<ResolversTypes['EsportazioneOspite'], ParentType, ContextType, RequireFields<QueryEsportaOspiteArgs, 'id'>>;
   impostazioniOspiti?: Resolver<ResolversTypes['ImpostazioniOspiti'], ParentType, ContextType>;

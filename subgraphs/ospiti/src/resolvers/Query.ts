@@ -7,6 +7,10 @@ export const Query: QueryResolvers = {
     // A guest merged into another is gone under its own id.
     return guest?.id === args.id ? guest : null;
   },
+  prenotazioniOspite: async (_, args, context) => {
+    const guest = await context.ospiti.get(args.id);
+    return guest?.id === args.id ? context.bookingsOf(guest.id) : null;
+  },
   ospitiDuplicati: (_, __, context) => context.ospiti.duplicates(),
   esportaOspite: (_, args, context) => context.privacy.export(args.id),
   impostazioniOspiti: (_, __, context) => context.ospiti.settings(),
