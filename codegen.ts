@@ -50,9 +50,13 @@ const config: CodegenConfig = {
   pluginLoader: (name) => (name in LOCAL_PLUGINS ? Promise.resolve(LOCAL_PLUGINS[name]) : import(name)),
   generates: {
     ...subgraphResolverTypes('sala', 'SalaContext', { Sala: '../sala-record.js#SalaRecord' }),
+    ...subgraphResolverTypes('canali', 'CanaliContext', {
+      Canale: '../canale-record.js#CanaleRecord',
+      CanaleCreato: '../canale-service.js#CreatedCanale',
+    }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
-      Tavolo: '../tavolo-record.js#TavoloRecord',
-      Combinazione: '../combinazione-record.js#CombinazioneRecord',
+      Tavolo: '../tables/tavolo-record.js#TavoloRecord',
+      Combinazione: '../combinations/combinazione-record.js#CombinazioneRecord',
       Sala: "FederationReferenceTypes['Sala']",
     }),
     ...subgraphResolverTypes('prenotazione', 'PrenotazioneContext', {

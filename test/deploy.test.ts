@@ -80,8 +80,14 @@ const RUNTIME_ENV = ['APOLLO_TELEMETRY_DISABLED', 'NODE_ENV', 'NODE_OPTIONS'];
 
 /** Stands in for the JWT secret the operator provides (compose `.env`, Kubernetes Secret). */
 const PLACEHOLDER_SECRET = 'placeholder-for-the-deploy-test-only-0123456789';
-/** What the operator provides to compose (`.env`): the JWT secret and the NATS password. */
-const OPERATOR_SECRETS = { JWT_SECRET: PLACEHOLDER_SECRET, NATS_PASSWORD: PLACEHOLDER_SECRET };
+/** Stands in for the service-token key (it must differ from the JWT secret). */
+const PLACEHOLDER_SERVICE_SECRET = 'placeholder-service-key-for-the-deploy-test-0123456789';
+/** What the operator provides to compose (`.env`): the JWT secret, the service-token key, the NATS password. */
+const OPERATOR_SECRETS = {
+  JWT_SECRET: PLACEHOLDER_SECRET,
+  SERVICE_TOKEN_SECRET: PLACEHOLDER_SERVICE_SECRET,
+  NATS_PASSWORD: PLACEHOLDER_SECRET,
+};
 /** Variables that may only come from the operator: compose `${VAR:?...}` references, Kubernetes Secrets. */
 const OPERATOR_SECRET_VARS = Object.keys(OPERATOR_SECRETS) as Array<keyof typeof OPERATOR_SECRETS>;
 
@@ -647,7 +653,8 @@ function k8sEnv(container: K8sContainer, secretValue: string): { env: Env; fromS
   }
   for (const variable of container.env ?? []) {
     if (variable.valueFrom?.secretKeyRef) {
-      env[variable.name] = secretValue;
+      // Each operator secret its own placeholder (the service-token key must differ from the JWT secret).
+      env[variable.name] = (OPERATOR_SECRETS as Record<string, string>)[variable.name] ?? secretValue;
       fromSecrets.push(variable.name);
     } else if (variable.valueFrom?.configMapKeyRef) {
       const { name, key } = variable.valueFrom.configMapKeyRef;
@@ -826,7 +833,7 @@ describe('no literal secret is committed', () => {
 
   it.each(Object.keys(files))('%s contains no known secret and assigns secret variables no value', (file) => {
     const text = files[file] ?? '';
-    for (const secret of [TEST_JWT_SECRET, PLACEHOLDER_SECRET]) {
+    for (const secret of [TEST_JWT_SECRET, PLACEHOLDER_SECRET, PLACEHOLDER_SERVICE_SECRET]) {
       expect(text.includes(secret), `${file} contains a known secret`).toBe(false);
     }
     // Assignments `JWT_SECRET: x`, `JWT_SECRET=x` (not comments): only a ${JWT_SECRET...} reference may follow.
@@ -834,12 +841,14 @@ describe('no literal secret is committed', () => {
       .split(/\r?\n/)
       .filter((line) => !line.trim().startsWith('#'))
       .flatMap((line) =>
-        [...line.matchAll(/(?<!\{)\b(JWT_SECRET|NATS_PASSWORD|NATS_TOKEN)\b\s*[:=]\s*(\S.*)?$/g)].map(
-          (m) => ({
-            variable: m[1]!,
-            value: (m[2] ?? '').trim(),
-          }),
-        ),
+        [
+          ...line.matchAll(
+            /(?<!\{)\b(JWT_SECRET|SERVICE_TOKEN_SECRET|NATS_PASSWORD|NATS_TOKEN)\b\s*[:=]\s*(\S.*)?$/g,
+          ),
+        ].map((m) => ({
+          variable: m[1]!,
+          value: (m[2] ?? '').trim(),
+        })),
       );
     for (const { variable, value } of assignments) {
       expect(value, `${file}: ${variable} value`).toMatch(new RegExp(`^(\\$\\{${variable}[:?}]|$)`));

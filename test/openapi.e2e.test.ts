@@ -65,9 +65,12 @@ describe.each(MODES)('OpenAPI document and reference (%s mode)', (mode) => {
       lock.responses['409'].content['application/json'].schema.properties.error.properties.code.enum,
     ).toEqual(['LOCK_CONFLICT']);
     expect(lock.responses['401']).toBeDefined();
-    expect(create.responses['201'].content['application/json'].schema.anyOf[0].$ref).toBe(
-      '#/components/schemas/Tavolo',
-    );
+    // A created table is never null, nor its id or status (GraphQL's non-null types).
+    expect(create.responses['201'].content['application/json'].schema).toEqual({
+      $ref: '#/components/schemas/Tavolo',
+    });
+    expect(doc.components.schemas.Tavolo.required).toEqual(expect.arrayContaining(['id', 'status']));
+    expect(doc.components.schemas.Tavolo.properties.id.type).toBe('string');
     expect(doc.components.schemas.Tavolo.properties.status.enum).toContain('free');
   });
 

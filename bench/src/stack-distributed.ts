@@ -1,6 +1,7 @@
 import type { BenchConfig } from './config.js';
 import { freePorts } from './ports.js';
 import { httpOk, spawnService, waitUntil, type Proc } from './processes.js';
+import { newJwtSecret } from './tokens.js';
 
 export const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
 
@@ -38,6 +39,7 @@ export async function startDistributed(
     NATS_URL: options.natsUrl,
     REDIS_URL: options.redisUrl,
     JWT_SECRET: options.jwtSecret,
+    SERVICE_TOKEN_SECRET: newJwtSecret(),
     ...Object.fromEntries(
       plan.map(({ name }) => [`SUBGRAPH_${name.toUpperCase()}_URL`, subgraphUrls[name]!]),
     ),

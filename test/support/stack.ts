@@ -5,7 +5,7 @@ import { join, resolve } from 'node:path';
 import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
 import { createLogger } from '@coperto/server-kit';
-import { freePorts, killOnExit, TEST_JWT_SECRET } from '@coperto/testkit';
+import { freePorts, killOnExit, TEST_JWT_SECRET, TEST_SERVICE_TOKEN_SECRET } from '@coperto/testkit';
 import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { createApi, createGraphQL } from './http.js';
 
@@ -72,6 +72,7 @@ const baseEnv = (extra: Record<string, string>) => ({
   HOST: '127.0.0.1',
   LOG_LEVEL: 'warn',
   JWT_SECRET: TEST_JWT_SECRET,
+  SERVICE_TOKEN_SECRET: TEST_SERVICE_TOKEN_SECRET,
   RESTAURANT_TIMEZONE: 'Europe/Rome',
   APOLLO_TELEMETRY_DISABLED: '1',
   ...extra,

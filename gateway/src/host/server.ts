@@ -226,9 +226,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   app.addHook('onRequest', (request, reply, done) => {
     // fastify builds its route options object on each read: read it once.
     const options = request.routeOptions;
-    const route = options.config.restRoute
-      ? options.url!
-      : routeLabel(request.url.split('?', 1)[0]!, () => undefined);
+    const route = options.config.restRoute ? options.url! : routeLabel(request.url.split('?', 1)[0]!);
     const trace = startTrace(request.raw, reply.raw, route);
     logAccess(deps.logger, request.raw, reply.raw, trace, deps.onRequest);
     done();

@@ -2,10 +2,13 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Logger } from '@coperto/server-kit';
 import type { RequestTrace } from './request-id.js';
 
-/** Route label of a request: `/graphql`, the REST route template, or a fixed label (never the raw path). */
-export function routeLabel(path: string, restTemplate: (path: string) => string | undefined): string {
+/**
+ * Route label of a request no REST route took (a REST route's label is its template): `/graphql` or a fixed
+ * label, never the raw path.
+ */
+export function routeLabel(path: string): string {
   if (path === '/graphql') return '/graphql';
-  if (path.startsWith('/api/')) return restTemplate(path) ?? '/api/*';
+  if (path.startsWith('/api/')) return '/api/*';
   if (path === '/openapi.json' || path === '/docs') return path;
   if (path.startsWith('/docs/')) return '/docs/*';
   if (path.startsWith('/explorer/')) return '/explorer/*';

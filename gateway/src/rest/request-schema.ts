@@ -1,4 +1,4 @@
-import { isNonNullType, parse, type GraphQLSchema } from 'graphql';
+import { GraphQLNonNull, isNonNullType, parse, type GraphQLSchema } from 'graphql';
 import {
   constrain,
   inputFieldType,
@@ -92,7 +92,8 @@ function namedTypeName(type: unknown): string {
 }
 
 /**
- * The JSON Schema of a route's success body: exactly what its operation selects of `route.field`. Object types
+ * The JSON Schema of a route's success body: exactly what its operation selects of `route.field`, `null` only
+ * where the GraphQL type allows it (a success is an execution without errors, register-routes.ts). Object types
  * are named in `registry` (`$ref`s into `components.schemas`, as the OpenAPI document shows them).
  */
 export function responseSchema(
@@ -110,8 +111,10 @@ export function responseSchema(
     throw new Error(`OpenAPI: ${route.operation} does not select ${route.field}`);
   }
   const field = root.getFields()[route.field]!;
+  // A read-one route answers a null result with a 404 (runRoute): its success body is never null.
+  const type = route.notFound && !isNonNullType(field.type) ? new GraphQLNonNull(field.type) : field.type;
   return {
-    schema: outputSchema(field.type, rootField.selectionSet, fragments, registry),
+    schema: outputSchema(type, rootField.selectionSet, { fragments, registry, nullability: 'declared' }),
     description: field.description ?? 'Success',
   };
 }

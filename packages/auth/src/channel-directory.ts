@@ -6,7 +6,8 @@ import type { TenantId } from './viewer.js';
  * `cachedChannelDirectory`, so a deletion is seen everywhere within the cache's lifetime.
  */
 export interface ChannelDirectory {
-  isActive(tenantId: TenantId, channelId: string): Promise<boolean>;
+  /** `token`: the channel key itself, which authorizes asking the channel subgraph. */
+  isActive(tenantId: TenantId, channelId: string, token: string): Promise<boolean>;
 }
 
 export interface CachedChannelDirectoryOptions {
@@ -41,13 +42,13 @@ export function cachedChannelDirectory(
   }
 
   return {
-    async isActive(tenantId, channelId) {
+    async isActive(tenantId, channelId, token) {
       const key = `${tenantId}\u0000${channelId}`;
       const entry = known.get(key);
       if (entry !== undefined && now() < entry.until) return entry.active;
       let pending = inFlight.get(key);
       if (pending === undefined) {
-        pending = lookup.isActive(tenantId, channelId).then(
+        pending = lookup.isActive(tenantId, channelId, token).then(
           (active) => {
             inFlight.delete(key);
             remember(key, active);

@@ -52,7 +52,8 @@ export function createServiceTokenVerifier(
     }
     const grant = result.grant!;
     if (grant.role === CHANNEL_ROLE) {
-      const active = (await options.channels?.isActive(result.tenantId, grant.channelId)) ?? false;
+      const active =
+        (await options.channels?.isActive(result.tenantId, grant.channelId, result.token)) ?? false;
       if (!active) throw new UnauthenticatedError('Channel key revoked');
     }
     return result;

@@ -23,12 +23,12 @@ describe('cachedChannelDirectory', () => {
     let exists = true;
     const { calls, lookup } = counting(() => exists);
     const directory = cachedChannelDirectory(lookup, { activeForMs: 2000, now: () => now });
-    expect(await directory.isActive(t1, 'c1')).toBe(true);
+    expect(await directory.isActive(t1, 'c1', 'k')).toBe(true);
     exists = false;
     now = 1999;
-    expect(await directory.isActive(t1, 'c1')).toBe(true);
+    expect(await directory.isActive(t1, 'c1', 'k')).toBe(true);
     now = 2000;
-    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    expect(await directory.isActive(t1, 'c1', 'k')).toBe(false);
     expect(calls).toEqual(['t1/c1', 't1/c1']);
   });
 
@@ -36,9 +36,9 @@ describe('cachedChannelDirectory', () => {
     let now = 0;
     const { calls, lookup } = counting(() => false);
     const directory = cachedChannelDirectory(lookup, { now: () => now });
-    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    expect(await directory.isActive(t1, 'c1', 'k')).toBe(false);
     now = 1e9;
-    expect(await directory.isActive(t1, 'c1')).toBe(false);
+    expect(await directory.isActive(t1, 'c1', 'k')).toBe(false);
     expect(calls).toHaveLength(1);
   });
 
@@ -49,20 +49,20 @@ describe('cachedChannelDirectory', () => {
       return tenant === 't1';
     });
     const directory = cachedChannelDirectory(lookup);
-    await expect(directory.isActive(t1, 'c1')).rejects.toThrow('down');
+    await expect(directory.isActive(t1, 'c1', 'k')).rejects.toThrow('down');
     fail = false;
-    const answers = await Promise.all([directory.isActive(t1, 'c1'), directory.isActive(t1, 'c1')]);
+    const answers = await Promise.all([directory.isActive(t1, 'c1', 'k'), directory.isActive(t1, 'c1', 'k')]);
     expect(answers).toEqual([true, true]);
-    expect(await directory.isActive(t2, 'c1')).toBe(false);
+    expect(await directory.isActive(t2, 'c1', 'k')).toBe(false);
     expect(calls).toEqual(['t1/c1', 't1/c1', 't2/c1']);
   });
 
   it('forgets the least recently used channel past maxEntries', async () => {
     const { calls, lookup } = counting(() => false);
     const directory = cachedChannelDirectory(lookup, { maxEntries: 1 });
-    await directory.isActive(t1, 'a');
-    await directory.isActive(t1, 'b');
-    await directory.isActive(t1, 'a');
+    await directory.isActive(t1, 'a', 'k');
+    await directory.isActive(t1, 'b', 'k');
+    await directory.isActive(t1, 'a', 'k');
     expect(calls).toEqual(['t1/a', 't1/b', 't1/a']);
   });
 });

@@ -91,12 +91,17 @@ describe('requireAdmin', () => {
   });
 
   it('lets an administrator through', () => {
-    expect(() => requireAdmin(viewer(true))).not.toThrow();
+    expect(() => requireAdmin(viewer(true), 'change this')).not.toThrow();
   });
 
   it('throws FORBIDDEN (403) for anyone else', () => {
-    expect(() => requireAdmin(viewer(false))).toThrow(
-      expect.objectContaining({ code: 'FORBIDDEN', status: 403, name: 'ForbiddenError' }),
+    expect(() => requireAdmin(viewer(false), 'change this')).toThrow(
+      expect.objectContaining({
+        code: 'FORBIDDEN',
+        status: 403,
+        name: 'ForbiddenError',
+        message: 'Only an administrator can change this',
+      }),
     );
   });
 });

@@ -19,7 +19,7 @@ import { natsConnectTarget, type NatsCredentials } from './nats-auth.js';
 import { ensureEventStream } from './nats-stream.js';
 import { isPublishSubject, isSubjectPattern } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
-import { sleep, withTimeout } from './timeout.js';
+import { sleep, withTimeout } from '@coperto/async';
 import { checkDurableName } from './durable-name.js';
 import { ensureDurableConsumer } from './nats-consumer.js';
 import type {

@@ -4,4 +4,3 @@ export { connectRedisCache } from './connect-redis-cache.js';
 export type { RedisCacheOptions } from './redis-cache.js';
 export { tenantKey, boundedKey, MAX_KEY_LENGTH } from './keys.js';
 export { bumpReadScope, READ_SCOPES, readScopeKey, readScopesKey, readScopeVersion } from './read-scope.js';
-export { createSingleFlight, type SingleFlight } from './single-flight.js';

@@ -1,7 +1,7 @@
 import { CacheCounters, throttledWarn } from './fail-open.js';
 import { humanBytes } from './human-bytes.js';
 import { assertPrefix } from './keys.js';
-import { createSingleFlight } from './single-flight.js';
+import { createSingleFlight } from '@coperto/async';
 import { tenantViews, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
 

@@ -2,10 +2,10 @@ import { Redis } from 'ioredis';
 import { CacheCounters, throttledWarn } from './fail-open.js';
 import { assertPrefix } from './keys.js';
 import { parseRedisInfo } from './redis-info.js';
-import { createSingleFlight } from './single-flight.js';
+import { createSingleFlight } from '@coperto/async';
 import { tenantViews, type RawStore } from './tenant-view.js';
 import type { Cache, CacheErrorHandler } from './types.js';
-import { withTimeout } from './with-timeout.js';
+import { withTimeout } from '@coperto/async';
 
 export interface RedisCacheOptions {
   /** `redis://[user:password@]host:port[/db]` */

@@ -1,7 +1,7 @@
 import type { TenantId } from '@coperto/auth';
 import type { CacheCounters } from './fail-open.js';
 import { assertKey, assertTenantId, boundedKey, tenantKey, ttlMilliseconds } from './keys.js';
-import type { SingleFlight } from './single-flight.js';
+import type { SingleFlight } from '@coperto/async';
 import type { TenantCache } from './types.js';
 import { decodeValue, encodeValue } from './values.js';
 

@@ -1,7 +1,7 @@
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
 import { CacheCounters } from '../src/fail-open.js';
-import { createSingleFlight } from '../src/single-flight.js';
+import { createSingleFlight } from '@coperto/async';
 import { tenantViews, type RawStore } from '../src/tenant-view.js';
 
 describe('tenantViews', () => {

@@ -1,4 +1,5 @@
 import type { AddressInfo } from 'node:net';
+import { createKeptLoads, type KeptLoadsOptions } from '@coperto/async';
 import Fastify from 'fastify';
 import { createAddressFilter } from './address-filter.js';
 import {
@@ -16,7 +17,6 @@ import { CustomChecks } from './custom-checks.js';
 import { checkDependencies } from './dependency-checks.js';
 import { EventLoopMonitor } from './event-loop-monitor.js';
 import { registerHealthRoutes } from './routes.js';
-import { singleFlight } from './single-flight.js';
 import type { HealthServer, HealthServerOptions } from './types.js';
 
 function requireText(value: unknown, name: string): string {
@@ -62,8 +62,12 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
   });
 
   const customChecks = new CustomChecks();
-  const dependencyRound = singleFlight(() => checkDependencies(dependencies, timeoutMs), reuseMs);
-  const customRound = singleFlight(() => customChecks.run(timeoutMs), reuseMs);
+  // Concurrent probes share one round of checks, and its result is reused for `reuseMs` (a storm of probes is not
+  // a storm of pings on the database).
+  const dependencyRounds = createKeptLoads<Awaited<ReturnType<typeof checkDependencies>>>(rounds(reuseMs));
+  const customRounds = createKeptLoads<Awaited<ReturnType<CustomChecks['run']>>>(rounds(reuseMs));
+  const dependencyRound = () => dependencyRounds.get(ROUND, () => checkDependencies(dependencies, timeoutMs));
+  const customRound = () => customRounds.get(ROUND, () => customChecks.run(timeoutMs));
   let shuttingDown = false;
 
   const state = (): NodeState => {
@@ -91,15 +95,15 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
   registerHealthRoutes(app, {
     live: () => liveAnswer(monitor.alive(), new Date()),
     async ready() {
-      const reports = await dependencyRound.get();
+      const reports = await dependencyRound();
       return readyAnswer(state(), reports); // state read after the checks: a shutdown begun meanwhile counts
     },
     async overview() {
-      const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+      const [reports, custom] = await Promise.all([dependencyRound(), customRound()]);
       return overviewAnswer(identity, nodeStatus(state(), reports, custom), uptime(), services());
     },
     async detailed() {
-      const [reports, custom] = await Promise.all([dependencyRound.get(), customRound.get()]);
+      const [reports, custom] = await Promise.all([dependencyRound(), customRound()]);
       const memory = process.memoryUsage();
       return detailedAnswer({
         identity,
@@ -136,10 +140,10 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
     },
     registerCheck(name, check) {
       const remove = customChecks.register(name, check);
-      customRound.invalidate();
+      customRounds.delete(ROUND);
       return () => {
         remove();
-        customRound.invalidate();
+        customRounds.delete(ROUND);
       };
     },
     setShuttingDown() {
@@ -157,4 +161,11 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
       return closing;
     },
   };
+}
+
+/** The one key of a round of checks. */
+const ROUND = 'round';
+
+function rounds(reuseMs: number): KeptLoadsOptions {
+  return { ttlMs: reuseMs, maxKeys: 1 };
 }

@@ -3,7 +3,6 @@ import { runBounded } from '../src/bounded.js';
 import { CustomChecks, normalizeCustomResult } from '../src/custom-checks.js';
 import { checkDependencies, checkDependency } from '../src/dependency-checks.js';
 import { safeErrorText } from '../src/error-text.js';
-import { singleFlight } from '../src/single-flight.js';
 import { deferred, never } from './helpers.js';
 
 describe('safe error text', () => {
@@ -44,43 +43,6 @@ describe('bounded runs', () => {
       }, 1000),
     ).toEqual({ ok: false, error: 'sync' });
     expect(await runBounded(() => never(), 50)).toEqual({ ok: false, error: 'timeout after 50 ms' });
-  });
-});
-
-describe('single flight', () => {
-  it('shares one run between concurrent callers and reuses the result for the window', async () => {
-    let runs = 0;
-    let now = 0;
-    const gate = deferred<number>();
-    const flight = singleFlight(
-      () => {
-        runs += 1;
-        return runs === 1 ? gate.promise : Promise.resolve(runs);
-      },
-      500,
-      () => now,
-    );
-    const callers = [flight.get(), flight.get(), flight.get()];
-    gate.resolve(1);
-    expect(await Promise.all(callers)).toEqual([1, 1, 1]);
-    expect(runs).toBe(1);
-    now = 499;
-    expect(await flight.get()).toBe(1);
-    now = 500;
-    expect(await flight.get()).toBe(2);
-    flight.invalidate();
-    expect(await flight.get()).toBe(3);
-  });
-
-  it('does not reuse a failed run', async () => {
-    let runs = 0;
-    const flight = singleFlight(async () => {
-      runs += 1;
-      if (runs === 1) throw new Error('first fails');
-      return runs;
-    }, 10_000);
-    await expect(flight.get()).rejects.toThrow('first fails');
-    expect(await flight.get()).toBe(2);
   });
 });
 

@@ -1,8 +1,19 @@
-import { createTokenVerifier, type TokenVerifier } from '@coperto/auth';
+import {
+  cachedChannelDirectory,
+  combineTokenVerifiers,
+  createServiceTokenIssuer,
+  createServiceTokenVerifier,
+  createTokenVerifier,
+  DEFAULT_MAX_TOKEN_LENGTH,
+  resolveServiceTokenKey,
+  type ServiceTokenIssuer,
+  type TokenVerifier,
+} from '@coperto/auth';
 import { connectNatsBus, createMemoryBus, type EventBus, type NatsCredentials } from '@coperto/bus';
 import { connectRedisCache, createMemoryCache, type Cache } from '@coperto/cache';
 import { connectMongoStore, openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { authOptionsFromConfig } from './auth-from-config.js';
+import { lateChannelDirectory, type LateChannelDirectory } from './channel-directories.js';
 import type { Logger } from './logger.js';
 import type { ServiceConfig } from './service-config.js';
 
@@ -14,7 +25,15 @@ export interface Dependencies {
   store: DocumentStore | undefined;
   bus: EventBus;
   cache: Cache;
+  /** Staff tokens (the JWT_* key) and the tokens the service issued (its own key), told apart by issuer. */
   verifier: TokenVerifier;
+  /** Signs channel keys and guest tokens with the service-token key. */
+  serviceTokens: ServiceTokenIssuer;
+  /**
+   * Whether a channel key's channel still exists (a deleted one's key is refused within 2 s): bound by the hosting
+   * code to the canali subgraph's own directory, or to asking canali (`askingCanali`).
+   */
+  channels: LateChannelDirectory;
   /** Closes in reverse order of opening. Idempotent. */
   close(): Promise<void>;
 }
@@ -39,7 +58,31 @@ export async function connectDependencies(
       { secretFile: path },
     );
   }
-  const verifier = createTokenVerifier(auth.options);
+  const serviceKey = resolveServiceTokenKey({
+    configured: config.SERVICE_TOKEN_SECRET,
+    mode,
+    dataDir: config.DATA_DIR,
+    staffSecret: auth.options.kind === 'secret' ? auth.options.secret : undefined,
+  });
+  if (serviceKey.embedded?.created) {
+    logger.warn(
+      `No SERVICE_TOKEN_SECRET set: channel keys and guest tokens are signed with the key created now in ` +
+        `${serviceKey.embedded.path} (mode 0600).`,
+      { secretFile: serviceKey.embedded.path },
+    );
+  }
+  const channels = lateChannelDirectory();
+  const verifier = combineTokenVerifiers(
+    {
+      staff: createTokenVerifier(auth.options),
+      service: createServiceTokenVerifier({
+        secret: serviceKey.secret,
+        channels: cachedChannelDirectory(channels),
+      }),
+    },
+    { maxTokenLength: auth.options.maxTokenLength ?? DEFAULT_MAX_TOKEN_LENGTH },
+  );
+  const serviceTokens = createServiceTokenIssuer({ secret: serviceKey.secret });
   const closers: Array<() => Promise<void>> = [];
   try {
     if (mode === 'embedded') {
@@ -49,7 +92,7 @@ export async function connectDependencies(
       closers.push(() => bus.close());
       const cache = createMemoryCache();
       closers.push(() => cache.close());
-      return withClose({ mode, store, bus, cache, verifier }, closers);
+      return withClose({ mode, store, bus, cache, verifier, serviceTokens, channels }, closers);
     }
     const missing = [
       options.needsStore && !config.MONGO_URL ? 'MONGO_URL' : '',
@@ -69,7 +112,7 @@ export async function connectDependencies(
     closers.push(() => bus.close());
     const cache = await connectRedisCache({ url: config.REDIS_URL! });
     closers.push(() => cache.close());
-    return withClose({ mode, store, bus, cache, verifier }, closers);
+    return withClose({ mode, store, bus, cache, verifier, serviceTokens, channels }, closers);
   } catch (error) {
     await closeAll(closers);
     throw error;

@@ -1,3 +1,5 @@
+import type { ChannelDirectory } from '@coperto/auth';
+import { askingCanali } from './channel-directories.js';
 import type { Logger } from './logger.js';
 import { createSubgraphExecutor, type SubgraphExecutor } from './execute-subgraph.js';
 import { createInProcessSubgraphClient, type SubgraphClient } from './subgraph-client.js';
@@ -8,6 +10,8 @@ export interface InProcessSubgraphs {
   executors: Map<string, SubgraphExecutor>;
   /** How the hosted subgraphs call each other (and what tests use to call them). */
   client: SubgraphClient;
+  /** Where this process learns whether a channel still exists: canali's own when hosted, else asking it. */
+  channelDirectory: ChannelDirectory;
 }
 
 /**
@@ -38,5 +42,6 @@ export async function hostSubgraphsInProcess(options: {
       }),
     );
   }
-  return { subgraphs, executors, client };
+  const owner = subgraphs.find((s) => s.channelDirectory !== undefined);
+  return { subgraphs, executors, client, channelDirectory: owner?.channelDirectory ?? askingCanali(client) };
 }

@@ -15,3 +15,4 @@ export * from './subgraph-process.js';
 export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
 export * from './event-consumers.js';
+export * from './channel-directories.js';

@@ -29,6 +29,13 @@ export const serviceConfigSpec = {
   JWT_ALGORITHMS: list({ optional: true, description: 'pinned algorithms, e.g. RS256' }),
   JWT_ISSUER: str({ optional: true }),
   JWT_AUDIENCE: str({ optional: true }),
+  SERVICE_TOKEN_SECRET: str({
+    optional: true,
+    secret: true,
+    minLength: 32,
+    description:
+      'key of the tokens the service issues (channel keys, guest tokens); embedded: created in DATA_DIR',
+  }),
 
   RESTAURANT_TIMEZONE: str({ default: 'Europe/Rome', description: 'IANA zone of the restaurant wall clock' }),
   HEALTH_DETAILED_NETWORKS: list({
@@ -62,17 +69,28 @@ export type ServiceConfig = Config<typeof serviceConfigSpec>;
  * (Embedded mode creates a random secret in DATA_DIR instead, see auth-from-config.ts.)
  */
 export function keySourceIssues(
-  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL'>,
+  config: Pick<ServiceConfig, 'JWT_SECRET' | 'JWT_PUBLIC_KEY' | 'JWT_JWKS_URL' | 'SERVICE_TOKEN_SECRET'>,
 ): ConfigIssue[] {
-  if (config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL) return [];
-  return [
-    {
+  const issues: ConfigIssue[] = [];
+  if (!(config.JWT_SECRET || config.JWT_PUBLIC_KEY || config.JWT_JWKS_URL)) {
+    issues.push({
       variable: 'JWT_SECRET',
       message:
         'missing: distributed mode needs a token key: set JWT_SECRET (at least 32 characters), ' +
         'JWT_PUBLIC_KEY with JWT_ALGORITHMS, or JWT_JWKS_URL',
-    },
-  ];
+    });
+  }
+  if (!config.SERVICE_TOKEN_SECRET) {
+    issues.push({
+      variable: 'SERVICE_TOKEN_SECRET',
+      message:
+        'missing: distributed mode needs the key of the tokens the service issues (channel keys, guest ' +
+        'tokens), at least 32 characters, the same in every process and different from JWT_SECRET',
+    });
+  } else if (config.SERVICE_TOKEN_SECRET === config.JWT_SECRET) {
+    issues.push({ variable: 'SERVICE_TOKEN_SECRET', message: 'must differ from JWT_SECRET' });
+  }
+  return issues;
 }
 
 /** The GRAPHQL_MAX_* settings as the limits every GraphQL entry point applies. */

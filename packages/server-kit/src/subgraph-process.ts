@@ -1,5 +1,6 @@
 import { createOutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
+import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
 import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
@@ -33,15 +34,18 @@ export async function startSubgraphProcess(options: {
   let consumers: RunningConsumers | undefined;
   try {
     let kick = () => {};
+    const client = createHttpSubgraphClient(options.subgraphUrls);
     const subgraph = options.create({
       store: deps.store!,
       cache: deps.cache,
       verifier: deps.verifier,
-      subgraphs: createHttpSubgraphClient(options.subgraphUrls),
+      serviceTokens: deps.serviceTokens,
+      subgraphs: client,
       timeZone: config.RESTAURANT_TIMEZONE,
       onEventsWritten: () => kick(),
     });
     await subgraph.init();
+    deps.channels.bind(subgraph.channelDirectory ?? askingCanali(client));
     consumers = await startEventConsumers([subgraph], deps.bus, logger, {
       scope: deps.store!.info().database,
     });

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
-import type { TokenVerifier } from '@coperto/auth';
+import type { ChannelDirectory, ServiceTokenIssuer, TokenVerifier } from '@coperto/auth';
 import type { CloudEvent } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import type { DocumentStore } from '@coperto/store';
@@ -34,6 +34,8 @@ export interface Subgraph<Context = unknown> {
    * hosting process starts them after `init` and before its outbox relay, and stops them before it closes.
    */
   readonly eventConsumers?: readonly EventConsumer[];
+  /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
+  readonly channelDirectory?: ChannelDirectory;
 }
 
 /** A durable consumer a subgraph declares: at least once, so `handle` must be idempotent (dedupe by event id). */
@@ -55,6 +57,8 @@ export interface SubgraphDeps {
   store: DocumentStore;
   cache: Cache;
   verifier: TokenVerifier;
+  /** Signs channel keys and guest tokens (the service's own key); required by the subgraphs that issue them. */
+  serviceTokens?: ServiceTokenIssuer;
   /** Other subgraphs, through their GraphQL APIs (in-process or HTTP). */
   subgraphs: SubgraphClient;
   /** IANA zone of the restaurant's wall clock (RESTAURANT_TIMEZONE). */

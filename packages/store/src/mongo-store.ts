@@ -1,3 +1,4 @@
+import { withTimeout } from '@coperto/async';
 import type { TenantId } from '@coperto/auth';
 import { MongoClient, type Db } from 'mongodb';
 import { StoreUnavailableError } from './errors.js';
@@ -156,20 +157,11 @@ class MongoStore implements DocumentStore, MongoContext {
 
   /** MongoDB `ping`, abandoned (rejecting) after `timeoutMs` even if the server never answers. */
   async ping(timeoutMs = DEFAULT_PING_TIMEOUT_MS): Promise<void> {
-    let timer: NodeJS.Timeout | undefined;
-    const command = this.run(() => this.db.command({ ping: 1 }));
-    command.catch(() => {}); // if the timer wins, the late outcome is of no interest
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new StoreUnavailableError({ cause: new Error(`ping timed out after ${timeoutMs} ms`) })),
-        timeoutMs,
-      );
-    });
-    try {
-      await Promise.race([command, deadline]);
-    } finally {
-      clearTimeout(timer);
-    }
+    await withTimeout(
+      this.run(() => this.db.command({ ping: 1 })),
+      timeoutMs,
+      () => new StoreUnavailableError({ cause: new Error(`ping timed out after ${timeoutMs} ms`) }),
+    );
   }
 
   info(): StoreInfo {

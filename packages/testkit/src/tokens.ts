@@ -12,6 +12,9 @@ import { signToken } from '@coperto/auth';
 /** The HS256 secret of every test process. Test-only: never configure it anywhere else. */
 export const TEST_JWT_SECRET = 'coperto-test-jwt-secret-for-automated-tests-only';
 
+/** The key of the tokens test processes issue themselves (SERVICE_TOKEN_SECRET): channel keys, guest tokens. */
+export const TEST_SERVICE_TOKEN_SECRET = 'coperto-test-service-token-secret-for-tests-only';
+
 /** Options of `mintToken`: signToken's, with the secret defaulting to TEST_JWT_SECRET. */
 export type MintTokenOptions = Omit<SignTokenOptions, 'secret'> & { secret?: string };
 

@@ -1,14 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { Viewer } from '@coperto/auth';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import { DuplicateError, NotFoundError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH, nameKeyOf, type CategoryRecord } from './category-record.js';
 import type { CategoryStore } from './category-store.js';
 import type { ProductionCategoryInput, ProductionCategoryPatch } from './generated/resolvers-types.js';
-import { requireAdmin } from './require-admin.js';
 
 const MAX_CAS_ATTEMPTS = 5;
+/** What only an administrator may do here (the 403's message). */
+const CHANGE_CAPACITY = 'change the capacity settings';
 
 /** Rules for production categories: administrators write, names unique per tenant, capacity ≥ 0. */
 export class CategoryService {
@@ -23,7 +24,7 @@ export class CategoryService {
   }
 
   async create(input: ProductionCategoryInput): Promise<CategoryRecord> {
-    requireAdmin(this.deps.viewer);
+    requireAdmin(this.deps.viewer, CHANGE_CAPACITY);
     checkCategory(input);
     const now = this.deps.now().toISOString();
     const name = input.name.trim();
@@ -41,7 +42,7 @@ export class CategoryService {
   }
 
   async update(id: string, patch: ProductionCategoryPatch): Promise<CategoryRecord> {
-    requireAdmin(this.deps.viewer);
+    requireAdmin(this.deps.viewer, CHANGE_CAPACITY);
     checkCategory(patch);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.deps.store.findById(id);
@@ -62,7 +63,7 @@ export class CategoryService {
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
-    requireAdmin(this.deps.viewer);
+    requireAdmin(this.deps.viewer, CHANGE_CAPACITY);
     if (!(await this.deps.store.delete(id))) throw new NotFoundError('ProductionCategory', id);
     return { id, deleted: true };
   }

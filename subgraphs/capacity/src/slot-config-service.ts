@@ -1,9 +1,8 @@
-import type { Viewer } from '@coperto/auth';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import type { SlotConfigInput } from './generated/resolvers-types.js';
 import { checkOpeningDays, replaceDays } from './opening-hours.js';
-import { requireAdmin } from './require-admin.js';
 import {
   defaultSlotConfig,
   MAX_COVERS_RANGE,
@@ -35,7 +34,7 @@ export class SlotConfigService {
 
   /** Changes the fields sent; a weekday sent replaces that day's intervals. */
   async update(input: SlotConfigInput): Promise<SlotConfig> {
-    requireAdmin(this.deps.viewer);
+    requireAdmin(this.deps.viewer, 'change the capacity settings');
     const timeZone = checkSlotConfigInput(input);
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.deps.store.find();

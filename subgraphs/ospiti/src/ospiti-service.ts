@@ -1,6 +1,6 @@
 import { InputChecks } from '@coperto/domain';
-import { ForbiddenError, NotFoundError } from '@coperto/errors';
-import type { Viewer } from '@coperto/auth';
+import { NotFoundError } from '@coperto/errors';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import { contactKey, DEFAULT_COUNTRY, isPhoneCountry } from './contacts.js';
 import { duplicatePairs, type DuplicatePair } from './duplicates.js';
 import { GUEST_LIMITS } from './guest-limits.js';
@@ -89,8 +89,7 @@ export class OspitiService {
   }
 
   async updateSettings(input: ImpostazioniOspitiInput): Promise<GuestSettings> {
-    if (!this.deps.viewer.isAdmin)
-      throw new ForbiddenError('Only an administrator can change the guest settings');
+    requireAdmin(this.deps.viewer, 'change the guest settings');
     const country = (input.country ?? input.paese)?.trim().toUpperCase();
     const checks = new InputChecks().intInRange('retentionMonths', input.retentionMonths, 1, 240);
     if (country !== undefined && !isPhoneCountry(country))

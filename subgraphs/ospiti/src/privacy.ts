@@ -1,6 +1,6 @@
 import { isActiveBookingState } from '@coperto/domain';
-import { ForbiddenError, InUseError, NotFoundError } from '@coperto/errors';
-import type { Viewer } from '@coperto/auth';
+import { InUseError, NotFoundError } from '@coperto/errors';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { VoceAttesaDaEsportareDocument } from './generated/prenotazione-calls.js';
 import { changeGuest, currentGuest } from './guest-writes.js';
@@ -54,7 +54,7 @@ export class GuestPrivacy {
 
   /** Everything held about the guest: the profile, its bookings (prenotazione's) and waitlist entries. */
   async export(id: string): Promise<GuestExport> {
-    this.requireAdmin('export');
+    requireAdmin(this.deps.viewer, 'export a guest');
     const guest = await this.require(id);
     const links = await this.deps.store.linksOf(guest.id);
     const attese = [];
@@ -83,7 +83,7 @@ export class GuestPrivacy {
    * email go: a later booking with them makes a new guest. Again on an erased guest: the same answer.
    */
   async erase(id: string): Promise<OspiteRecord> {
-    this.requireAdmin('erase');
+    requireAdmin(this.deps.viewer, 'erase a guest');
     const guest = await this.require(id);
     if (guest.cancellato) return guest;
     const now = this.deps.now();
@@ -112,9 +112,5 @@ export class GuestPrivacy {
     const guest = await currentGuest(this.deps.store, id);
     if (!guest || guest.id !== id) throw new NotFoundError('Ospite', id);
     return guest;
-  }
-
-  private requireAdmin(what: string): void {
-    if (!this.deps.viewer.isAdmin) throw new ForbiddenError(`Only an administrator can ${what} a guest`);
   }
 }

@@ -157,4 +157,42 @@ describe('ospiti: search, profile edits, duplicates and merge (in-process)', () 
       ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
   });
+
+  it('takes the tenant’s country for numbers without a prefix, which only an administrator sets', async () => {
+    const t = await newTenant();
+    const settings = (token: string, input: Record<string, unknown>) =>
+      h.run<{ updateImpostazioniOspiti: { paese: string; country: string; retentionMonths: number | null } }>(
+        'ospiti',
+        'mutation($i: ImpostazioniOspitiInput!) { updateImpostazioniOspiti(input: $i) { paese country retentionMonths } }',
+        { i: input },
+        token,
+      );
+    await expect(settings(t.staff, { paese: 'FR' })).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    await expect(settings(t.admin, { paese: 'XX', retentionMonths: 0 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+      details: { fields: [{ field: 'retentionMonths' }, { field: 'paese' }] },
+    });
+    expect(
+      (await settings(t.admin, { country: 'fr', retentionMonths: 24 })).updateImpostazioniOspiti,
+    ).toEqual({
+      paese: 'FR',
+      country: 'FR',
+      retentionMonths: 24,
+    });
+    const french = await linkedGuest(
+      t.staff,
+      await book(t.staff, { customerName: 'Jean', customerPhone: '06 12 34 56 78' }),
+    );
+    expect(french.telefono).toBe('+33612345678');
+    expect(
+      (
+        await h.run<{ impostazioniOspiti: { paese: string } }>(
+          'ospiti',
+          '{ impostazioniOspiti { paese } }',
+          {},
+          t.staff,
+        )
+      ).impostazioniOspiti,
+    ).toEqual({ paese: 'FR' });
+  });
 });

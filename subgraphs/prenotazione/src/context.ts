@@ -1,24 +1,151 @@
 import DataLoader from 'dataloader';
-import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
-import { OpzioneService } from './options/opzione-service.js';
-import { OpzioneStore } from './options/opzione-store.js';
+import type { Viewer } from '@coperto/auth';
+import type { Logger, SubgraphClient, SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
+import type { TenantStore } from '@coperto/store';
+import { NewBookings } from './bookings/new-bookings.js';
 import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
 import { PrenotazioneService } from './bookings/prenotazione-service.js';
 import { PrenotazioneStore } from './bookings/prenotazione-store.js';
-import { createSeatingSources, type SeatingConfigCache } from './seating/seating-sources.js';
+import { SyncService } from './bookings/sync-service.js';
+import { bookingEvents, waitlistEvents } from './events.js';
+import { BookingFromOption } from './options/booking-from-option.js';
+import { OpzioneService } from './options/opzione-service.js';
+import { OpzioneStore } from './options/opzione-store.js';
+import { AgendaService } from './seating/agenda-service.js';
+import { Reseater } from './seating/reseater.js';
+import { SeatPlacement } from './seating/seat-placement.js';
+import {
+  createSeatingSources,
+  type SeatingConfigCache,
+  type SeatingSources,
+} from './seating/seating-sources.js';
 import { TableAgendaStore } from './seating/table-agenda-store.js';
-import { subgraphSeatingInputs } from './waitlist/waitlist-seating-inputs.js';
+import { TableClaims } from './seating/table-claims.js';
+import { QueuePlaces } from './waitlist/waitlist-places.js';
+import { subgraphSeatingInputs, type SeatingInputs } from './waitlist/waitlist-seating-inputs.js';
+import { WaitlistSeating, type WalkInBookings } from './waitlist/waitlist-seating.js';
 import { WaitlistService } from './waitlist/waitlist-service.js';
 import { WaitlistStore } from './waitlist/waitlist-store.js';
 
 export type PrenotazioneDeps = SubgraphDeps;
 
-export interface PrenotazioneContext {
+/** One request's services, each built once and handed to the others that need it. */
+export interface PrenotazioneServices {
+  /** Bookings: reads, creates, moves, the state flow. */
   prenotazioni: PrenotazioneService;
+  /** The delta sync of bookings. */
+  sync: SyncService;
+  /** The tables' holds by window (`occupazioniTavoli`). */
+  agenda: AgendaService;
   opzioni: OpzioneService;
   waitlist: WaitlistService;
+}
+
+export interface PrenotazioneContext extends PrenotazioneServices {
   /** Batches `_entities` references: one store query per request for N bookings. */
   prenotazioneById: DataLoader<string, PrenotazioneRecord | null>;
+}
+
+/** What one tenant's services are built from. Tests give their own sources, and may wrap stores. */
+export interface ServiceParts {
+  tenantStore: TenantStore;
+  viewer: Viewer;
+  /** tavolo's table check (`_entities`) and, unless `waitlistInputs` is given, the waitlist's tavolo calls. */
+  subgraphs: SubgraphClient;
+  /** Tables, combinations and the seating settings, from tavolo and capacity. */
+  seating: SeatingSources;
+  timeZone: string;
+  now: () => Date;
+  onEventsWritten: () => void;
+  logger?: Logger | undefined;
+  stores?: {
+    bookings?: PrenotazioneStore | undefined;
+    agenda?: TableAgendaStore | undefined;
+    options?: OpzioneStore | undefined;
+    waitlist?: WaitlistStore | undefined;
+  };
+  /** The waitlist's view of the floor (default: tavolo's API through `subgraphs`). */
+  waitlistInputs?: SeatingInputs | undefined;
+  /** The waitlist's walk-in bookings (default: the booking service's import). */
+  walkIns?: WalkInBookings | undefined;
+}
+
+/** Builds one tenant's services and the seating objects they share (claims, placement, re-seating). */
+export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneServices {
+  const { viewer, timeZone, now, onEventsWritten, logger } = parts;
+  const store = parts.stores?.bookings ?? new PrenotazioneStore(parts.tenantStore);
+  const options = parts.stores?.options ?? new OpzioneStore(parts.tenantStore);
+  const claims = new TableClaims({
+    agenda: parts.stores?.agenda ?? new TableAgendaStore(parts.tenantStore),
+    bookings: store,
+    options,
+    now,
+    logger,
+  });
+  const placement = new SeatPlacement({
+    claims,
+    sources: parts.seating,
+    subgraphs: parts.subgraphs,
+    token: viewer.token,
+    timeZone,
+  });
+  const event = bookingEvents(viewer.tenantId);
+  const reseater = new Reseater({
+    claims,
+    placement,
+    store,
+    sources: parts.seating,
+    now,
+    event,
+    onEventsWritten,
+    logger,
+  });
+  const inserts = new NewBookings({ store, claims, event, onEventsWritten });
+  const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now });
+  const prenotazioni = new PrenotazioneService({
+    store,
+    claims,
+    placement,
+    reseater,
+    seating: parts.seating,
+    inserts,
+    fromOption,
+    event,
+    timeZone,
+    now,
+    onEventsWritten,
+  });
+  const agenda = new AgendaService(claims);
+  const waitlistStore = parts.stores?.waitlist ?? new WaitlistStore(parts.tenantStore);
+  const waitlistInputs =
+    parts.waitlistInputs ??
+    subgraphSeatingInputs({ subgraphs: parts.subgraphs, viewer, seating: parts.seating });
+  const places = new QueuePlaces({ seating: waitlistInputs, agenda, now });
+  const waitlistEvent = waitlistEvents(viewer.tenantId);
+  return {
+    prenotazioni,
+    sync: new SyncService(store, now),
+    agenda,
+    opzioni: new OpzioneService({ store: options, placement, claims, seating: parts.seating, timeZone, now }),
+    waitlist: new WaitlistService({
+      store: waitlistStore,
+      places,
+      seating: new WaitlistSeating({
+        store: waitlistStore,
+        walkIns: parts.walkIns ?? prenotazioni,
+        seating: waitlistInputs,
+        places,
+        event: waitlistEvent,
+        now,
+        onEventsWritten,
+        logger,
+      }),
+      event: waitlistEvent,
+      timeZone,
+      now,
+      onEventsWritten,
+    }),
+  };
 }
 
 export async function createPrenotazioneContext(
@@ -28,40 +155,25 @@ export async function createPrenotazioneContext(
 ): Promise<PrenotazioneContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
-  const store = new PrenotazioneStore(tenantStore);
-  const options = new OpzioneStore(tenantStore);
-  const now = deps.now ?? (() => new Date());
-  const seating = createSeatingSources({
-    subgraphs: deps.subgraphs,
-    configCache: seatingConfig,
-    tenantId: viewer.tenantId,
-    token: viewer.token,
-  });
-  const prenotazioni = new PrenotazioneService({
-    store,
-    agenda: new TableAgendaStore(tenantStore),
-    options,
+  const services = createPrenotazioneServices({
+    tenantStore,
     viewer,
     subgraphs: deps.subgraphs,
-    seating,
+    seating: createSeatingSources({
+      subgraphs: deps.subgraphs,
+      configCache: seatingConfig,
+      tenantId: viewer.tenantId,
+      token: viewer.token,
+    }),
     timeZone: deps.timeZone,
-    now,
+    now: deps.now ?? (() => new Date()),
     onEventsWritten: deps.onEventsWritten,
   });
+  const bookings = new PrenotazioneStore(tenantStore);
   return {
-    prenotazioni,
-    opzioni: new OpzioneService({ store: options, prenotazioni, seating, timeZone: deps.timeZone, now }),
-    waitlist: new WaitlistService({
-      store: new WaitlistStore(tenantStore),
-      bookings: prenotazioni,
-      seating: subgraphSeatingInputs({ subgraphs: deps.subgraphs, viewer, seating }),
-      viewer,
-      timeZone: deps.timeZone,
-      now,
-      onEventsWritten: deps.onEventsWritten,
-    }),
+    ...services,
     prenotazioneById: new DataLoader(async (ids) => {
-      const found = new Map((await store.findByIds(ids)).map((p) => [p.id, p]));
+      const found = new Map((await bookings.findByIds(ids)).map((p) => [p.id, p]));
       return ids.map((id) => found.get(id) ?? null);
     }),
   };

@@ -4,9 +4,8 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
-import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
-import { OpzioneStore } from '../src/options/opzione-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
 
@@ -36,23 +35,20 @@ describe('a crash never leaves half a booking', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  const service = (overrides: { store?: PrenotazioneStore; agenda?: TableAgendaStore } = {}) => {
-    const tenantStore = store.forTenant(viewer.tenantId);
-    return new PrenotazioneService({
-      store: overrides.store ?? new PrenotazioneStore(tenantStore),
-      agenda: overrides.agenda ?? new TableAgendaStore(tenantStore),
+  const service = (overrides: { store?: PrenotazioneStore; agenda?: TableAgendaStore } = {}) =>
+    createPrenotazioneServices({
+      tenantStore: store.forTenant(viewer.tenantId),
+      stores: { bookings: overrides.store, agenda: overrides.agenda },
       viewer,
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
-      options: new OpzioneStore(tenantStore),
       seating: {
         ...worldSources(seatingWorld()),
         config: async () => ({ ...seatingWorld().config, defaultMealMinutes: 120 }),
       },
       onEventsWritten: () => {},
-    });
-  };
+    }).prenotazioni;
   const booking = (table: string, bookingDate = '2027-02-01T20:00') => ({
     covers: 2,
     bookingDate,

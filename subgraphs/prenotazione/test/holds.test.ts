@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { importedId, PrenotazioneService } from '../src/bookings/prenotazione-service.js';
+import { importedId } from '../src/bookings/prenotazione-record.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
-import { OpzioneStore } from '../src/options/opzione-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
 
@@ -40,21 +40,22 @@ describe('table holds', () => {
   });
 
   const tenantStore = () => store.forTenant(viewer.tenantId);
-  const service = (overrides: { store?: PrenotazioneStore; agenda?: TableAgendaStore } = {}) =>
-    new PrenotazioneService({
-      store: overrides.store ?? new PrenotazioneStore(tenantStore()),
-      agenda: overrides.agenda ?? new TableAgendaStore(tenantStore()),
+  const services = (overrides: { store?: PrenotazioneStore; agenda?: TableAgendaStore } = {}) =>
+    createPrenotazioneServices({
+      tenantStore: tenantStore(),
+      stores: { bookings: overrides.store, agenda: overrides.agenda },
       viewer,
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
-      options: new OpzioneStore(tenantStore()),
       seating: {
         ...worldSources(seatingWorld()),
         config: async () => ({ ...seatingWorld().config, defaultMealMinutes: mealMinutes }),
       },
       onEventsWritten: () => {},
     });
+  const service = (overrides: { store?: PrenotazioneStore; agenda?: TableAgendaStore } = {}) =>
+    services(overrides).prenotazioni;
   const booking = (table: string, bookingDate: string, durationMinutes?: number) => ({
     covers: 2,
     bookingDate,
@@ -76,7 +77,7 @@ describe('table holds', () => {
     expect(second.effectiveDurationMinutes).toBe(60);
     // the default changing later does not change what the existing booking holds
     mealMinutes = 240;
-    const holds = await service().holdsInWindow({
+    const holds = await services().agenda.holdsInWindow({
       from: '2027-02-01T18:00:00Z',
       to: '2027-02-01T23:00:00Z',
       tableIds: ['T1'],
@@ -172,7 +173,7 @@ describe('table holds', () => {
       return found;
     };
     // 20:30–21:30 local: overlaps 21:00 on W0..W4 only (touching 20:00-ends do not count)
-    const holds = await service({ store: counted, agenda }).holdsInWindow({
+    const holds = await services({ store: counted, agenda }).agenda.holdsInWindow({
       from: '2027-02-01T20:30:00+01:00',
       to: '2027-02-01T21:30:00+01:00',
       tableIds: ['W0', 'W1', 'W2', 'W3', 'W4'],
@@ -184,7 +185,7 @@ describe('table holds', () => {
 
   it('refuses a window query without instants', async () => {
     await expect(
-      service().holdsInWindow({ from: '2027-02-01T20:00', to: '2027-02-01T21:00:00Z', tableIds: [] }),
+      services().agenda.holdsInWindow({ from: '2027-02-01T20:00', to: '2027-02-01T21:00:00Z', tableIds: [] }),
     ).rejects.toMatchObject({ code: 'VALIDATION_FAILED' });
   });
 });

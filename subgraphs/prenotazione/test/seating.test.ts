@@ -4,11 +4,11 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@coperto/store';
-import { OpzioneService } from '../src/options/opzione-service.js';
 import { OpzioneStore } from '../src/options/opzione-store.js';
-import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
+import type { SeatingSources } from '../src/seating/seating-sources.js';
 import type { PrenotazioneInput } from '../src/generated/resolvers-types.js';
 import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
 
@@ -60,32 +60,26 @@ describe('seating', () => {
     store?: PrenotazioneStore;
     agenda?: TableAgendaStore;
     options?: OpzioneStore;
+    seating?: SeatingSources;
   }
-  const service = (parts: Parts = {}) =>
-    new PrenotazioneService({
-      store: parts.store ?? new PrenotazioneStore(tenantStore()),
-      agenda: parts.agenda ?? new TableAgendaStore(tenantStore()),
-      options: parts.options ?? new OpzioneStore(tenantStore()),
+  const services = (parts: Parts = {}) =>
+    createPrenotazioneServices({
+      tenantStore: tenantStore(),
+      stores: { bookings: parts.store, agenda: parts.agenda, options: parts.options },
       viewer,
       subgraphs: tablesExist,
-      seating: worldSources(world),
+      seating: parts.seating ?? worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
       onEventsWritten: () => {},
     });
-  const options = (parts: Parts = {}) =>
-    new OpzioneService({
-      store: parts.options ?? new OpzioneStore(tenantStore()),
-      prenotazioni: service(parts),
-      seating: worldSources(world),
-      timeZone: 'Europe/Rome',
-      now: () => new Date(clock),
-    });
+  const service = (parts: Parts = {}) => services(parts).prenotazioni;
+  const options = (parts: Parts = {}) => services(parts).opzioni;
   const at = (time = '20:00') => `2027-02-01T${time}`;
   const book = (covers: number, extra: Partial<PrenotazioneInput> = {}) =>
     service().create({ covers, bookingDate: at(), customerName: 'Seat', ...extra });
   const held = (tableIds: string[], from = '2027-02-01T19:00:00Z', to = '2027-02-01T21:00:00Z') =>
-    service().holdsInWindow({ from, to, tableIds });
+    services().agenda.holdsInWindow({ from, to, tableIds });
   const updatedEvents = async (id: string) =>
     (await store.outbox(['prenotazioni']).claimPending(1000, 1000))
       .filter((p) => p.id === id)
@@ -355,17 +349,7 @@ describe('seating', () => {
         }
         return realClaim(tableId, entry, ignoring);
       };
-      const svc = new PrenotazioneService({
-        store: new PrenotazioneStore(tenantStore()),
-        agenda,
-        options: new OpzioneStore(tenantStore()),
-        viewer,
-        subgraphs: tablesExist,
-        seating: worldSources(world),
-        timeZone: 'Europe/Rome',
-        now: () => new Date(clock),
-        onEventsWritten: () => {},
-      });
+      const svc = service({ agenda });
       await expect(
         svc.create({ covers: 4, bookingDate: at(), customerName: 'Seat', autoAssign: true }),
       ).rejects.toMatchObject({ code: 'NO_TABLE_AVAILABLE' });
@@ -375,6 +359,33 @@ describe('seating', () => {
   });
 
   describe('options', () => {
+    it('holds for its own durationMinutes, else for the turn time: capacity is asked only for the latter', async () => {
+      world.config.turnTimes = [{ maxCovers: 2, minutes: 75 }];
+      const own = await options().create({
+        covers: 2,
+        bookingDate: at(),
+        tableIds: ['A2'],
+        durationMinutes: 45,
+      });
+      expect([own.startsAt, own.endsAt]).toEqual(['2027-02-01T19:00:00.000Z', '2027-02-01T19:45:00.000Z']);
+      const turn = await options().create({ covers: 2, bookingDate: at(), tableIds: ['B4'] });
+      expect(turn.endsAt).toBe('2027-02-01T20:15:00.000Z');
+      const capacityDown = {
+        ...worldSources(world),
+        config: () => Promise.reject(new Error('capacity unreachable')),
+      };
+      const without = await options({ seating: capacityDown }).create({
+        covers: 2,
+        bookingDate: at(),
+        tableIds: ['C4'],
+        durationMinutes: 45,
+      });
+      expect(without.endsAt).toBe('2027-02-01T19:45:00.000Z');
+      await expect(
+        options({ seating: capacityDown }).create({ covers: 2, bookingDate: at(), tableIds: ['D6'] }),
+      ).rejects.toThrow('capacity unreachable');
+    });
+
     it('holds its tables until expiresAt: the guard and the window query treat it like a booking', async () => {
       const option = await options().create({ covers: 2, bookingDate: at(), tableIds: ['A2'], ttl: 60 });
       expect(option).toMatchObject({ tableIds: ['A2'], assegnazione: 'manual', covers: 2 });

@@ -5,14 +5,11 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { OpzioneStore } from '../src/options/opzione-store.js';
-import { PrenotazioneService } from '../src/bookings/prenotazione-service.js';
-import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
-import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
+import { createPrenotazioneServices } from '../src/context.js';
 import type { QuoteTable } from '../src/waitlist/waitlist-quote.js';
 import type { SeatingInputs } from '../src/waitlist/waitlist-seating-inputs.js';
-import { WaitlistService, type WalkInBookings } from '../src/waitlist/waitlist-service.js';
-import { WAITLIST_COLLECTION, WaitlistStore } from '../src/waitlist/waitlist-store.js';
+import type { WalkInBookings } from '../src/waitlist/waitlist-seating.js';
+import { WAITLIST_COLLECTION } from '../src/waitlist/waitlist-store.js';
 import { seatingWorld, worldSources } from './seating-fixture.js';
 
 /** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
@@ -93,33 +90,24 @@ describe('WaitlistService against the embedded store', () => {
     floor = new FloorTables(now);
   });
 
-  const bookings = () => {
-    const tenantStore = store.forTenant(viewer.tenantId);
-    return new PrenotazioneService({
-      store: new PrenotazioneStore(tenantStore),
-      agenda: new TableAgendaStore(tenantStore),
+  /** The subgraph's services as the context builds them, the floor being `floor`. */
+  const services = (walkIns?: WalkInBookings) =>
+    createPrenotazioneServices({
+      tenantStore: store.forTenant(viewer.tenantId),
       viewer,
       subgraphs: tablesExist,
       timeZone: 'Europe/Rome',
       now,
-      options: new OpzioneStore(tenantStore),
       seating: {
         ...worldSources(seatingWorld()),
         config: async () => ({ ...seatingWorld().config, defaultMealMinutes: 90 }),
       },
       onEventsWritten: () => {},
+      waitlistInputs: floor,
+      walkIns,
     });
-  };
-  const waitlist = (overrides: { bookings?: WalkInBookings } = {}) =>
-    new WaitlistService({
-      store: new WaitlistStore(store.forTenant(viewer.tenantId)),
-      bookings: overrides.bookings ?? bookings(),
-      seating: floor,
-      viewer,
-      timeZone: 'Europe/Rome',
-      now,
-      onEventsWritten: () => {},
-    });
+  const bookings = () => services().prenotazioni;
+  const waitlist = (overrides: { walkIns?: WalkInBookings } = {}) => services(overrides.walkIns).waitlist;
   /** The event types stored in the entry's outbox, in write order. */
   const eventsOf = async (id: string) => {
     const pending = await store.outbox([WAITLIST_COLLECTION]).claimPending(1000, 1);
@@ -371,11 +359,10 @@ describe('WaitlistService against the embedded store', () => {
       floor.add('T1', 4);
       const entry = await waitlist().add({ customerName: 'A', covers: 3 });
       const dying = waitlist({
-        bookings: {
+        walkIns: {
           import: async () => {
             throw new Error('process killed');
           },
-          holdsInWindow: (args) => bookings().holdsInWindow(args),
         },
       });
       await expect(dying.seat(entry.id, null)).rejects.toThrow('process killed');

@@ -1,15 +1,15 @@
 import DataLoader from 'dataloader';
 import { bumpReadScope, READ_SCOPES } from '@coperto/cache';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
-import { AvailabilityService } from './availability-service.js';
-import type { CombinazioneRecord } from './combinazione-record.js';
-import { CombinazioneService } from './combinazione-service.js';
-import { CombinazioneStore } from './combinazione-store.js';
-import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
-import { TavoloService } from './tavolo-service.js';
-import { TavoloStore } from './tavolo-store.js';
-import type { TenantTableDirectories } from './tenant-table-directories.js';
-import type { TenantTurnTimes } from './turn-time-config.js';
+import { AvailabilityService } from './availability/availability-service.js';
+import type { CombinazioneRecord } from './combinations/combinazione-record.js';
+import { CombinazioneService } from './combinations/combinazione-service.js';
+import { CombinazioneStore } from './combinations/combinazione-store.js';
+import { withActiveLock, type TavoloRecord } from './tables/tavolo-record.js';
+import { TavoloService } from './tables/tavolo-service.js';
+import { TavoloStore } from './tables/tavolo-store.js';
+import type { TenantTableDirectories } from './availability/tenant-table-directories.js';
+import type { TenantTurnTimes } from './availability/turn-time-config.js';
 
 export type TavoloDeps = SubgraphDeps;
 

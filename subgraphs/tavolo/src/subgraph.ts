@@ -7,10 +7,10 @@ import { Query } from './resolvers/Query.js';
 import { Sala } from './resolvers/Sala.js';
 import { Tavolo } from './resolvers/Tavolo.js';
 import { Combinazione } from './resolvers/Combinazione.js';
-import { ensureCombinazioniIndexes } from './combinazione-store.js';
-import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tavolo-store.js';
-import { TenantTableDirectories } from './tenant-table-directories.js';
-import { TenantTurnTimes } from './turn-time-config.js';
+import { ensureCombinazioniIndexes } from './combinations/combinazione-store.js';
+import { ensureTavoliIndexes, TAVOLI_COLLECTION } from './tables/tavolo-store.js';
+import { TenantTableDirectories } from './availability/tenant-table-directories.js';
+import { TenantTurnTimes } from './availability/turn-time-config.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
@@ -37,7 +37,7 @@ export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> 
 }
 
 export type { TavoloDeps } from './context.js';
-export { DURATA_MEDIA_PASTO_MINUTES } from './availability-service.js';
-export { LOCK_TTL_SECONDS } from './tavolo-record.js';
-export { MAX_TABLE_SIDE } from './geometry.js';
-export { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES } from './combinazione-record.js';
+export { DURATA_MEDIA_PASTO_MINUTES } from './availability/availability-service.js';
+export { LOCK_TTL_SECONDS } from './tables/tavolo-record.js';
+export { MAX_TABLE_SIDE } from './tables/geometry.js';
+export { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES } from './combinations/combinazione-record.js';

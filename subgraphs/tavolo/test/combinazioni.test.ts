@@ -11,16 +11,16 @@ import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
-import { availableCombinations } from '../src/availability.js';
-import type { CombinazioneRecord } from '../src/combinazione-record.js';
+import { availableCombinations } from '../src/availability/availability.js';
+import type { CombinazioneRecord } from '../src/combinations/combinazione-record.js';
 import {
   checkCombinazioneInput,
   checkCombinazioneTables,
   mergeCombinazioneAliases,
   type CombinazioneDraft,
-} from '../src/combinazione-rules.js';
+} from '../src/combinations/combinazione-rules.js';
 import { createTavoloSubgraph } from '../src/subgraph.js';
-import type { TavoloRecord } from '../src/tavolo-record.js';
+import type { TavoloRecord } from '../src/tables/tavolo-record.js';
 import { testDocument } from './test-document.js';
 
 const table = (id: string, capacita: number, extra: Partial<TavoloRecord> = {}): TavoloRecord => ({

@@ -1,9 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import { isInputObjectType } from 'graphql';
-import { DURATA_MEDIA_PASTO_MINUTES } from '../src/availability-service.js';
+import { DURATA_MEDIA_PASTO_MINUTES } from '../src/availability/availability-service.js';
 import { typeDefs } from '../src/subgraph.js';
-import { LOCK_TTL_SECONDS } from '../src/tavolo-record.js';
+import { LOCK_TTL_SECONDS } from '../src/tables/tavolo-record.js';
 
 // schema.graphql cannot import the constants: its descriptions must quote them.
 const schema = buildSubgraphSchema([{ typeDefs }]);

@@ -7,7 +7,7 @@ import {
   placeTable,
   touchesGeometry,
   type GeometryInput,
-} from '../src/geometry.js';
+} from '../src/tables/geometry.js';
 
 const room = { id: 'r1', width: 400, height: 300 };
 const fieldsOf = (run: () => unknown): string[] => {

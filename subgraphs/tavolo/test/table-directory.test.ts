@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { bumpReadScope, createMemoryCache } from '@coperto/cache';
-import { activeTablesFitting, tableDirectory, tablesById } from '../src/table-directory.js';
-import type { TavoloRecord } from '../src/tavolo-record.js';
-import { TAVOLI_COLLECTION } from '../src/tavolo-store.js';
-import { TenantTableDirectories } from '../src/tenant-table-directories.js';
+import { activeTablesFitting, tableDirectory, tablesById } from '../src/availability/table-directory.js';
+import type { TavoloRecord } from '../src/tables/tavolo-record.js';
+import { TAVOLI_COLLECTION } from '../src/tables/tavolo-store.js';
+import { TenantTableDirectories } from '../src/availability/tenant-table-directories.js';
 
 const table = (id: string, salaId: string | null, capacita: number, attivo = true): TavoloRecord => ({
   id,

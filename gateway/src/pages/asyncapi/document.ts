@@ -56,7 +56,11 @@ export function buildAsyncApiDocument(input: AsyncApiInput): Record<string, unkn
     const key = channelKey(eventType);
     const record = input.schema.getType(channel.record);
     if (!isObjectType(record)) throw new Error(`AsyncAPI: ${channel.record} is not an object type`);
-    const data = outputSchema(new GraphQLNonNull(record), wholeRecord(record), {}, registry);
+    const data = outputSchema(new GraphQLNonNull(record), wholeRecord(record), {
+      fragments: {},
+      registry,
+      nullability: 'every-field',
+    });
     messages[key] = {
       name: eventType,
       title: eventType,

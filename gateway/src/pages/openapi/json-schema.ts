@@ -16,6 +16,7 @@ import {
   type GraphQLOutputType,
   type GraphQLSchema,
   type OperationDefinitionNode,
+  type SelectionNode,
   type SelectionSetNode,
 } from 'graphql';
 
@@ -68,26 +69,43 @@ export class SchemaRegistry {
   }
 }
 
-/** The JSON a selection set of `type` produces: exactly the selected fields (GraphQL returns each one). */
+/**
+ * Where an output's `null`s come from. `declared`: a REST answer is an execution without errors (one with errors
+ * is an error body), so every non-null field of the schema holds a value and only nullable ones may be `null`.
+ * `every-field`: an event's record as stored, where any field may be `null`.
+ */
+export type Nullability = 'declared' | 'every-field';
+
+interface OutputContext {
+  fragments: Record<string, FragmentDefinitionNode>;
+  registry: SchemaRegistry;
+  nullability: Nullability;
+}
+
+/**
+ * The JSON a selection set of `type` produces: exactly the selected fields (GraphQL returns each one, a field
+ * under `@skip`/`@include` only when selected), `null` where `nullability` allows it.
+ */
 export function outputSchema(
   type: GraphQLOutputType,
   selectionSet: SelectionSetNode | undefined,
-  fragments: Record<string, FragmentDefinitionNode>,
-  registry: SchemaRegistry,
+  context: OutputContext,
 ): JsonSchema {
-  if (isNonNullType(type)) return outputSchema(type.ofType, selectionSet, fragments, registry);
-  return orNull(nonNullOutput(type, selectionSet, fragments, registry));
+  if (isNonNullType(type)) {
+    const inner = nonNullOutput(type.ofType, selectionSet, context);
+    return context.nullability === 'declared' ? inner : orNull(inner);
+  }
+  return orNull(nonNullOutput(type, selectionSet, context));
 }
 
 function nonNullOutput(
   type: GraphQLOutputType,
   selectionSet: SelectionSetNode | undefined,
-  fragments: Record<string, FragmentDefinitionNode>,
-  registry: SchemaRegistry,
+  context: OutputContext,
 ): JsonSchema {
-  if (isNonNullType(type)) return nonNullOutput(type.ofType, selectionSet, fragments, registry);
+  if (isNonNullType(type)) return nonNullOutput(type.ofType, selectionSet, context);
   if (isListType(type)) {
-    return { type: 'array', items: outputSchema(type.ofType, selectionSet, fragments, registry) };
+    return { type: 'array', items: outputSchema(type.ofType, selectionSet, context) };
   }
   const simple = scalarOrEnum(type);
   if (simple) return simple;
@@ -95,35 +113,43 @@ function nonNullOutput(
     throw new Error(`OpenAPI: unsupported output type ${type.toString()}`);
   }
   const properties: Record<string, JsonSchema> = {};
-  const collect = (set: SelectionSetNode) => {
+  const always = new Set<string>();
+  const collect = (set: SelectionSetNode, conditional: boolean) => {
     for (const selection of set.selections) {
+      const skippable = conditional || isConditional(selection);
       if (selection.kind === Kind.FIELD) {
         const key = selection.alias?.value ?? selection.name.value;
+        if (!skippable) always.add(key);
         if (selection.name.value === '__typename') {
           properties[key] = { type: 'string' };
           continue;
         }
         const field = type.getFields()[selection.name.value];
         if (!field) throw new Error(`OpenAPI: ${type.name}.${selection.name.value} is not in the schema`);
-        const schema = outputSchema(field.type, selection.selectionSet, fragments, registry);
+        const schema = outputSchema(field.type, selection.selectionSet, context);
         properties[key] = field.description ? { description: field.description, ...schema } : schema;
       } else if (selection.kind === Kind.INLINE_FRAGMENT) {
-        collect(selection.selectionSet);
+        collect(selection.selectionSet, skippable);
       } else {
-        const fragment = fragments[selection.name.value];
+        const fragment = context.fragments[selection.name.value];
         if (!fragment) throw new Error(`OpenAPI: unknown fragment ${selection.name.value}`);
-        collect(fragment.selectionSet);
+        collect(fragment.selectionSet, skippable);
       }
     }
   };
-  collect(selectionSet);
-  return registry.ref(type.name, {
+  collect(selectionSet, false);
+  return context.registry.ref(type.name, {
     type: 'object',
     ...(type.description ? { description: type.description } : {}),
     properties,
-    required: Object.keys(properties),
+    required: Object.keys(properties).filter((key) => always.has(key)),
     additionalProperties: false,
   });
+}
+
+/** A selection under `@skip` or `@include` may be left out of the answer. */
+function isConditional(selection: SelectionNode): boolean {
+  return (selection.directives ?? []).some((d) => d.name.value === 'skip' || d.name.value === 'include');
 }
 
 /**

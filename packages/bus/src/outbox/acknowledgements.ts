@@ -1,4 +1,4 @@
-import { sleep } from '../timeout.js';
+import { sleep } from '@coperto/async';
 
 /** The reason a wake-up gives when it cuts a pause short (any value but undefined, which builds an AbortError). */
 export const WOKEN = 'woken';

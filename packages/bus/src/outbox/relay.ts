@@ -1,6 +1,6 @@
 import type { OutboxSource, PendingOutbox } from '@coperto/store';
 import { BusUnavailableError } from '../errors.js';
-import { sleep } from '../timeout.js';
+import { sleep } from '@coperto/async';
 import type { CloudEvent, EventBus } from '../types.js';
 import { Acknowledgements, WOKEN } from './acknowledgements.js';
 import { createEarlyPublishes } from './early-publishes.js';

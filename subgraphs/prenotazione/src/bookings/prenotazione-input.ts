@@ -6,6 +6,7 @@ import {
   zoneOffsetMinutes,
 } from '@coperto/domain';
 import type { PrenotazionePatch } from '../generated/resolvers-types.js';
+import type { PrenotazioneRecord } from './prenotazione-record.js';
 
 /** A validated booking date: the local wall clock, the instant and the local date. */
 export interface BookingMoment {
@@ -59,14 +60,7 @@ export function checkPrenotazione(
     .text('notes', input.notes, { max: 2000 })
     .intInRange('durationMinutes', input.durationMinutes, 1, MAX_DURATION_MINUTES)
     .text('externalId', input.externalId, { min: 1, max: 200 });
-  if (input.tableIds) {
-    if (input.tableIds.length > MAX_TABLES_PER_BOOKING) {
-      checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
-    }
-    if (new Set(input.tableIds).size !== input.tableIds.length)
-      checks.add('tableIds', 'must not repeat a table');
-    if (input.tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
-  }
+  if (input.tableIds) checkTableIds(checks, input.tableIds);
   checkPlacement(checks, input);
   let moment: BookingMoment | undefined;
   if (merged.bookingDate != null) {
@@ -75,6 +69,46 @@ export function checkPrenotazione(
   }
   checks.throwIfAny();
   return moment;
+}
+
+/** A list of tables a party asks for (a booking's or an option's): at most 20, no repeats, no empty ids. */
+export function checkTableIds(checks: InputChecks, tableIds: readonly string[]): void {
+  if (tableIds.length > MAX_TABLES_PER_BOOKING) {
+    checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
+  }
+  if (new Set(tableIds).size !== tableIds.length) checks.add('tableIds', 'must not repeat a table');
+  if (tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
+}
+
+/**
+ * The record fields a patch sets, both name forms (English wins). A table list makes the placement manual
+ * and forgets the combination; a combinationId is resolved by the service (it needs tavolo).
+ */
+export function patchedFields(
+  patch: PrenotazionePatch,
+  moment: BookingMoment | undefined,
+): Partial<PrenotazioneRecord> {
+  const merged = mergeAliases(patch);
+  return {
+    ...(merged.covers != null ? { covers: merged.covers, numeroPersone: merged.covers } : {}),
+    ...(moment
+      ? {
+          bookingDate: moment.local,
+          dataOra: moment.local,
+          startsAt: moment.startsAt,
+          localDate: moment.localDate,
+        }
+      : {}),
+    ...(merged.customerName != null
+      ? { customerName: merged.customerName.trim(), cliente: merged.customerName.trim() }
+      : {}),
+    ...(patch.customerPhone !== undefined ? { customerPhone: patch.customerPhone?.trim() || null } : {}),
+    ...(patch.notes !== undefined ? { notes: patch.notes ?? null } : {}),
+    ...(patch.durationMinutes !== undefined ? { durationMinutes: patch.durationMinutes ?? null } : {}),
+    ...(patch.tableIds != null
+      ? { tableIds: [...patch.tableIds], combinationId: null, assegnazione: 'manual' as const }
+      : {}),
+  };
 }
 
 /** What decides a party's tables: at most one of tableIds, combinationId and autoAssign: true. */

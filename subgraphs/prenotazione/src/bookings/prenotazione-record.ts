@@ -1,4 +1,4 @@
-import { randomInt } from 'node:crypto';
+import { createHash, randomInt } from 'node:crypto';
 import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
 import type { Assegnazione, BookingState } from '../generated/resolvers-types.js';
 
@@ -71,6 +71,62 @@ export interface PrenotazioneRecord {
   version: number;
   /** Version of the table claims that belong to this booking (see table-agenda-store.ts). */
   claimRev: number;
+}
+
+/** The fields a new booking is made of; the rest follow from them (see newBookingRecord). */
+export type NewBookingFields = Pick<
+  PrenotazioneRecord,
+  | 'id'
+  | 'covers'
+  | 'bookingDate'
+  | 'startsAt'
+  | 'localDate'
+  | 'customerName'
+  | 'customerPhone'
+  | 'tableIds'
+  | 'combinationId'
+  | 'assegnazione'
+  | 'notes'
+  | 'state'
+  | 'durationMinutes'
+  | 'effectiveDurationMinutes'
+  | 'externalId'
+>;
+
+/** A new booking (version 1, claim revision 1) with both name forms; its codice is drawn when it is stored. */
+export function newBookingRecord(fields: NewBookingFields, now: string): PrenotazioneRecord {
+  return {
+    id: fields.id,
+    codice: '',
+    covers: fields.covers,
+    numeroPersone: fields.covers,
+    bookingDate: fields.bookingDate,
+    dataOra: fields.bookingDate,
+    startsAt: fields.startsAt,
+    localDate: fields.localDate,
+    customerName: fields.customerName,
+    cliente: fields.customerName,
+    customerPhone: fields.customerPhone,
+    tableIds: fields.tableIds,
+    combinationId: fields.combinationId,
+    assegnazione: fields.assegnazione,
+    notes: fields.notes,
+    state: fields.state,
+    durationMinutes: fields.durationMinutes,
+    effectiveDurationMinutes: fields.effectiveDurationMinutes,
+    motivo: null,
+    cancelledAt: null,
+    externalId: fields.externalId,
+    createdAt: now,
+    updatedAt: now,
+    version: 1,
+    claimRev: 1,
+  };
+}
+
+/** The id of an imported booking: derived from the terminal's externalId, so re-uploads find it. */
+export function importedId(externalId: string): string {
+  return `ext_${createHash('sha256').update(externalId).digest('hex').slice(0, 32)}`;
 }
 
 /** 6 characters from an alphabet without look-alikes (no 0/O, 1/I/L). */

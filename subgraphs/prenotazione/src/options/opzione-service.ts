@@ -1,23 +1,26 @@
 import { randomUUID } from 'node:crypto';
 import { NotFoundError } from '@coperto/errors';
-import { InputChecks, preferEnglish, turnMinutes } from '@coperto/domain';
-import type { OpzioneInput } from '../generated/resolvers-types.js';
-import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
-import type { OpzioneStore } from './opzione-store.js';
+import { InputChecks, preferEnglish } from '@coperto/domain';
 import {
   bookingMoment,
   checkPlacement,
+  checkTableIds,
   MAX_DURATION_MINUTES,
-  MAX_TABLES_PER_BOOKING,
 } from '../bookings/prenotazione-input.js';
-import { OPTION_CLAIM_REV, type PrenotazioneService } from '../bookings/prenotazione-service.js';
-import type { SeatingSources } from '../seating/seating-sources.js';
+import type { OpzioneInput } from '../generated/resolvers-types.js';
+import type { SeatPlacement } from '../seating/seat-placement.js';
+import { stayMinutes, type SeatingSources } from '../seating/seating-sources.js';
+import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
+import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
+import type { OpzioneStore } from './opzione-store.js';
+import { OPTION_CLAIM_REV, releaseOptionHolds } from './option-holds.js';
 
 export interface OpzioneServiceDeps {
   store: OpzioneStore;
-  /** Bookings own the placement rule and the agendas; options use the same. */
-  prenotazioni: PrenotazioneService;
+  /** The placement rule and the agendas bookings use: options hold tables the same way. */
+  placement: SeatPlacement;
+  claims: TableClaims;
   seating: SeatingSources;
   timeZone: string;
   now: () => Date;
@@ -46,24 +49,17 @@ export class OpzioneService {
     }
     if (input.tableIds) {
       if (input.tableIds.length === 0) checks.add('tableIds', 'must not be empty');
-      if (input.tableIds.length > MAX_TABLES_PER_BOOKING) {
-        checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
-      }
-      if (new Set(input.tableIds).size !== input.tableIds.length)
-        checks.add('tableIds', 'must not repeat a table');
-      if (input.tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
+      checkTableIds(checks, input.tableIds);
     }
     const moment = bookingDate == null ? null : bookingMoment(bookingDate, this.deps.timeZone);
     if (bookingDate != null && !moment) checks.add('bookingDate', 'must be an ISO 8601 date-time');
     checks.throwIfAny();
-    const config = await this.deps.seating.config();
-    const minutes =
-      input.durationMinutes ?? turnMinutes(config.turnTimes, covers!, config.defaultMealMinutes);
+    const minutes = await stayMinutes(this.deps.seating, input.durationMinutes, covers!);
     const now = this.deps.now();
     const startsAt = moment!.startsAt;
     const endsAt = new Date(Date.parse(startsAt) + minutes * 60_000).toISOString();
     const id = randomUUID();
-    const placed = await this.deps.prenotazioni.seatPlacement.place(
+    const placed = await this.deps.placement.place(
       {
         id,
         rev: OPTION_CLAIM_REV,
@@ -99,7 +95,7 @@ export class OpzioneService {
       return await this.deps.store.insert(record);
     } catch (error) {
       // An insert whose outcome is unknown keeps its holds (see mayHaveBeenApplied).
-      if (!mayHaveBeenApplied(error)) await this.deps.prenotazioni.releaseOptionHolds(record);
+      if (!mayHaveBeenApplied(error)) await releaseOptionHolds(this.deps.claims, record);
       throw error;
     }
   }
@@ -115,7 +111,7 @@ export class OpzioneService {
     const found = await this.deps.store.findById(id);
     if (!found) throw new NotFoundError('Opzione', id);
     const closed = await this.deps.store.close(id, this.deps.now().toISOString(), 'releasedAt');
-    if (closed) await this.deps.prenotazioni.releaseOptionHolds(closed);
+    if (closed) await releaseOptionHolds(this.deps.claims, closed);
     return { id, released: closed !== null };
   }
 }

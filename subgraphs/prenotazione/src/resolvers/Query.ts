@@ -5,7 +5,7 @@ export const Query: QueryResolvers = {
   prenotazione: (_, args, context) => context.prenotazioni.get(args.id),
   prenotazioneByCodice: (_, args, context) => context.prenotazioni.getByCodice(args.codice),
   prenotazioniGiorno: (_, args, context) => context.prenotazioni.day(args.data),
-  occupazioniTavoli: (_, args, context) => context.prenotazioni.holdsInWindow(args),
-  syncPrenotazioni: (_, args, context) => context.prenotazioni.sync(args),
+  occupazioniTavoli: (_, args, context) => context.agenda.holdsInWindow(args),
+  syncPrenotazioni: (_, args, context) => context.sync.page(args),
   opzioni: (_, __, context) => context.opzioni.list(),
 };

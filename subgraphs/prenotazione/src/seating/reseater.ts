@@ -1,13 +1,13 @@
-import type { RestaurantEventType } from '@coperto/bus';
 import { TableUnavailableError } from '@coperto/errors';
 import type { Logger } from '@coperto/server-kit';
-import type { OutboxMessage } from '@coperto/store';
 import { seatCandidates, type SeatCandidate } from './assignment.js';
-import { endsAt } from './holds.js';
 import { isActive, type PrenotazioneRecord } from '../bookings/prenotazione-record.js';
 import type { PrenotazioneStore } from '../bookings/prenotazione-store.js';
+import type { BookingEvent } from '../events.js';
+import { bookingClaim } from './booking-owner.js';
+import { endsAt } from './holds.js';
 import { planReseat, type BlockingBooking, type OwnedSpan, type ReseatPlan } from './reseat-plan.js';
-import type { PlacementOwner, Placed, SeatPlacement } from './seat-placement.js';
+import type { PlacementOwner, Placed, Reseat, SeatPlacement } from './seat-placement.js';
 import type { SeatingSources } from './seating-sources.js';
 import type { TableClaims } from './table-claims.js';
 import { mayHaveBeenApplied } from './write-outcome.js';
@@ -18,11 +18,7 @@ export interface ReseaterDeps {
   store: PrenotazioneStore;
   sources: SeatingSources;
   now: () => Date;
-  event: (
-    type: RestaurantEventType,
-    record: PrenotazioneRecord,
-    extra?: Record<string, unknown>,
-  ) => OutboxMessage;
+  event: BookingEvent;
   onEventsWritten: () => void;
   logger?: Logger | undefined;
 }
@@ -43,6 +39,13 @@ interface ClaimedMove {
  */
 export class Reseater {
   constructor(private readonly deps: ReseaterDeps) {}
+
+  /** The re-seating step of auto-assignment, when the tenant's settings allow it (else undefined). */
+  async whenEnabled(): Promise<Reseat | undefined> {
+    const config = await this.deps.sources.config();
+    if (!config.reseat) return undefined;
+    return (owner, fitting) => this.reseat(owner, fitting, config.reseatFreezeMinutes);
+  }
 
   async reseat(
     owner: PlacementOwner,
@@ -144,7 +147,7 @@ export class Reseater {
         };
         // A chain: the bookings leaving these tables are moved (written) before this one, so their holds do
         // not block its claim.
-        const claimId = await this.deps.claims.claim({ ...this.ownerOf(next), ignoring: move.after ?? [] });
+        const claimId = await this.deps.claims.claim({ ...bookingClaim(next), ignoring: move.after ?? [] });
         claimed.push({ before, next, claimId });
       }
       targetClaim = await this.deps.claims.claim({
@@ -224,7 +227,7 @@ export class Reseater {
           version: move.next.version + 1,
           updatedAt: this.deps.now().toISOString(),
         };
-        const claimId = await this.deps.claims.claim(this.ownerOf(back));
+        const claimId = await this.deps.claims.claim(bookingClaim(back));
         const saved = await this.deps.store.replace(move.next.version, back, [
           this.deps.event('bookings.updated', back, { previousTableIds: move.next.tableIds }),
         ]);
@@ -245,20 +248,7 @@ export class Reseater {
     }
   }
 
-  private ownerOf(record: PrenotazioneRecord) {
-    return {
-      id: record.id,
-      rev: record.claimRev,
-      tableIds: record.tableIds,
-      start: record.startsAt,
-      end: endsAt(record),
-    };
-  }
-
   private release(record: PrenotazioneRecord, claimId: string): Promise<void> {
-    return this.deps.claims.release(
-      { id: record.id, rev: record.claimRev, tableIds: record.tableIds },
-      claimId,
-    );
+    return this.deps.claims.release(bookingClaim(record), claimId);
   }
 }

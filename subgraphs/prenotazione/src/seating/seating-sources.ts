@@ -1,4 +1,5 @@
-import type { TurnTime } from '@coperto/domain';
+import { createKeptLoads } from '@coperto/async';
+import { turnMinutes, type TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { PrenotazioneSeatingConfigDocument } from '../generated/capacity-calls.js';
 import {
@@ -48,8 +49,24 @@ export interface SeatingSources {
   combination(id: string): Promise<SeatingCombination | null>;
 }
 
+/**
+ * The stay to hold tables for: the party's own duration, else the turn time for its covers in the tenant's
+ * settings now (read only when needed). Bookings store it as their effective duration; options hold for it.
+ */
+export async function stayMinutes(
+  sources: SeatingSources,
+  own: number | null | undefined,
+  covers: number,
+): Promise<number> {
+  if (own != null) return own;
+  const config = await sources.config();
+  return turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
+}
+
 /** How long a tenant's seating settings are reused before asking capacity again. */
 export const SEATING_CONFIG_TTL_MS = 10_000;
+/** Tenants whose settings one process keeps (the least recently used is dropped beyond it). */
+const MAX_TENANTS_KEPT = 10_000;
 
 /**
  * The tenant's seating settings (capacity `slotConfig`), asked with the caller's token and kept
@@ -58,26 +75,29 @@ export const SEATING_CONFIG_TTL_MS = 10_000;
  * effective duration stored with them.
  */
 export class SeatingConfigCache {
-  private readonly cached = new Map<string, { config: Promise<SeatingConfig>; until: number }>();
+  private readonly kept;
 
   constructor(
     private readonly subgraphs: SubgraphClient,
-    private readonly now: () => Date = () => new Date(),
-  ) {}
+    now: () => Date = () => new Date(),
+  ) {
+    this.kept = createKeptLoads<SeatingConfig>({
+      ttlMs: SEATING_CONFIG_TTL_MS,
+      maxKeys: MAX_TENANTS_KEPT,
+      now: () => now().getTime(),
+    });
+  }
 
   get(tenantId: string, token: string): Promise<SeatingConfig> {
-    const at = this.now().getTime();
-    const hit = this.cached.get(tenantId);
-    if (hit && hit.until > at) return hit.config;
-    const config = this.subgraphs
-      .request('capacity', PrenotazioneSeatingConfigDocument, {}, `Bearer ${token}`)
-      .then((r) => r.slotConfig);
-    this.cached.set(tenantId, { config, until: at + SEATING_CONFIG_TTL_MS });
-    config.catch(() => {
-      if (this.cached.get(tenantId)?.config === config) this.cached.delete(tenantId);
+    return this.kept.get(tenantId, async () => {
+      const answer = await this.subgraphs.request(
+        'capacity',
+        PrenotazioneSeatingConfigDocument,
+        {},
+        `Bearer ${token}`,
+      );
+      return answer.slotConfig;
     });
-    if (this.cached.size > 10_000) this.cached.delete(this.cached.keys().next().value!);
-    return config;
   }
 }
 

@@ -1,11 +1,12 @@
 import { InputChecks, preferEnglish } from '@coperto/domain';
+import { InvalidTransitionError } from '@coperto/errors';
 import type {
   AnnullaAttesaInput,
   SiediAttesaInput,
   StatoAttesa,
   VoceAttesaInput,
 } from '../generated/resolvers-types.js';
-import { MAX_TABLES_PER_BOOKING } from '../bookings/prenotazione-input.js';
+import { checkTableIds } from '../bookings/prenotazione-input.js';
 
 /**
  * A party at the host stand: a name to call (1..200 characters), its covers (1..1000, as a booking's), an
@@ -45,10 +46,7 @@ export function checkSiediAttesa(input: SiediAttesaInput | null | undefined): Se
     checks.add('combinationId', 'give tableIds or combinationId, not both');
   if (tableIds) {
     if (tableIds.length === 0) checks.add('tableIds', 'must name at least one table');
-    if (tableIds.length > MAX_TABLES_PER_BOOKING)
-      checks.add('tableIds', `must have at most ${MAX_TABLES_PER_BOOKING} tables`);
-    if (new Set(tableIds).size !== tableIds.length) checks.add('tableIds', 'must not repeat a table');
-    if (tableIds.some((id) => id.trim() === '')) checks.add('tableIds', 'must not contain empty ids');
+    checkTableIds(checks, tableIds);
   }
   if (combinationId !== null && combinationId.trim() === '') checks.add('combinationId', 'must not be empty');
   checks.throwIfAny();
@@ -67,4 +65,16 @@ export function checkAnnullaAttesa(input: AnnullaAttesaInput | null | undefined)
   if (state !== 'left' && state !== 'cancelled') checks.add('state', 'must be left or cancelled');
   checks.throwIfAny();
   return { state: state as 'left' | 'cancelled', motivo: input?.motivo?.trim() || null };
+}
+
+/** A siedi naming other tables (or another combination) than the seating already made or in progress: 409. */
+export function refuseOtherTables(
+  seated: { tableIds: readonly string[]; combinationId: string | null },
+  choice: SeatingChoice,
+): void {
+  const same =
+    choice.kind === 'suggested' ||
+    (choice.kind === 'combination' && choice.combinationId === seated.combinationId) ||
+    (choice.kind === 'tables' && [...choice.tableIds].sort().join() === [...seated.tableIds].sort().join());
+  if (!same) throw new InvalidTransitionError('seated', 'seated on other tables');
 }

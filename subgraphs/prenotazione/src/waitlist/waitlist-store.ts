@@ -1,4 +1,5 @@
 import type { DocumentStore, IndexSpec, OutboxMessage, TenantCollection, TenantStore } from '@coperto/store';
+import { NotFoundError } from '@coperto/errors';
 import { ACTIVE_WAITLIST_STATES, type WaitlistRecord } from './waitlist-record.js';
 
 export const WAITLIST_COLLECTION = 'lista_attesa';
@@ -47,4 +48,11 @@ export class WaitlistStore {
     const { id, ...fields } = next;
     return this.entries.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields }, { events });
   }
+}
+
+/** The entry, or 404 NOT_FOUND naming it. */
+export async function requireEntry(store: WaitlistStore, id: string): Promise<WaitlistRecord> {
+  const found = await store.findById(id);
+  if (!found) throw new NotFoundError('VoceAttesa', id);
+  return found;
 }

@@ -1,5 +1,5 @@
 import type { CombinazioneResolvers } from '../generated/resolvers-types.js';
-import type { TavoloRecord } from '../tavolo-record.js';
+import type { TavoloRecord } from '../tables/tavolo-record.js';
 
 export const Combinazione: CombinazioneResolvers = {
   __resolveReference: (reference, context) => context.combinazioneById.load(reference.id),

@@ -1,5 +1,5 @@
 import type { TavoloResolvers } from '../generated/resolvers-types.js';
-import { geometryOf } from '../geometry.js';
+import { geometryOf } from '../tables/geometry.js';
 
 export const Tavolo: TavoloResolvers = {
   __resolveReference: (reference, context) => context.tavoloById.load(reference.id),

@@ -12,12 +12,12 @@ import {
   candidateTableIds,
   type BookedSlot,
 } from './availability.js';
-import type { CombinazioneRecord } from './combinazione-record.js';
-import type { CombinazioneStore } from './combinazione-store.js';
-import type { DisponibilitaInput } from './generated/resolvers-types.js';
-import { OccupazioniTavoliDocument } from './generated/prenotazione-calls.js';
+import type { CombinazioneRecord } from '../combinations/combinazione-record.js';
+import type { CombinazioneStore } from '../combinations/combinazione-store.js';
+import type { DisponibilitaInput } from '../generated/resolvers-types.js';
+import { OccupazioniTavoliDocument } from '../generated/prenotazione-calls.js';
 import { activeTablesFitting, tablesById, type TableDirectory } from './table-directory.js';
-import { withActiveLock, type TavoloRecord } from './tavolo-record.js';
+import { withActiveLock, type TavoloRecord } from '../tables/tavolo-record.js';
 import type { TurnTimeConfig } from './turn-time-config.js';
 
 /**

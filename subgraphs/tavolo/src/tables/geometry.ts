@@ -2,13 +2,13 @@ import type { Viewer } from '@coperto/auth';
 import { ValidationError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
-import type { TableShape } from './generated/resolvers-types.js';
-import { SalaSizeDocument } from './generated/sala-calls.js';
+import type { TableShape } from '../generated/resolvers-types.js';
+import { SalaSizeDocument } from '../generated/sala-calls.js';
 
 /** Table shapes on the floor plan: schema.graphql's enum TableShape, each of its values once. */
 const SHAPES: Readonly<Record<TableShape, true>> = { round: true, rect: true };
 export const TABLE_SHAPES = Object.keys(SHAPES) as readonly TableShape[];
-export type { TableShape } from './generated/resolvers-types.js';
+export type { TableShape } from '../generated/resolvers-types.js';
 
 export const DEFAULT_TABLE_WIDTH = 80;
 export const DEFAULT_TABLE_HEIGHT = 80;

@@ -1,7 +1,8 @@
 import type { TenantId } from '@coperto/auth';
-import { createSingleFlight, READ_SCOPES, readScopeVersion, type TenantCache } from '@coperto/cache';
+import { createSingleFlight } from '@coperto/async';
+import { READ_SCOPES, readScopeVersion, type TenantCache } from '@coperto/cache';
 import { tableDirectory, type TableDirectory } from './table-directory.js';
-import type { TavoloRecord } from './tavolo-record.js';
+import type { TavoloRecord } from '../tables/tavolo-record.js';
 
 /** How many tenants' directories one process keeps (the least recently used one is dropped beyond it). */
 export const TABLE_DIRECTORY_TENANTS = 1000;

@@ -1,7 +1,7 @@
 import { InputChecks, preferEnglish } from '@coperto/domain';
 import { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES } from './combinazione-record.js';
-import type { CombinazioneInput } from './generated/resolvers-types.js';
-import type { TavoloRecord } from './tavolo-record.js';
+import type { CombinazioneInput } from '../generated/resolvers-types.js';
+import type { TavoloRecord } from '../tables/tavolo-record.js';
 
 /** An input with its English/Italian names merged (English wins); undefined = not sent. */
 export interface CombinazioneFields {

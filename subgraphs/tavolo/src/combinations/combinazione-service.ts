@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Viewer } from '@coperto/auth';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import { InputChecks } from '@coperto/domain';
-import { ForbiddenError, NotFoundError } from '@coperto/errors';
+import { NotFoundError } from '@coperto/errors';
 import { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES, type CombinazioneRecord } from './combinazione-record.js';
 import {
   checkCombinazioneInput,
@@ -10,8 +10,8 @@ import {
   type CombinazioneDraft,
 } from './combinazione-rules.js';
 import type { CombinazioneChanges, CombinazioneStore } from './combinazione-store.js';
-import type { CombinazioneInput } from './generated/resolvers-types.js';
-import type { TavoloStore } from './tavolo-store.js';
+import type { CombinazioneInput } from '../generated/resolvers-types.js';
+import type { TavoloStore } from '../tables/tavolo-store.js';
 
 const MAX_CAS_ATTEMPTS = 8;
 
@@ -35,7 +35,7 @@ export class CombinazioneService {
   }
 
   async create(input: CombinazioneInput): Promise<CombinazioneRecord> {
-    this.requireAdmin();
+    requireAdmin(this.deps.viewer, 'change table combinations');
     const fields = mergeCombinazioneAliases(input);
     checkCombinazioneInput(fields, { create: true }).throwIfAny();
     const draft: CombinazioneDraft = {
@@ -60,7 +60,7 @@ export class CombinazioneService {
 
   /** Only the fields sent change; the combination as it would be is checked whole (tables, room, covers). */
   async update(id: string, input: CombinazioneInput): Promise<CombinazioneRecord> {
-    this.requireAdmin();
+    requireAdmin(this.deps.viewer, 'change table combinations');
     const fields = mergeCombinazioneAliases(input);
     checkCombinazioneInput(fields, { create: false }).throwIfAny();
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
@@ -85,7 +85,7 @@ export class CombinazioneService {
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
-    this.requireAdmin();
+    requireAdmin(this.deps.viewer, 'change table combinations');
     await this.require(id);
     return { id, deleted: await this.deps.store.delete(id) };
   }
@@ -135,10 +135,5 @@ export class CombinazioneService {
     const room = checkCombinazioneTables(draft, tables, checks);
     checks.throwIfAny();
     return room;
-  }
-
-  private requireAdmin(): void {
-    if (!this.deps.viewer.isAdmin)
-      throw new ForbiddenError('Only an administrator can change table combinations');
   }
 }

@@ -7,7 +7,7 @@ import type {
   TenantStore,
   Update,
 } from '@coperto/store';
-import type { TavoliFilter } from './generated/resolvers-types.js';
+import type { TavoliFilter } from '../generated/resolvers-types.js';
 import type { TavoloRecord } from './tavolo-record.js';
 
 /** What a non-lock write may change: any field but the identity, the lock and the version. */

@@ -2,7 +2,11 @@
  * Settles like `promise`, or rejects with `onTimeout()` after `ms` milliseconds, whichever comes first.
  * A late rejection of `promise` is swallowed (nobody waits for it any more).
  */
-export function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
+export function withTimeout<T>(
+  promise: Promise<T>,
+  ms: number,
+  onTimeout: () => Error = () => new Error(`timeout after ${ms} ms`),
+): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(onTimeout()), ms);
     promise.then(

@@ -1,13 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Viewer } from '@coperto/auth';
+import { requireAdmin, type Viewer } from '@coperto/auth';
 import { buildEvent } from '@coperto/bus';
-import {
-  ForbiddenError,
-  InUseError,
-  LockConflictError,
-  LockNotOwnedError,
-  NotFoundError,
-} from '@coperto/errors';
+import { InUseError, LockConflictError, LockNotOwnedError, NotFoundError } from '@coperto/errors';
 import { InputChecks, preferEnglish } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import {
@@ -33,8 +27,8 @@ import type {
   TavoliFilter,
   TavoloInput,
   TavoloPatch,
-} from './generated/resolvers-types.js';
-import { ActiveBookingsOfTableDocument } from './generated/prenotazione-calls.js';
+} from '../generated/resolvers-types.js';
+import { ActiveBookingsOfTableDocument } from '../generated/prenotazione-calls.js';
 
 export interface LockView extends LockRecord {
   tableId: string;
@@ -233,7 +227,7 @@ export class TavoloService {
 
   /** Administrator only: releases whatever lock there is. */
   async forceUnlock(id: string): Promise<{ tableId: string; released: boolean }> {
-    if (!this.deps.viewer.isAdmin) throw new ForbiddenError('Only an administrator can force a lock release');
+    requireAdmin(this.deps.viewer, 'force a lock release');
     const released = await this.deps.store.updateWhere(id, {}, { $set: { lock: null } });
     if (!released) throw new NotFoundError('Tavolo', id);
     await this.deps.onTablesChanged();

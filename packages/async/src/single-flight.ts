@@ -8,6 +8,8 @@ export interface SingleFlight {
   run<T>(key: string, load: () => Promise<T>): Promise<T>;
   /** Loads running now. */
   readonly size: number;
+  /** Forgets the running load of `key` (it still settles for the callers that have it): the next caller loads anew. */
+  forget(key: string): void;
   /** Forgets the running loads (they still settle for the callers that have them). */
   clear(): void;
 }
@@ -29,6 +31,9 @@ export function createSingleFlight(): SingleFlight {
     },
     get size() {
       return running.size;
+    },
+    forget(key: string) {
+      running.delete(key);
     },
     clear() {
       running.clear();

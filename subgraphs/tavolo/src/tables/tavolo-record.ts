@@ -1,8 +1,8 @@
-import type { TableStatus } from './generated/resolvers-types.js';
+import type { TableStatus } from '../generated/resolvers-types.js';
 import type { TableGeometry } from './geometry.js';
 
 /** Table statuses (schema.graphql's enum TableStatus): any of them can follow any other. */
-export type { TableStatus } from './generated/resolvers-types.js';
+export type { TableStatus } from '../generated/resolvers-types.js';
 
 export interface LockRecord {
   deviceId: string;

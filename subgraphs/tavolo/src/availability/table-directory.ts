@@ -1,4 +1,4 @@
-import type { TavoloRecord } from './tavolo-record.js';
+import type { TavoloRecord } from '../tables/tavolo-record.js';
 
 /**
  * A tenant's tables as the availability check reads them (pure projection of the whole list): every table by

@@ -1,5 +1,5 @@
-import type { CombinazioneRecord } from './combinazione-record.js';
-import type { TavoloRecord } from './tavolo-record.js';
+import type { CombinazioneRecord } from '../combinations/combinazione-record.js';
+import type { TavoloRecord } from '../tables/tavolo-record.js';
 
 /**
  * A table held by a booking (from prenotazione's occupazioniTavoli): [start, end), the end being the

@@ -1,0 +1,3 @@
+export { sleep, withTimeout } from './timeout.js';
+export { createSingleFlight, type SingleFlight } from './single-flight.js';
+export { createKeptLoads, type KeptLoads, type KeptLoadsOptions } from './kept-loads.js';

@@ -1,0 +1,25 @@
+import type { ServiceTokenIssuer } from '@coperto/auth';
+import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
+import { CanaleService } from './canale-service.js';
+import { CanaleStore } from './canale-store.js';
+
+export type CanaliDeps = SubgraphDeps;
+
+export interface CanaliContext {
+  canali: CanaleService;
+}
+
+export async function createCanaliContext(
+  deps: CanaliDeps & { serviceTokens: ServiceTokenIssuer },
+  request: SubgraphRequest,
+): Promise<CanaliContext> {
+  const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
+  return {
+    canali: new CanaleService({
+      store: new CanaleStore(deps.store.forTenant(viewer.tenantId)),
+      viewer,
+      serviceTokens: deps.serviceTokens,
+      now: deps.now ?? (() => new Date()),
+    }),
+  };
+}

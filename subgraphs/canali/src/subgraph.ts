@@ -1,0 +1,30 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { ensureCanaliIndexes } from './canale-store.js';
+import { createCanaliContext, type CanaliContext, type CanaliDeps } from './context.js';
+import type { Resolvers } from './generated/resolvers-types.js';
+import { Canale, CanaleCreato } from './resolvers/Canale.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { Query } from './resolvers/Query.js';
+import { storeChannelDirectory } from './store-directory.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+const resolvers: Resolvers = { Query, Mutation, Canale, CanaleCreato };
+
+/** The canali subgraph (booking channels and their keys), ready to be served in-process or over HTTP. */
+export function createCanaliSubgraph(deps: CanaliDeps): Subgraph<CanaliContext> {
+  const { serviceTokens } = deps;
+  if (!serviceTokens) throw new Error('canali issues channel keys: its deps need serviceTokens');
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  return {
+    name: 'canali',
+    typeDefs,
+    schema,
+    outboxCollections: [],
+    createContext: (request) => createCanaliContext({ ...deps, serviceTokens }, request),
+    init: () => ensureCanaliIndexes(deps.store),
+    channelDirectory: storeChannelDirectory(deps.store),
+  };
+}
+export type { CanaliDeps } from './context.js';
