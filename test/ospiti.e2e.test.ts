@@ -11,10 +11,11 @@ describe.each(MODES)('ospiti (%s mode)', (mode) => {
   let staff: string;
   let admin: string;
   let other: string;
+  let tenant: string;
 
   beforeAll(async () => {
     stack = await startStack(mode);
-    const tenant = newTenantId();
+    tenant = newTenantId();
     staff = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });
     other = await mintToken({ tenantId: newTenantId(), admin: true });
@@ -177,10 +178,39 @@ describe.each(MODES)('ospiti (%s mode)', (mode) => {
     });
 
     expect((await api('POST', `/api/prenotazioni/${merged}/annulla`, {})).status).toBe(200);
+    const since = new Date(Date.now() - 1000).toISOString();
     await vi.waitFor(
       async () =>
         expect((await api('POST', `/api/ospiti/${a!.id}/oblio`, undefined, admin)).status).toBe(200),
       { timeout: 15_000, interval: 100 },
+    );
+    // The bookings carry no personal data any more: reads, the sync page, events published afterwards.
+    for (const id of [kept, merged]) {
+      const booking = (await api('GET', `/api/prenotazioni/${id}`)).body;
+      expect(booking).toMatchObject({
+        customerName: 'Ospite cancellato',
+        cliente: 'Ospite cancellato',
+        customerPhone: null,
+      });
+    }
+    const events = stack.events(`tenant.${tenant}.restaurant.bookings.>`);
+    try {
+      const patched = await api('PATCH', `/api/prenotazioni/${kept}`, { covers: 3 });
+      expect(patched.status, JSON.stringify(patched.body)).toBe(200);
+      const later = await events.waitFor(1);
+      expect(JSON.stringify(later)).not.toMatch(/Vera|Conti|222333/);
+    } finally {
+      events.stop();
+    }
+    await vi.waitFor(
+      async () => {
+        const page = (await api('GET', `/api/prenotazioni/sync?modifiedSince=${encodeURIComponent(since)}`))
+          .body;
+        const ids = page.items.map((p: { id: string }) => p.id);
+        expect(ids).toEqual(expect.arrayContaining([kept, merged]));
+        expect(JSON.stringify(page)).not.toMatch(/Vera|Conti|222333/);
+      },
+      { timeout: 10_000, interval: 250 },
     );
     const erased = (await api('GET', `/api/ospiti/${a!.id}`)).body;
     expect(erased).toMatchObject({

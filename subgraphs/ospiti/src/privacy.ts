@@ -2,7 +2,7 @@ import { isActiveBookingState } from '@coperto/domain';
 import { InUseError, NotFoundError } from '@coperto/errors';
 import { requireAdmin, type Viewer } from '@coperto/auth';
 import type { SubgraphClient } from '@coperto/server-kit';
-import { VoceAttesaDaEsportareDocument } from './generated/prenotazione-calls.js';
+import { CancellaDatiOspiteDocument, VoceAttesaDaEsportareDocument } from './generated/prenotazione-calls.js';
 import { changeGuest, currentGuest } from './guest-writes.js';
 import type { CollegamentoRecord, OspiteRecord } from './ospite-record.js';
 import type { GuestFields, OspitiStore } from './ospiti-store.js';
@@ -79,15 +79,17 @@ export class GuestPrivacy {
   }
 
   /**
-   * Erases the guest's personal data (409 IN_USE while it has a booking still to come) and lets its phone and
-   * email go: a later booking with them makes a new guest. Again on an erased guest: the same answer.
+   * Erases the guest's personal data (409 IN_USE while it has a booking still to come): first from its bookings
+   * and waitlist entries (prenotazione's), then from the profile, and lets its phone and email go: a later
+   * booking with them makes a new guest. Again on an erased guest: the same answer.
    */
   async erase(id: string): Promise<OspiteRecord> {
     requireAdmin(this.deps.viewer, 'erase a guest');
     const guest = await this.require(id);
     if (guest.cancellato) return guest;
     const now = this.deps.now();
-    const ahead = (await this.deps.store.linksOf(id)).filter(
+    const links = await this.deps.store.linksOf(id);
+    const ahead = links.filter(
       (link) =>
         link.tipo === 'prenotazione' &&
         isActiveBookingState(link.stato) &&
@@ -99,6 +101,15 @@ export class GuestPrivacy {
         prenotazioneIds: ahead.map((link) => link.riferimento),
       });
     }
+    // The records first: should this fail, nothing is erased yet and the erasure can be asked again.
+    const of = (tipo: CollegamentoRecord['tipo']) =>
+      links.filter((link) => link.tipo === tipo).map((link) => link.riferimento);
+    await this.deps.subgraphs.request(
+      'prenotazione',
+      CancellaDatiOspiteDocument,
+      { prenotazioneIds: of('prenotazione'), vociAttesaIds: of('attesa') },
+      `Bearer ${this.deps.viewer.token}`,
+    );
     const erased = await changeGuest(this.deps.store, id, this.deps.now, (g) =>
       g.cancellato ? null : erasedGuest(g, now.toISOString()),
     );

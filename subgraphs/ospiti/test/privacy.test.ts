@@ -102,6 +102,33 @@ describe('ospiti: export and erasure (in-process)', () => {
     await setState(t.staff, past, 'completata');
     await vi.waitFor(async () => expect((await guest(t.staff, id))!.visite).toBe(1));
 
+    const { aggiungiAttesa: entry } = await h.run<{ aggiungiAttesa: { id: string } }>(
+      'prenotazione',
+      'mutation($i: VoceAttesaInput!) { aggiungiAttesa(input: $i) { id } }',
+      { i: { customerName: 'Franco', covers: 2, customerPhone: phone, notes: 'allergico' } },
+      t.staff,
+    );
+    await vi.waitFor(async () =>
+      expect(
+        (
+          await h.run<{ _entities: Array<{ ospite: { id: string } | null }> }>(
+            'ospiti',
+            'query($r: [_Any!]!) { _entities(representations: $r) { ... on VoceAttesa { ospite { id } } } }',
+            { r: [{ __typename: 'VoceAttesa', id: entry.id }] },
+            t.staff,
+          )
+        )._entities[0]!.ospite,
+      ).toEqual({ id }),
+    );
+    // Prenotazione's side of the erasure is an administrator's too.
+    await expect(
+      h.run(
+        'prenotazione',
+        'mutation($p: [ID!]!) { cancellaDatiOspite(prenotazioneIds: $p, vociAttesaIds: []) { prenotazioni } }',
+        { p: [past] },
+        t.staff,
+      ),
+    ).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(erase(t.staff, id)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     const refused = await erase(t.admin, id).catch((e: unknown) => e);
     expect(refused).toMatchObject({ code: 'IN_USE', details: { prenotazioneIds: [ahead] } });
@@ -121,6 +148,30 @@ describe('ospiti: export and erasure (in-process)', () => {
       coperti: 2,
     });
     expect(await erase(t.admin, id)).toMatchObject({ cancellato: true, cancellatoAt: erased!.cancellatoAt });
+    // The bookings lost the name, phone and notes too (prenotazione's records).
+    const booking = await h.run<{ prenotazione: Record<string, unknown> }>(
+      'prenotazione',
+      'query($id: ID!) { prenotazione(id: $id) { customerName cliente customerPhone notes } }',
+      { id: past },
+      t.staff,
+    );
+    expect(booking.prenotazione).toEqual({
+      customerName: 'Ospite cancellato',
+      cliente: 'Ospite cancellato',
+      customerPhone: null,
+      notes: null,
+    });
+    const erasedEntry = await h.run<{ voceAttesa: Record<string, unknown> }>(
+      'prenotazione',
+      'query($id: ID!) { voceAttesa(id: $id) { customerName customerPhone notes } }',
+      { id: entry.id },
+      t.staff,
+    );
+    expect(erasedEntry.voceAttesa).toEqual({
+      customerName: 'Ospite cancellato',
+      customerPhone: null,
+      notes: null,
+    });
     const found = async (q: string) =>
       (
         await h.run<{ ospiti: Guest[] }>(

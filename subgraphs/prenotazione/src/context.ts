@@ -11,6 +11,7 @@ import { bookingEvents, waitlistEvents } from './events.js';
 import { BookingFromOption } from './options/booking-from-option.js';
 import { OpzioneService } from './options/opzione-service.js';
 import { OpzioneStore } from './options/opzione-store.js';
+import { GuestDataEraser } from './privacy/guest-data-eraser.js';
 import { AgendaService } from './seating/agenda-service.js';
 import { Reseater } from './seating/reseater.js';
 import { SeatPlacement } from './seating/seat-placement.js';
@@ -39,6 +40,8 @@ export interface PrenotazioneServices {
   agenda: AgendaService;
   opzioni: OpzioneService;
   waitlist: WaitlistService;
+  /** The erasure of a guest's data from its bookings and entries (ospiti's oblio). */
+  guestData: GuestDataEraser;
 }
 
 export interface PrenotazioneContext extends PrenotazioneServices {
@@ -124,6 +127,14 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   const waitlistEvent = waitlistEvents(viewer.tenantId);
   return {
     prenotazioni,
+    guestData: new GuestDataEraser({
+      viewer,
+      bookings: store,
+      waitlist: waitlistStore,
+      event,
+      now,
+      onEventsWritten,
+    }),
     sync: new SyncService(store, now),
     agenda,
     opzioni: new OpzioneService({ store: options, placement, claims, seating: parts.seating, timeZone, now }),
