@@ -8,7 +8,7 @@
 # point, its default PORT and its EXPOSE list. Building all six costs one build:
 #
 #   docker build --target gateway -t coperto/gateway .
-#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, ospiti alike
+#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, canali, ospiti alike
 #
 # `docker build .` without --target builds the gateway (the last stage). The entry point is
 # `node --conditions=compiled <entry>` (the condition selects each workspace package's dist/), so any image can
@@ -93,9 +93,13 @@ ENV PORT=4005
 EXPOSE 4005
 CMD ["subgraphs/capacity/dist/index.js"]
 
-FROM runtime AS ospiti
+FROM runtime AS canali
 ENV PORT=4006
 EXPOSE 4006
+CMD ["subgraphs/canali/dist/index.js"]
+FROM runtime AS ospiti
+ENV PORT=4007
+EXPOSE 4007
 CMD ["subgraphs/ospiti/dist/index.js"]
 
 # Last, so that a plain `docker build .` builds it. Without COPERTO_MODE=distributed it runs the zero-config

@@ -200,6 +200,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'prenotazione',
   'bookings',
   'capacity',
+  'canali',
   'ospiti',
 ] as const;
 

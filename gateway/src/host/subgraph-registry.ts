@@ -1,5 +1,6 @@
 import type { SubgraphFactory } from '@coperto/server-kit';
 import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
+import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
@@ -14,5 +15,6 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   prenotazione: createPrenotazioneSubgraph,
   bookings: createBookingsSubgraph,
   capacity: createCapacitySubgraph,
+  canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
 };

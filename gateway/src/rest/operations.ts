@@ -4,8 +4,10 @@
  */
 import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
+import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
+import { disponibilitaOperations } from './operations/disponibilita.js';
 import { ospitiOperations } from './operations/ospiti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
@@ -15,10 +17,12 @@ export const operations = {
   ...tavoliOperations,
   ...saleOperations,
   ...prenotazioniOperations,
+  ...disponibilitaOperations,
   ...bookingsOperations,
   ...capacityOperations,
   ...combinazioniOperations,
   ...attesaOperations,
+  ...canaliOperations,
   ...ospitiOperations,
 } as const;
 

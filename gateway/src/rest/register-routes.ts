@@ -10,6 +10,7 @@ import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
+import { assertRouteAllowed } from './route-rights.js';
 import { routeVariables } from './route-variables.js';
 import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
 
@@ -46,8 +47,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   const fills = createSingleFlight();
   const encoded = createEncodedAnswers();
   app.decorateRequest('gatewayContext', null);
-  const authenticate = async (request: FastifyRequest) => {
+  const authenticate = (route: RestRoute) => async (request: FastifyRequest) => {
     request.gatewayContext = await options.authenticate(request);
+    assertRouteAllowed(request.gatewayContext.viewer, route);
   };
   // An absent body is `{}` (validated as such: required fields make it a 400); a JSON `null` is refused.
   const emptyBody = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -68,7 +70,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       exposeHeadRoute: false,
       config: { restRoute: true },
       schema,
-      onRequest: authenticate,
+      onRequest: authenticate(route),
       // Only a route with a body schema has a body to default (a GET's hit path runs one hook fewer).
       ...(route.docs.body ? { preValidation: emptyBody } : {}),
       handler: (request, reply) => answer(route, request, reply),

@@ -2,8 +2,10 @@ import { operations } from './operations.js';
 import type { RestRoute } from './rest-route.js';
 import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
+import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
+import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
@@ -16,10 +18,12 @@ export const routes: readonly RestRoute[] = [
   ...tavoliRoutes,
   ...saleRoutes,
   ...prenotazioniRoutes,
+  ...disponibilitaRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
   ...combinazioniRoutes,
   ...attesaRoutes,
+  ...canaliRoutes,
   ...ospitiRoutes,
 ];
 

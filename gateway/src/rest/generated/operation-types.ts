@@ -30,6 +30,14 @@ export type BookingState =
   | 'annullata'
   | 'no_show';
 
+/** English and Italian names are accepted; English wins. */
+export type CanaleInput = {
+  nome?: string | null | undefined;
+  name?: string | null | undefined;
+  origini?: Array<string> | null | undefined;
+  origins?: Array<string> | null | undefined;
+};
+
 /**
  * Create (nome|name, tableIds and capacitaMax|maxCovers required) and change (only the fields sent). English wins
  * when both names of a field are sent.
@@ -193,6 +201,8 @@ export type SlotConfigInput = {
   reseat?: boolean | null | undefined;
   /** 0..1440. */
   reseatFreezeMinutes?: number | null | undefined;
+  /** 30..600; null turns shortened seatings off. */
+  shortenedMinMinutes?: number | null | undefined;
 };
 
 /** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
@@ -490,6 +500,22 @@ export type ReleaseOpzioneMutationVariables = Exact<{
 
 export type ReleaseOpzioneMutation = { releaseOpzione: { id: string, released: boolean } };
 
+export type DisponibilitaQueryVariables = Exact<{
+  data?: string | null | undefined;
+  date?: string | null | undefined;
+  coperti?: number | null | undefined;
+  covers?: number | null | undefined;
+  ora?: string | null | undefined;
+  time?: string | null | undefined;
+  salaId?: string | number | null | undefined;
+  roomId?: string | number | null | undefined;
+  limite?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type DisponibilitaQuery = { disponibilita: { data: string, date: string, coperti: number, covers: number, orari: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }>, times: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }> } };
+
 export type UploadBatchMutationVariables = Exact<{
   items: unknown;
 }>;
@@ -509,16 +535,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -561,7 +587,7 @@ export type CapacitySlotsQueryVariables = Exact<{
 }>;
 
 
-export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, arrivals: number, coversSeated: number }> };
+export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, kitchenCovers: number | null, coversBookable: number, arrivals: number, coversSeated: number }> };
 
 export type ListCombinazioniQueryVariables = Exact<{
   salaId?: string | number | null | undefined;
@@ -643,6 +669,27 @@ export type AnnullaAttesaMutationVariables = Exact<{
 
 
 export type AnnullaAttesaMutation = { annullaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
+
+export type ListCanaliQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListCanaliQuery = { canali: Array<{ id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, createdAt: string }> };
+
+export type CanaleFieldsFragment = { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, createdAt: string };
+
+export type CreateCanaleMutationVariables = Exact<{
+  input: CanaleInput;
+}>;
+
+
+export type CreateCanaleMutation = { createCanale: { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, chiave: string, key: string, createdAt: string } };
+
+export type DeleteCanaleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCanaleMutation = { deleteCanale: { id: string, deleted: boolean } };
 
 export type ListOspitiQueryVariables = Exact<{
   q?: string | null | undefined;
@@ -732,6 +779,7 @@ export interface OperationResults {
   CreateOpzione: CreateOpzioneMutation;
   ListOpzioni: ListOpzioniQuery;
   ReleaseOpzione: ReleaseOpzioneMutation;
+  Disponibilita: DisponibilitaQuery;
   UploadBatch: UploadBatchMutation;
   GetBatchUpload: GetBatchUploadQuery;
   GetSlotConfig: GetSlotConfigQuery;
@@ -753,6 +801,9 @@ export interface OperationResults {
   AvvisaAttesa: AvvisaAttesaMutation;
   SiediAttesa: SiediAttesaMutation;
   AnnullaAttesa: AnnullaAttesaMutation;
+  ListCanali: ListCanaliQuery;
+  CreateCanale: CreateCanaleMutation;
+  DeleteCanale: DeleteCanaleMutation;
   ListOspiti: ListOspitiQuery;
   GetOspite: GetOspiteQuery;
   UpdateOspite: UpdateOspiteMutation;

@@ -9,6 +9,7 @@ const CONFIG_FIELDS = [
   'turnTimes',
   'reseat',
   'reseatFreezeMinutes',
+  'shortenedMinMinutes',
 ];
 const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
 
