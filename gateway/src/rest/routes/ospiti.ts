@@ -1,24 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-/** The profile fields staff may set: both name forms; the service lets English win. */
-const OSPITE_FIELDS = [
-  'nome',
-  'name',
-  'telefono',
-  'phone',
-  'email',
-  'lingua',
-  'language',
-  'tag',
-  'tags',
-  'allergie',
-  'allergies',
-  'note',
-  'notes',
-  'consensoMarketing',
-  'marketingConsent',
-];
-
 /** Guests (docs/guests.md): search, read, edit, their bookings, duplicates, merge; export and erasure (admin). */
 export const ospitiRoutes: readonly RestRoute[] = [
   {
@@ -30,7 +11,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
       summary: 'Search the guests',
       description:
         '`q`: a name (each word the start of a word of the name, any case or accents), a phone number (whole, or its last 4 or more digits) or an email; `tag`: guests with that tag; `limite` 1..200 (default 50). By name; erased guests are never found.',
-      query: { names: ['q', 'tag', 'limite'] },
+      query: {},
     },
     field: 'ospiti',
   },
@@ -63,7 +44,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
       summary: 'Change a guest’s profile',
       description:
         '`telefono` is stored in E.164 (a number without a prefix takes the tenant’s country), `email` lower-cased; a field sent as null is cleared. An erased guest cannot be changed (409 INVALID_TRANSITION).',
-      body: { into: 'input', fields: OSPITE_FIELDS },
+      body: { into: 'input' },
       errors: ['INVALID_TRANSITION'],
       example: { tags: ['VIP'], allergies: ['peanuts'], notes: 'window table' },
     },
@@ -86,7 +67,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
       summary: 'Merge another guest into this one',
       description:
         'The guest `ospiteId` is merged into this one: its bookings and waitlist entries relinked, counts summed, tags and allergies joined, fields this one lacks taken from it; it is gone (404) afterwards.',
-      body: { fields: ['ospiteId'], required: ['ospiteId'] },
+      body: {},
       errors: ['INVALID_TRANSITION'],
       example: { ospiteId: '6f1c2a4e-0000-4000-8000-000000000000' },
     },
