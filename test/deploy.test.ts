@@ -8,7 +8,8 @@ import {
   ALL_SUBGRAPHS,
   authOptionsFromConfig,
   readSubgraphConfig,
-  serviceConfigSpec,
+  SECRET_VARIABLES,
+  serviceConfigSchema,
   SHUTDOWN_STEPS_MARGIN_MS,
 } from '@coperto/server-kit';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
@@ -22,7 +23,7 @@ const readText = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 // Expectations
 // ---------------------------------------------------------------------------------------------------------------
 
-const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
@@ -34,6 +35,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   prenotazione: 4003,
   bookings: 4004,
   capacity: 4005,
+  canali: 4006,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -42,6 +44,7 @@ const ENTRIES: Record<ProcessName, string> = {
   prenotazione: 'subgraphs/prenotazione/src/index.ts',
   bookings: 'subgraphs/bookings/src/index.ts',
   capacity: 'subgraphs/capacity/src/index.ts',
+  canali: 'subgraphs/canali/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
@@ -96,13 +99,11 @@ const SUBGRAPH_URL_VARS = ALL_SUBGRAPHS.map(subgraphUrlVar);
 const gatewayKeys = Object.keys(readGatewayConfig({})).filter((key) => key !== 'subgraphUrls');
 const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   gateway: new Set([...gatewayKeys, ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
-  subgraph: new Set([...Object.keys(serviceConfigSpec), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
+  subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
 
-const SECRET_VARS = Object.entries(serviceConfigSpec)
-  .filter(([, field]) => (field as { secret?: boolean }).secret === true)
-  .map(([name]) => name);
+const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared checks (used for compose and Kubernetes alike)

@@ -3,7 +3,7 @@ import { freePorts } from './ports.js';
 import { httpOk, spawnService, waitUntil, type Proc } from './processes.js';
 import { newJwtSecret } from './tokens.js';
 
-export const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+export const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
 
 export interface DistributedStack {
   gateway: Proc;

@@ -194,7 +194,14 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
   throw new Error(`${handle.name} not ready within ${timeoutMs} ms:\n${handle.output()}`);
 }
 
-export const DISTRIBUTED_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+export const DISTRIBUTED_SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+] as const;
 
 type DistributedOptions = {
   mongoUrl: string;

@@ -3,7 +3,9 @@ import { Counter } from 'prom-client';
 import { createOutboxRelay, type OutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
 import {
+  askingCanali,
   connectDependencies,
+  createHttpSubgraphClient,
   hostSubgraphsInProcess,
   operationLimitsFromConfig,
   startHost,
@@ -47,12 +49,16 @@ export async function startGatewayApp(
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
+    const remoteUrls: Record<string, string> = {};
+    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
     const subgraphSource = (name: string, url: string | undefined) => {
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
       if (mode === 'embedded') throw new Error(`Subgraph ${name} is not hosted in this process`);
       const target = config.subgraphUrls[name] ?? url;
       if (!target) throw new Error(`Subgraph ${name} has no URL (supergraph or SUBGRAPH_URLS)`);
+      remoteUrls[name] = target;
       return new AuthForwardingDataSource(target);
     };
     const sharedFetches = new Counter({
@@ -154,12 +160,13 @@ export async function startGatewayApp(
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
-  const { subgraphs, executors } = await hostSubgraphsInProcess({
+  const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
     factories: subgraphFactories,
     deps: {
       store: deps.store!,
       cache: deps.cache,
       verifier: deps.verifier,
+      serviceTokens: deps.serviceTokens,
       timeZone: config.RESTAURANT_TIMEZONE,
       onEventsWritten: () => relay?.kick(),
     },
@@ -171,7 +178,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay };
+  return { executors, relay, channelDirectory };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

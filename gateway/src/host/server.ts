@@ -44,6 +44,7 @@ import { registerCors } from '../http/cors.js';
 import { requestIdPlugin, startTrace, traceOf, withRequestId } from '../http/request-id.js';
 import { operationMetricsPlugin, type OperationObserver } from '../graphql/operation-metrics-plugin.js';
 import { operationResolutionPlugin } from '../graphql/operation-resolution-plugin.js';
+import { serviceRightsPlugin } from '../graphql/service-rights-plugin.js';
 import { startEventFeed } from '../subscriptions/event-feed.js';
 import { registerRestRoutes } from '../rest/register-routes.js';
 import { operationDocument, routes } from '../rest/route-table.js';
@@ -162,6 +163,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
       }),
       ApolloServerPluginLandingPageDisabled(),
       operationResolutionPlugin(),
+      serviceRightsPlugin(),
       requestIdPlugin(),
       ...(deps.onOperation ? [operationMetricsPlugin(deps.onOperation)] : []),
     ],

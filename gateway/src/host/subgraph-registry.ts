@@ -1,5 +1,6 @@
 import type { SubgraphFactory } from '@coperto/server-kit';
 import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
+import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
@@ -13,4 +14,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   prenotazione: createPrenotazioneSubgraph,
   bookings: createBookingsSubgraph,
   capacity: createCapacitySubgraph,
+  canali: createCanaliSubgraph,
 };

@@ -12,6 +12,7 @@ import {
   TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
+import { CANALE_LIMITS } from '@coperto/subgraph-canali';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
@@ -134,9 +135,17 @@ const CATEGORY = {
   capacityPerSlot: { ...int(0, MAX_CAPACITY_PER_SLOT), ...notNull },
 };
 
+const CANALE = {
+  nome: text(CANALE_LIMITS.nomeMaxLength),
+  name: text(CANALE_LIMITS.nomeMaxLength),
+  origini: { maxItems: CANALE_LIMITS.maxOrigins, items: { maxLength: CANALE_LIMITS.originMaxLength } },
+  origins: { maxItems: CANALE_LIMITS.maxOrigins, items: { maxLength: CANALE_LIMITS.originMaxLength } },
+};
+
 /** `Type.field` of GraphQL input types, or `Operation.$variable` for a top-level variable of an operation. */
 export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   ...prefixed('SalaInput', SALA),
+  ...prefixed('CanaleInput', CANALE),
   ...prefixed('SalaPatch', { ...SALA, codice: { ...SALA.codice, ...notNull } }),
   ...prefixed('TavoloInput', TAVOLO),
   ...prefixed('TavoloPatch', { ...TAVOLO, deviceId }),

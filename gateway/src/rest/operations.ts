@@ -4,6 +4,7 @@
  */
 import { attesaOperations } from './operations/attesa.js';
 import { bookingsOperations } from './operations/bookings.js';
+import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
@@ -20,6 +21,7 @@ export const operations = {
   ...capacityOperations,
   ...combinazioniOperations,
   ...attesaOperations,
+  ...canaliOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

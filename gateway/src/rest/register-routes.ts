@@ -10,6 +10,8 @@ import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
+import { routeInputs, type RouteInputs } from './route-inputs.js';
+import { assertRouteAllowed } from './route-rights.js';
 import { routeVariables } from './route-variables.js';
 import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
 
@@ -46,8 +48,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
   const fills = createSingleFlight();
   const encoded = createEncodedAnswers();
   app.decorateRequest('gatewayContext', null);
-  const authenticate = async (request: FastifyRequest) => {
+  const authenticate = (route: RestRoute) => async (request: FastifyRequest) => {
     request.gatewayContext = await options.authenticate(request);
+    assertRouteAllowed(request.gatewayContext.viewer, route);
   };
   // An absent body is `{}` (validated as such: required fields make it a 400); a JSON `null` is refused.
   const emptyBody = (request: FastifyRequest, _reply: FastifyReply, done: () => void) => {
@@ -57,6 +60,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
 
   for (const route of options.routes) {
     const document = operationDocument(route);
+    const inputs = routeInputs(route, options.schema, document);
     const schema = {
       ...requestSchemas(route, options.schema, document),
       // fastify serializes the success body with this schema (fast-json-stringify); errors go as they are.
@@ -68,10 +72,10 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       exposeHeadRoute: false,
       config: { restRoute: true },
       schema,
-      onRequest: authenticate,
+      onRequest: authenticate(route),
       // Only a route with a body schema has a body to default (a GET's hit path runs one hook fewer).
       ...(route.docs.body ? { preValidation: emptyBody } : {}),
-      handler: (request, reply) => answer(route, request, reply),
+      handler: (request, reply) => answer(route, inputs, request, reply),
     });
   }
   const methodsByPath = new Map<string, Set<HttpMethod>>();
@@ -98,9 +102,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     });
   }
 
-  async function answer(route: RestRoute, request: FastifyRequest, reply: FastifyReply) {
+  async function answer(route: RestRoute, inputs: RouteInputs, request: FastifyRequest, reply: FastifyReply) {
     const contextValue = request.gatewayContext!;
-    const variables = routeVariables(route, {
+    const variables = routeVariables(inputs, {
       params: request.params as Record<string, string>,
       query: request.query as Record<string, unknown>,
       body: request.body,

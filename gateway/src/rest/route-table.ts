@@ -2,6 +2,7 @@ import { operations } from './operations.js';
 import type { RestRoute } from './rest-route.js';
 import { attesaRoutes } from './routes/attesa.js';
 import { bookingsRoutes } from './routes/bookings.js';
+import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
@@ -21,6 +22,7 @@ export const routes: readonly RestRoute[] = [
   ...capacityRoutes,
   ...combinazioniRoutes,
   ...attesaRoutes,
+  ...canaliRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

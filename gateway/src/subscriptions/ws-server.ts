@@ -138,6 +138,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           return false;
         }
         if (socket.readyState !== socket.OPEN) return false;
+        // A channel key or a guest token never subscribes: the tenant's events are staff's (service-rights).
+        if (viewer.grant !== undefined) {
+          logger.debug('subscription connection refused', { reason: `${viewer.grant.role} token` });
+          return false;
+        }
         const admission = caps.admit(viewer.tenantId);
         if (!admission.ok) {
           const perTenant = admission.refused === 'tenant';

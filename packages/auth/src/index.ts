@@ -48,3 +48,4 @@ export type { ChannelDirectory, CachedChannelDirectoryOptions } from './channel-
 export { cachedChannelDirectory } from './channel-directory.js';
 export { combineTokenVerifiers } from './combined-verifier.js';
 export { SERVICE_TOKEN_KEY_FILE, resolveServiceTokenKey } from './service-token-key.js';
+export { SERVICE_ROLE_FIELDS, forbiddenRootFields } from './service-rights.js';

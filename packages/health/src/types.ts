@@ -60,7 +60,7 @@ export type NotReadyReason = 'shutting_down' | 'not_serving' | 'dependency_down'
 export interface HealthServerOptions {
   /** `nodeID` in the answers, e.g. `tavolo-7f9c`. */
   nodeId: string;
-  /** `gateway`, `tavolo`, `sala`, `prenotazione`, `bookings`, `capacity`, or `embedded`. */
+  /** `gateway`, `tavolo`, `sala`, `prenotazione`, `bookings`, `capacity`, `canali`, or `embedded`. */
   nodeType: string;
   /** Application version. */
   version: string;

@@ -1,13 +1,13 @@
 import { loadConfig } from '@coperto/config';
 import {
   keySourceIssues,
-  serviceConfigSpec,
+  serviceConfigSchema,
   subgraphUrlsFrom,
   type ServiceConfig,
 } from './service-config.js';
 
 /** Every subgraph name, for SUBGRAPH_<NAME>_URL lookups. */
-export const ALL_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity'] as const;
+export const ALL_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */
 export function readSubgraphConfig(env: Readonly<Record<string, string | undefined>>): {
@@ -15,7 +15,7 @@ export function readSubgraphConfig(env: Readonly<Record<string, string | undefin
   subgraphUrls: Record<string, string>;
 } {
   return {
-    config: loadConfig(serviceConfigSpec, env, { check: keySourceIssues }),
+    config: loadConfig(serviceConfigSchema, env, { check: keySourceIssues }),
     subgraphUrls: subgraphUrlsFrom(env, ALL_SUBGRAPHS),
   };
 }

@@ -28,3 +28,4 @@ export function createCanaliSubgraph(deps: CanaliDeps): Subgraph<CanaliContext> 
   };
 }
 export type { CanaliDeps } from './context.js';
+export { CANALE_LIMITS } from './canale-record.js';

@@ -55,9 +55,9 @@ export interface PrenotazioneContext extends PrenotazioneServices {
 export interface ServiceParts {
   tenantStore: TenantStore;
   viewer: Viewer;
-  /** tavolo's table check (`_entities`) and, unless `waitlistInputs` is given, the waitlist's tavolo calls. */
+  /** The waitlist's calls to tavolo (unless `waitlistInputs` is given). */
   subgraphs: SubgraphClient;
-  /** Tables, combinations and the seating settings, from tavolo and capacity. */
+  /** Tables (and whether they exist), combinations and the seating settings, from tavolo and capacity. */
   seating: SeatingSources;
   timeZone: string;
   now: () => Date;
@@ -89,13 +89,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     now,
     logger,
   });
-  const placement = new SeatPlacement({
-    claims,
-    sources: parts.seating,
-    subgraphs: parts.subgraphs,
-    token: viewer.token,
-    timeZone,
-  });
+  const placement = new SeatPlacement({ claims, sources: parts.seating, timeZone });
   const event = bookingEvents(viewer.tenantId);
   const reseater = new Reseater({
     claims,

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { createPrenotazioneServices } from '../src/context.js';
-import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
+import { noSubgraphCalls, seatingWorld, worldSources, type SeatingWorld } from './seating-fixture.js';
 
 /**
  * "A time the search offers can be booked", and its converse, against the real booking path over the embedded
@@ -90,7 +90,7 @@ describe('the day search agrees with the booking path', () => {
     const services = createPrenotazioneServices({
       tenantStore: store.forTenant(viewer.tenantId),
       viewer,
-      subgraphs: tablesExist,
+      subgraphs: noSubgraphCalls,
       seating: worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),

@@ -6,7 +6,15 @@ import type { RestRoute } from '../../rest/rest-route.js';
  * 404 and the route's own (route.docs.errors). Codes not (yet) in the error table are left out.
  */
 export function routeErrors(route: RestRoute): Map<number, string[]> {
-  const codes = ['VALIDATION_FAILED', 'UNAUTHENTICATED', 'RATE_LIMITED', 'INTERNAL', 'UNAVAILABLE'];
+  // FORBIDDEN: any route refuses a channel key or a guest token whose role does not have it (docs/channels.md).
+  const codes = [
+    'VALIDATION_FAILED',
+    'UNAUTHENTICATED',
+    'FORBIDDEN',
+    'RATE_LIMITED',
+    'INTERNAL',
+    'UNAVAILABLE',
+  ];
   // Any request with a body is read (and refused) the same way, whether the route documents a body or not.
   if (route.method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
   if (route.path.includes('/:')) codes.push('NOT_FOUND');

@@ -30,6 +30,14 @@ export type BookingState =
   | 'annullata'
   | 'no_show';
 
+/** English and Italian names are accepted; English wins. */
+export type CanaleInput = {
+  nome?: string | null | undefined;
+  name?: string | null | undefined;
+  origini?: Array<string> | null | undefined;
+  origins?: Array<string> | null | undefined;
+};
+
 /**
  * Create (nome|name, tableIds and capacitaMax|maxCovers required) and change (only the fields sent). English wins
  * when both names of a field are sent.
@@ -643,6 +651,27 @@ export type AnnullaAttesaMutationVariables = Exact<{
 
 export type AnnullaAttesaMutation = { annullaAttesa: { id: string, customerName: string, cliente: string, covers: number, numeroPersone: number, customerPhone: string | null, notes: string | null, state: StatoAttesa, position: number | null, quotedMinutes: number | null, quotedAt: string, estimatedMinutes: number | null, suggestedTableIds: Array<string>, suggestedCombinationId: string | null, notifiedAt: string | null, seatedAt: string | null, prenotazioneId: string | null, tableIds: Array<string>, motivo: string | null, createdAt: string, updatedAt: string } };
 
+export type ListCanaliQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListCanaliQuery = { canali: Array<{ id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, createdAt: string }> };
+
+export type CanaleFieldsFragment = { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, createdAt: string };
+
+export type CreateCanaleMutationVariables = Exact<{
+  input: CanaleInput;
+}>;
+
+
+export type CreateCanaleMutation = { createCanale: { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, chiave: string, key: string, createdAt: string } };
+
+export type DeleteCanaleMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteCanaleMutation = { deleteCanale: { id: string, deleted: boolean } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -693,4 +722,7 @@ export interface OperationResults {
   AvvisaAttesa: AvvisaAttesaMutation;
   SiediAttesa: SiediAttesaMutation;
   AnnullaAttesa: AnnullaAttesaMutation;
+  ListCanali: ListCanaliQuery;
+  CreateCanale: CreateCanaleMutation;
+  DeleteCanale: DeleteCanaleMutation;
 }
