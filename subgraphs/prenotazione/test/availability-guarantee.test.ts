@@ -12,7 +12,9 @@ import { noSubgraphCalls, seatingWorld, worldSources, type SeatingWorld } from '
  * store: seeded restaurants (tables of two rooms, combinations, turn times, re-seating on or off, a freeze,
  * shortened seatings) with bookings already made; every time the day search offers is booked with autoAssign
  * (and the offered durationMinutes when shortened) and must succeed, and every slot it does not offer at the
- * full turn time must be refused with 409 NO_TABLE_AVAILABLE.
+ * full turn time must be refused with 409 NO_TABLE_AVAILABLE. (The converse is not a promise in general: the
+ * search gives re-seating a smaller budget per slot, SEARCH_RESEAT_STEPS. These restaurants are small enough for
+ * its search to end within it, so here the search and the booking agree both ways.)
  */
 describe('the day search agrees with the booking path', () => {
   let dir: string;
