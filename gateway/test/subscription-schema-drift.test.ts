@@ -55,6 +55,7 @@ describe("the subscription schema's record types", () => {
     expect(sharedTypes().sort()).toEqual(
       [
         'Assegnazione',
+        'CanalePrenotazione',
         'BookingState',
         'Prenotazione',
         'StatoAttesa',

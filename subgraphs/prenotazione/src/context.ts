@@ -6,6 +6,7 @@ import { NewBookings } from './bookings/new-bookings.js';
 import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
 import { PrenotazioneService } from './bookings/prenotazione-service.js';
 import { PrenotazioneStore } from './bookings/prenotazione-store.js';
+import { ServiceTokenRights } from './bookings/service-token-rights.js';
 import { SyncService } from './bookings/sync-service.js';
 import { bookingEvents, waitlistEvents } from './events.js';
 import { BookingFromOption } from './options/booking-from-option.js';
@@ -31,6 +32,8 @@ export type PrenotazioneDeps = SubgraphDeps;
 
 /** One request's services, each built once and handed to the others that need it. */
 export interface PrenotazioneServices {
+  /** What a channel key may send (a guest token nothing yet); staff unlimited. */
+  rights: ServiceTokenRights;
   /** Bookings: reads, creates, moves, the state flow. */
   prenotazioni: PrenotazioneService;
   /** The delta sync of bookings. */
@@ -73,6 +76,8 @@ export interface ServiceParts {
 /** Builds one tenant's services and the seating objects they share (claims, placement, re-seating). */
 export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneServices {
   const { viewer, timeZone, now, onEventsWritten, logger } = parts;
+  const rights = new ServiceTokenRights(viewer);
+  const channelId = rights.channel?.id ?? null;
   const store = parts.stores?.bookings ?? new PrenotazioneStore(parts.tenantStore);
   const options = parts.stores?.options ?? new OpzioneStore(parts.tenantStore);
   const claims = new TableClaims({
@@ -100,8 +105,8 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     onEventsWritten,
     logger,
   });
-  const inserts = new NewBookings({ store, claims, event, onEventsWritten });
-  const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now });
+  const inserts = new NewBookings({ store, claims, event, onEventsWritten, channel: rights.channel });
+  const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now, channelId });
   const prenotazioni = new PrenotazioneService({
     store,
     claims,
@@ -123,10 +128,19 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   const places = new QueuePlaces({ seating: waitlistInputs, agenda, now });
   const waitlistEvent = waitlistEvents(viewer.tenantId);
   return {
+    rights,
     prenotazioni,
     sync: new SyncService(store, now),
     agenda,
-    opzioni: new OpzioneService({ store: options, placement, claims, seating: parts.seating, timeZone, now }),
+    opzioni: new OpzioneService({
+      store: options,
+      placement,
+      claims,
+      seating: parts.seating,
+      timeZone,
+      now,
+      channelId,
+    }),
     waitlist: new WaitlistService({
       store: waitlistStore,
       places,

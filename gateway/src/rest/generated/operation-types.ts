@@ -399,23 +399,23 @@ export type CreatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
+export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
-export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione };
+export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null };
 
 export type ListPrenotazioniQueryVariables = Exact<{
   filter?: PrenotazioniFilter | null | undefined;
 }>;
 
 
-export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> };
+export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> };
 
 export type GetPrenotazioneQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } | null };
+export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } | null };
 
 export type UpdatePrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -423,14 +423,14 @@ export type UpdatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
+export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type ConfermaPrenotazioneMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
+export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type AnnullaPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -438,7 +438,7 @@ export type AnnullaPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
+export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type CambiaStatoPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -446,7 +446,7 @@ export type CambiaStatoPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione } };
+export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type SyncPrenotazioniQueryVariables = Exact<{
   modifiedSince?: string | null | undefined;
@@ -456,7 +456,7 @@ export type SyncPrenotazioniQueryVariables = Exact<{
 }>;
 
 
-export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> } };
+export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> } };
 
 export type CreateOpzioneMutationVariables = Exact<{
   input: OpzioneInput;

@@ -12,7 +12,12 @@ import type { SeatPlacement } from '../seating/seat-placement.js';
 import { stayMinutes, type SeatingSources } from '../seating/seating-sources.js';
 import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
-import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
+import {
+  DEFAULT_OPTION_TTL_SECONDS,
+  heldBy,
+  OPTION_TTL_RANGE,
+  type OpzioneRecord,
+} from './opzione-record.js';
 import type { OpzioneStore } from './opzione-store.js';
 import { OPTION_CLAIM_REV, releaseOptionHolds } from './option-holds.js';
 
@@ -24,6 +29,8 @@ export interface OpzioneServiceDeps {
   seating: SeatingSources;
   timeZone: string;
   now: () => Date;
+  /** The caller's booking channel: its options carry it, and it sees no other options. */
+  channelId?: string | null;
 }
 
 /**
@@ -90,6 +97,7 @@ export class OpzioneService {
       usedAt: null,
       releasedAt: null,
       createdAt: now.toISOString(),
+      ...(this.deps.channelId ? { canaleId: this.deps.channelId } : {}),
     };
     try {
       return await this.deps.store.insert(record);
@@ -109,7 +117,7 @@ export class OpzioneService {
   async release(id: string): Promise<{ id: string; released: boolean }> {
     new InputChecks().text('id', id, { min: 1, max: 200 }).throwIfAny();
     const found = await this.deps.store.findById(id);
-    if (!found) throw new NotFoundError('Opzione', id);
+    if (!found || !heldBy(found, this.deps.channelId)) throw new NotFoundError('Opzione', id);
     const closed = await this.deps.store.close(id, this.deps.now().toISOString(), 'releasedAt');
     if (closed) await releaseOptionHolds(this.deps.claims, closed);
     return { id, released: closed !== null };
