@@ -57,6 +57,23 @@ describe.each(MODES)('a booking channel books for its guests (%s mode)', (mode) 
     expect(staffBooking.body).toMatchObject({ origine: 'staff', source: 'staff', canale: null });
   });
 
+  it('searches the times of a day, never told which tables (tableIds, combinationId null)', async () => {
+    const res = await stack.api('GET', `/api/disponibilita?data=${date().slice(0, 10)}&coperti=2&ora=20:00`, {
+      token: key,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.orari.length).toBeGreaterThan(0);
+    for (const time of res.body.orari) expect(time).toMatchObject({ tableIds: null, combinationId: null });
+    const staffView = await stack.api(
+      'GET',
+      `/api/disponibilita?data=${date().slice(0, 10)}&coperti=2&ora=20:00`,
+      {
+        token: staff,
+      },
+    );
+    expect(staffView.body.orari[0].tableIds).toEqual(expect.any(Array));
+  });
+
   it('refuses tables, a combination, a state or an external id from a channel (400, naming them)', async () => {
     const tables = await stack.api('GET', '/api/tavoli', { token: staff });
     for (const [field, body] of [

@@ -8,7 +8,8 @@ import {
   ALL_SUBGRAPHS,
   authOptionsFromConfig,
   readSubgraphConfig,
-  serviceConfigSpec,
+  SECRET_VARIABLES,
+  serviceConfigSchema,
   SHUTDOWN_STEPS_MARGIN_MS,
 } from '@coperto/server-kit';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
@@ -98,13 +99,11 @@ const SUBGRAPH_URL_VARS = ALL_SUBGRAPHS.map(subgraphUrlVar);
 const gatewayKeys = Object.keys(readGatewayConfig({})).filter((key) => key !== 'subgraphUrls');
 const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   gateway: new Set([...gatewayKeys, ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
-  subgraph: new Set([...Object.keys(serviceConfigSpec), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
+  subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
 
-const SECRET_VARS = Object.entries(serviceConfigSpec)
-  .filter(([, field]) => (field as { secret?: boolean }).secret === true)
-  .map(([name]) => name);
+const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
 // ---------------------------------------------------------------------------------------------------------------
 // Shared checks (used for compose and Kubernetes alike)

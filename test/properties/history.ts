@@ -26,10 +26,20 @@ export type Intent =
   | { kind: 'bookAfterCheck'; checkId: number; tableIds: string[]; start: string; minutes: number }
   // Seating (seating.e2e.test.ts; a few under faults):
   | { kind: 'createCombination'; tableIds: string[]; minCovers: number; maxCovers: number }
-  /** A booking with `autoAssign: true`: the service picks its tables (and may move other auto-assigned ones). */
-  | { kind: 'autoBook'; start: string; covers: number; minutes: number | null }
+  /**
+   * A booking with `autoAssign: true`: the service picks its tables (and may move other auto-assigned ones).
+   * `searchId`: the time was offered by that `search` (its `durationMinutes` when shortened).
+   */
+  | { kind: 'autoBook'; start: string; covers: number; minutes: number | null; searchId?: number }
+  /** GET /api/disponibilita for a party, nearest to `start` (`limite=1`). */
+  | { kind: 'search'; start: string; covers: number }
   | { kind: 'bookCombination'; combinationId: string; start: string; covers: number }
-  | { kind: 'setSeating'; reseat: boolean; turnTimes: Array<{ maxCovers: number; minutes: number }> }
+  | {
+      kind: 'setSeating';
+      reseat: boolean;
+      turnTimes: Array<{ maxCovers: number; minutes: number }>;
+      shortenedMinMinutes?: number | null;
+    }
   /** An option on chosen tables (`tableIds`) or auto-assigned (none). */
   | { kind: 'createOption'; tableIds?: string[]; start: string; covers: number; ttl: number }
   /** A booking from an option (`opzioneId`): the booking takes the option's id and tables. */

@@ -46,6 +46,11 @@ export type SeatingOp =
   | { kind: 'autoBook'; slot: number; covers: number; duration: number | null }
   | { kind: 'bookCombination'; combination: number; slot: number; covers: number }
   | { kind: 'setSeating'; reseat: boolean; preset: number }
+  /**
+   * The day's times for a party nearest to a slot (GET /api/disponibilita), then a booking of the first offered;
+   * `repeat` times in a row (each search after the previous booking), so that the evening fills up.
+   */
+  | { kind: 'searchThenBook'; slot: number; covers: number; repeat: number }
   /** The availability check for a party of 5–7, then a booking of the first combination it offered. */
   | { kind: 'checkThenBookCombination'; slot: number; duration: number; covers: number }
   /** Hold tables with an option: chosen tables, or `tables: null` for autoAssign. */
@@ -71,6 +76,8 @@ export const TURN_TIME_PRESETS: ReadonlyArray<ReadonlyArray<{ maxCovers: number;
     { maxCovers: 12, minutes: 150 },
   ],
 ];
+/** Shortened seatings a program switches between with the turn times (by preset index): off, 30, 60 minutes. */
+export const SHORTENED_PRESETS: ReadonlyArray<number | null> = [null, 30, 60];
 /** Combinations join two of the tenant's 4-seat tables: minCovers 5, maxCovers 5..7. */
 export const COMBINATION_MIN_COVERS = 5;
 
@@ -238,6 +245,15 @@ const seatingOnly: fc.Arbitrary<Op> = fc.oneof(
   },
   {
     arbitrary: fc.record({
+      kind: fc.constant('searchThenBook' as const),
+      slot,
+      covers: fc.integer({ min: 1, max: 7 }),
+      repeat: fc.integer({ min: 1, max: 4 }),
+    }),
+    weight: 4,
+  },
+  {
+    arbitrary: fc.record({
       kind: fc.constant('setSeating' as const),
       reseat: fc.boolean(),
       preset: fc.integer({ min: 0, max: TURN_TIME_PRESETS.length - 1 }),
@@ -276,7 +292,7 @@ export const faultProgramArbitrary: fc.Arbitrary<Step[]> = fc.integer({ min: 2, 
         { arbitrary: opArbitrary, weight: 4 },
         {
           arbitrary: fc.oneof(
-            seatingOnly.filter((op) => op.kind === 'autoBook'),
+            seatingOnly.filter((op) => op.kind === 'autoBook' || op.kind === 'searchThenBook'),
             optionAndWaitlistOpArbitrary.filter((op) => op.kind !== 'waitNotify'),
           ),
           weight: 1,

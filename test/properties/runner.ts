@@ -41,8 +41,10 @@ import {
   type WaitlistEntryView,
   type WalkInView,
 } from './invariants.js';
+import { checkOfferedTimesBookable } from './offered-times.js';
 import {
   COMBINATION_MIN_COVERS,
+  SHORTENED_PRESETS,
   SLOTS,
   TABLES_PER_TENANT,
   TURN_TIME_PRESETS,
@@ -355,13 +357,50 @@ async function runOp(rec: HistoryRecorder, stack: Stack, world: TenantWorld, dev
     }
     case 'setSeating': {
       const turnTimes = TURN_TIME_PRESETS[op.preset]!.map((row) => ({ ...row }));
+      const shortenedMinMinutes = SHORTENED_PRESETS[op.preset % SHORTENED_PRESETS.length] ?? null;
       await send(
-        { kind: 'setSeating', reseat: op.reseat, turnTimes },
+        { kind: 'setSeating', reseat: op.reseat, turnTimes, shortenedMinMinutes },
         'PUT',
         '/api/capacity/config',
-        { reseat: op.reseat, turnTimes },
+        { reseat: op.reseat, turnTimes, shortenedMinMinutes },
         world.admin,
       );
+      return;
+    }
+    case 'searchThenBook': {
+      const start = SLOTS[op.slot]!;
+      const [date, time] = start.split('T') as [string, string];
+      for (let round = 0; round < op.repeat; round++) {
+        const search = await send(
+          { kind: 'search', start, covers: op.covers },
+          'GET',
+          `/api/disponibilita?data=${date}&coperti=${op.covers}&ora=${time}&limite=1`,
+        );
+        const offered: { bookingDate: string; durationMinutes: number; shortened: boolean } | undefined =
+          search.status === 200 ? search.response?.times?.[0] : undefined;
+        if (!offered) return;
+        booked(
+          await send(
+            {
+              kind: 'autoBook',
+              start: offered.bookingDate,
+              covers: op.covers,
+              minutes: offered.shortened ? offered.durationMinutes : null,
+              searchId: search.id,
+            },
+            'POST',
+            '/api/prenotazioni',
+            {
+              covers: op.covers,
+              bookingDate: offered.bookingDate,
+              customerName: deviceId,
+              autoAssign: true,
+              notes: noteOf(rec.entries.length),
+              ...(offered.shortened ? { durationMinutes: offered.durationMinutes } : {}),
+            },
+          ),
+        );
+      }
       return;
     }
     case 'createOption': {
@@ -820,6 +859,7 @@ export function violationsOf(
     ...named('one lock holder', checkLockExclusion(result.history)),
     ...named('locks survive', checkLocksSurvive(result.history, result.finalLocks, result.readAt)),
     ...named('check agrees with booking', checkAvailabilityAgrees(result.history)),
+    ...named('offered times can be booked', checkOfferedTimesBookable(result.history)),
     ...named('tenant isolation', checkTenantIsolation(result.history, result.events, result.ids)),
     ...perTenant,
   ];

@@ -7,12 +7,15 @@ import {
   MEAL_MINUTES_RANGE,
   NAME_MAX_LENGTH,
   RESEAT_FREEZE_MINUTES_RANGE,
+  SHORTENED_MIN_MINUTES_RANGE,
   SLOT_MINUTES_RANGE,
   TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
 import { CANALE_LIMITS } from '@coperto/subgraph-canali';
 import {
+  DISPONIBILITA_LIMIT_RANGE,
+  DISPONIBILITA_MAX_COVERS,
   MAX_DURATION_MINUTES,
   MAX_TABLES_PER_BOOKING,
   OPTION_TTL_RANGE,
@@ -27,6 +30,8 @@ import {
 } from '@coperto/subgraph-tavolo';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './date-patterns.js';
 
+/** A local wall-clock time 'HH:MM' (00:00..23:59). */
+const CLOCK_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
 /** The shape of an IANA zone name (`UTC`, `Europe/Rome`, `America/Argentina/La_Rioja`), any letter case. */
 const TIME_ZONE_NAME = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$';
 
@@ -191,9 +196,21 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'SlotConfigInput.turnTimes': { maxItems: MAX_TURN_TIMES, ...notNull },
   'SlotConfigInput.reseat': notNull,
   'SlotConfigInput.reseatFreezeMinutes': { ...int(...RESEAT_FREEZE_MINUTES_RANGE), ...notNull },
+  // null is a value here: shortened seatings off
+  'SlotConfigInput.shortenedMinMinutes': int(...SHORTENED_MIN_MINUTES_RANGE),
   'TurnTimeInput.maxCovers': int(...TURN_TIME_MAX_COVERS_RANGE),
   'TurnTimeInput.minutes': int(TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES),
   'CapacitySlots.$date': localDate,
+  'Disponibilita.$data': localDate,
+  'Disponibilita.$date': localDate,
+  'Disponibilita.$coperti': int(1, DISPONIBILITA_MAX_COVERS),
+  'Disponibilita.$covers': int(1, DISPONIBILITA_MAX_COVERS),
+  'Disponibilita.$ora': { pattern: CLOCK_PATTERN },
+  'Disponibilita.$time': { pattern: CLOCK_PATTERN },
+  'Disponibilita.$salaId': idText,
+  'Disponibilita.$roomId': idText,
+  'Disponibilita.$limite': int(...DISPONIBILITA_LIMIT_RANGE),
+  'Disponibilita.$limit': int(...DISPONIBILITA_LIMIT_RANGE),
 };
 
 function prefixed(type: string, fields: Record<string, FieldConstraint>): Record<string, FieldConstraint> {

@@ -7,6 +7,7 @@ import { bookingsOperations } from './operations/bookings.js';
 import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
+import { disponibilitaOperations } from './operations/disponibilita.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -15,6 +16,7 @@ export const operations = {
   ...tavoliOperations,
   ...saleOperations,
   ...prenotazioniOperations,
+  ...disponibilitaOperations,
   ...bookingsOperations,
   ...capacityOperations,
   ...combinazioniOperations,

@@ -5,6 +5,7 @@ import { bookingsRoutes } from './routes/bookings.js';
 import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
+import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -16,6 +17,7 @@ export const routes: readonly RestRoute[] = [
   ...tavoliRoutes,
   ...saleRoutes,
   ...prenotazioniRoutes,
+  ...disponibilitaRoutes,
   ...bookingsRoutes,
   ...capacityRoutes,
   ...combinazioniRoutes,

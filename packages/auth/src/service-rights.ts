@@ -11,6 +11,7 @@ import type { Viewer } from './viewer.js';
 export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<string>>> = {
   channel: new Set([
     'Query.canaleCorrente',
+    'Query.disponibilita',
     'Mutation.createOpzione',
     'Mutation.releaseOpzione',
     'Mutation.createPrenotazione',

@@ -1,68 +1,85 @@
-import { bool, int, list, oneOf, port, str, url, type Config, type ConfigIssue } from '@coperto/config';
+import { envBoolean, envList, envUrl, type ConfigIssue } from '@coperto/config';
 import { DEFAULT_OPERATION_LIMITS, type OperationLimits } from '@coperto/graphql-limits';
+import { z } from 'zod';
+
+/** Integers of the environment, within bounds. */
+const int = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+const port = int(0, 65535);
 
 /**
  * Environment variables every Coperto process reads (each process's config.ts adds its own and is the
  * only place that reads process.env). Defaults are the zero-configuration embedded values.
  */
-export const serviceConfigSpec = {
-  HOST: str({ default: '0.0.0.0', description: 'address the listeners bind' }),
-  PORT: port({ default: 3000, description: 'application port' }),
-  HEALTH_PORT: port({ default: 3001, description: 'health server port' }),
-  METRICS_PORT: port({ default: 3030, description: 'Prometheus metrics port' }),
-  LOG_LEVEL: oneOf(['debug', 'info', 'warn', 'error', 'silent'] as const, { default: 'info' }),
-  NODE_ID: str({ optional: true, description: 'node id in health answers (default: hostname-pid)' }),
+export const serviceConfigSchema = z.object({
+  /** Address the listeners bind. */
+  HOST: z.string().default('0.0.0.0'),
+  /** Application port (0: any free one, for tests). */
+  PORT: port.default(3000),
+  HEALTH_PORT: port.default(3001),
+  /** Prometheus metrics port. */
+  METRICS_PORT: port.default(3030),
+  LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+  /** Node id in health answers (default: hostname-pid). */
+  NODE_ID: z.string().optional(),
 
-  DATA_DIR: str({ default: '.data', description: 'embedded store directory (embedded mode)' }),
-  MONGO_URL: url({ optional: true, secret: true, protocols: ['mongodb', 'mongodb+srv'] }),
-  MONGO_DATABASE: str({ default: 'coperto' }),
-  NATS_URL: url({ optional: true, secret: true, protocols: ['nats', 'tls'] }),
-  NATS_USER: str({ optional: true, description: 'NATS username (overrides one in NATS_URL)' }),
-  NATS_PASSWORD: str({ optional: true, secret: true, description: 'NATS password, with NATS_USER' }),
-  NATS_TOKEN: str({ optional: true, secret: true, description: 'NATS token (overrides one in NATS_URL)' }),
-  NATS_CREDS_FILE: str({ optional: true, description: 'path of a NATS .creds file (JWT + NKey)' }),
-  REDIS_URL: url({ optional: true, secret: true, protocols: ['redis', 'rediss'] }),
+  /** Embedded store directory (embedded mode). */
+  DATA_DIR: z.string().default('.data'),
+  MONGO_URL: envUrl('mongodb', 'mongodb+srv').optional(),
+  MONGO_DATABASE: z.string().default('coperto'),
+  NATS_URL: envUrl('nats', 'tls').optional(),
+  /** NATS username (overrides one in NATS_URL), with NATS_PASSWORD. */
+  NATS_USER: z.string().optional(),
+  NATS_PASSWORD: z.string().optional(),
+  /** NATS token (overrides one in NATS_URL). */
+  NATS_TOKEN: z.string().optional(),
+  /** Path of a NATS .creds file (JWT + NKey). */
+  NATS_CREDS_FILE: z.string().optional(),
+  REDIS_URL: envUrl('redis', 'rediss').optional(),
 
-  JWT_SECRET: str({ optional: true, secret: true, minLength: 32 }),
-  JWT_PUBLIC_KEY: str({ optional: true, description: 'PEM public key (RS256/ES256/EdDSA)' }),
-  JWT_JWKS_URL: url({ optional: true, protocols: ['https', 'http'] }),
-  JWT_ALGORITHMS: list({ optional: true, description: 'pinned algorithms, e.g. RS256' }),
-  JWT_ISSUER: str({ optional: true }),
-  JWT_AUDIENCE: str({ optional: true }),
-  SERVICE_TOKEN_SECRET: str({
-    optional: true,
-    secret: true,
-    minLength: 32,
-    description:
-      'key of the tokens the service issues (channel keys, guest tokens); embedded: created in DATA_DIR',
-  }),
+  JWT_SECRET: z.string().min(32).optional(),
+  /** PEM public key (RS256/ES256/EdDSA). */
+  JWT_PUBLIC_KEY: z.string().optional(),
+  JWT_JWKS_URL: envUrl('https', 'http').optional(),
+  /** Pinned algorithms, e.g. RS256. */
+  JWT_ALGORITHMS: envList.optional(),
+  JWT_ISSUER: z.string().optional(),
+  JWT_AUDIENCE: z.string().optional(),
+  /** Key of the tokens the service issues (channel keys, guest tokens); embedded: created in DATA_DIR. */
+  SERVICE_TOKEN_SECRET: z.string().min(32).optional(),
 
-  RESTAURANT_TIMEZONE: str({ default: 'Europe/Rome', description: 'IANA zone of the restaurant wall clock' }),
-  HEALTH_DETAILED_NETWORKS: list({
-    default: [],
-    description: 'CIDRs allowed to read /public/health/detailed',
-  }),
-  HEALTH_READINESS_DATABASE: bool({ default: true }),
-  HEALTH_READINESS_CACHE: bool({ default: true }),
-  HEALTH_READINESS_BUS: bool({ default: true }),
-  SHUTDOWN_DRAIN_MS: int({ default: 0, min: 0, max: 60_000, description: 'wait after readiness goes 503' }),
-  SHUTDOWN_GRACE_MS: int({
-    default: 25_000,
-    min: 0,
-    max: 600_000,
-    description: 'on SIGTERM, in-flight requests may run this long before they are cut; then exit 0',
-  }),
-  BODY_LIMIT_BYTES: int({ default: 1024 * 1024, min: 1024, max: 64 * 1024 * 1024 }),
+  /** IANA zone of the restaurant wall clock. */
+  RESTAURANT_TIMEZONE: z.string().default('Europe/Rome'),
+  /** CIDRs allowed to read /public/health/detailed. */
+  HEALTH_DETAILED_NETWORKS: envList.default(Object.freeze([])),
+  HEALTH_READINESS_DATABASE: envBoolean.default(true),
+  HEALTH_READINESS_CACHE: envBoolean.default(true),
+  HEALTH_READINESS_BUS: envBoolean.default(true),
+  /** Wait after readiness goes 503. */
+  SHUTDOWN_DRAIN_MS: int(0, 60_000).default(0),
+  /** On SIGTERM, in-flight requests may run this long before they are cut; then exit 0. */
+  SHUTDOWN_GRACE_MS: int(0, 600_000).default(25_000),
+  BODY_LIMIT_BYTES: int(1024, 64 * 1024 * 1024).default(1024 * 1024),
 
   // Operation limits of every GraphQL entry point (packages/graphql-limits; defaults DEFAULT_OPERATION_LIMITS).
-  GRAPHQL_MAX_TOKENS: int({ default: DEFAULT_OPERATION_LIMITS.maxTokens, min: 100, max: 1_000_000 }),
-  GRAPHQL_MAX_DEPTH: int({ default: DEFAULT_OPERATION_LIMITS.maxDepth, min: 2, max: 1000 }),
-  GRAPHQL_MAX_ALIASES: int({ default: DEFAULT_OPERATION_LIMITS.maxAliases, min: 0, max: 100_000 }),
-  GRAPHQL_MAX_DIRECTIVES: int({ default: DEFAULT_OPERATION_LIMITS.maxDirectives, min: 0, max: 100_000 }),
-  GRAPHQL_MAX_COST: int({ default: DEFAULT_OPERATION_LIMITS.maxCost, min: 10, max: 1_000_000_000 }),
-} as const;
+  GRAPHQL_MAX_TOKENS: int(100, 1_000_000).default(DEFAULT_OPERATION_LIMITS.maxTokens),
+  GRAPHQL_MAX_DEPTH: int(2, 1000).default(DEFAULT_OPERATION_LIMITS.maxDepth),
+  GRAPHQL_MAX_ALIASES: int(0, 100_000).default(DEFAULT_OPERATION_LIMITS.maxAliases),
+  GRAPHQL_MAX_DIRECTIVES: int(0, 100_000).default(DEFAULT_OPERATION_LIMITS.maxDirectives),
+  GRAPHQL_MAX_COST: int(10, 1_000_000_000).default(DEFAULT_OPERATION_LIMITS.maxCost),
+});
 
-export type ServiceConfig = Config<typeof serviceConfigSpec>;
+/** The variables whose values are secrets: never in a log, and in deployments only from Secrets. */
+export const SECRET_VARIABLES = [
+  'MONGO_URL',
+  'NATS_URL',
+  'NATS_PASSWORD',
+  'NATS_TOKEN',
+  'REDIS_URL',
+  'JWT_SECRET',
+  'SERVICE_TOKEN_SECRET',
+] as const satisfies ReadonlyArray<keyof typeof serviceConfigSchema.shape>;
+
+export type ServiceConfig = Readonly<z.output<typeof serviceConfigSchema>>;
 
 /**
  * Distributed mode has no embedded secret to fall back to: without a key source its config does not load.

@@ -1,7 +1,7 @@
 import { loadConfig } from '@coperto/config';
 import {
   keySourceIssues,
-  serviceConfigSpec,
+  serviceConfigSchema,
   subgraphUrlsFrom,
   type ServiceConfig,
 } from './service-config.js';
@@ -15,7 +15,7 @@ export function readSubgraphConfig(env: Readonly<Record<string, string | undefin
   subgraphUrls: Record<string, string>;
 } {
   return {
-    config: loadConfig(serviceConfigSpec, env, { check: keySourceIssues }),
+    config: loadConfig(serviceConfigSchema, env, { check: keySourceIssues }),
     subgraphUrls: subgraphUrlsFrom(env, ALL_SUBGRAPHS),
   };
 }

@@ -21,7 +21,7 @@ export class CanaleService {
   constructor(private readonly deps: CanaleServiceDeps) {}
 
   list(): Promise<CanaleRecord[]> {
-    requireAdmin(this.deps.viewer, 'list booking channels');
+    requireAdmin(this.deps.viewer, 'manage booking channels');
     return this.deps.store.listActive();
   }
 
@@ -35,7 +35,7 @@ export class CanaleService {
   }
 
   async create(input: CanaleInput): Promise<CreatedCanale> {
-    requireAdmin(this.deps.viewer, 'create booking channels');
+    requireAdmin(this.deps.viewer, 'manage booking channels');
     const { nome, origini } = readCanaleInput(input);
     const record: CanaleRecord = {
       id: randomUUID(),
@@ -55,7 +55,7 @@ export class CanaleService {
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
-    requireAdmin(this.deps.viewer, 'delete booking channels');
+    requireAdmin(this.deps.viewer, 'manage booking channels');
     const deleted = await this.deps.store.markDeleted(id, this.deps.now().toISOString());
     if (!deleted) throw new NotFoundError('Canale', id);
     return { id, deleted: true };

@@ -31,11 +31,13 @@ export async function createCapacityContext(
     timeZone: deps.timeZone,
     now,
   });
+  const categories = new CategoryService({ store: categoryStore, viewer, now });
   return {
     slotConfig,
-    categories: new CategoryService({ store: categoryStore, viewer, now }),
+    categories,
     slots: new SlotService({
       config: slotConfig,
+      categories,
       viewer,
       subgraphs: deps.subgraphs,
       timeZone: deps.timeZone,

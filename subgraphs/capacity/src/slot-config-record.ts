@@ -18,6 +18,8 @@ export interface SlotConfigRecord {
   turnTimes?: TurnTime[];
   reseat?: boolean;
   reseatFreezeMinutes?: number;
+  /** Absent or null: no shortened seatings. */
+  shortenedMinMinutes?: number | null;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -33,6 +35,8 @@ export interface SlotConfig {
   turnTimes: TurnTime[];
   reseat: boolean;
   reseatFreezeMinutes: number;
+  /** Shortened seatings of at least this many minutes are offered; null: never. */
+  shortenedMinMinutes: number | null;
   customized: boolean;
   updatedAt: string | null;
 }
@@ -50,6 +54,7 @@ export const MEAL_MINUTES_RANGE = [1, 720] as const;
 export const DEFAULT_RESEAT = true;
 export const DEFAULT_RESEAT_FREEZE_MINUTES = 60;
 export const RESEAT_FREEZE_MINUTES_RANGE = [0, 1440] as const;
+export const SHORTENED_MIN_MINUTES_RANGE = [30, 600] as const;
 export const TURN_TIME_MINUTES_RANGE = [TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES] as const;
 /** A row's maxCovers: the availability check's largest party (numeroPersone 1..1000). */
 export const TURN_TIME_MAX_COVERS_RANGE = [1, 1000] as const;
@@ -66,6 +71,7 @@ export function defaultSlotConfig(timeZone: string): SlotConfig {
     turnTimes: [],
     reseat: DEFAULT_RESEAT,
     reseatFreezeMinutes: DEFAULT_RESEAT_FREEZE_MINUTES,
+    shortenedMinMinutes: null,
     customized: false,
     updatedAt: null,
   };
@@ -82,6 +88,7 @@ export function slotConfigOf(record: SlotConfigRecord): SlotConfig {
     turnTimes: record.turnTimes ?? [],
     reseat: record.reseat ?? DEFAULT_RESEAT,
     reseatFreezeMinutes: record.reseatFreezeMinutes ?? DEFAULT_RESEAT_FREEZE_MINUTES,
+    shortenedMinMinutes: record.shortenedMinMinutes ?? null,
     customized: true,
     updatedAt: record.updatedAt,
   };

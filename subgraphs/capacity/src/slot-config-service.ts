@@ -8,6 +8,7 @@ import {
   MAX_COVERS_RANGE,
   MEAL_MINUTES_RANGE,
   RESEAT_FREEZE_MINUTES_RANGE,
+  SHORTENED_MIN_MINUTES_RANGE,
   SLOT_CONFIG_ID,
   SLOT_MINUTES_RANGE,
   slotConfigOf,
@@ -52,6 +53,9 @@ export class SlotConfigService {
         turnTimes: input.turnTimes ? turnTimeRows(input.turnTimes) : base.turnTimes,
         reseat: input.reseat ?? base.reseat,
         reseatFreezeMinutes: input.reseatFreezeMinutes ?? base.reseatFreezeMinutes,
+        // null is a value here (never); only a field not sent keeps the current one
+        shortenedMinMinutes:
+          input.shortenedMinMinutes === undefined ? base.shortenedMinMinutes : input.shortenedMinMinutes,
         version: (current?.version ?? 0) + 1,
         createdAt: current?.createdAt ?? now,
         updatedAt: now,
@@ -81,7 +85,8 @@ export function checkSlotConfigInput(input: SlotConfigInput): string | undefined
     .intInRange('slotMinutes', input.slotMinutes, ...SLOT_MINUTES_RANGE)
     .intInRange('maxCoversPerSlot', input.maxCoversPerSlot, ...MAX_COVERS_RANGE)
     .intInRange('defaultMealMinutes', input.defaultMealMinutes, ...MEAL_MINUTES_RANGE)
-    .intInRange('reseatFreezeMinutes', input.reseatFreezeMinutes, ...RESEAT_FREEZE_MINUTES_RANGE);
+    .intInRange('reseatFreezeMinutes', input.reseatFreezeMinutes, ...RESEAT_FREEZE_MINUTES_RANGE)
+    .intInRange('shortenedMinMinutes', input.shortenedMinMinutes, ...SHORTENED_MIN_MINUTES_RANGE);
   for (const field of [
     'slotMinutes',
     'openingHours',

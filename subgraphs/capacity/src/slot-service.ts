@@ -4,7 +4,15 @@ import { localDateOf, localDatesBetween, parseLocalDate } from '@coperto/domain'
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { SlotConfigService } from './slot-config-service.js';
 import { CapacityPrenotazioniGiornoDocument } from './generated/prenotazione-calls.js';
-import { countCovers, slotsOfDay, weekdayOf, type ArrivingBooking, type CapacitySlot } from './slots.js';
+import type { CategoryService } from './category-service.js';
+import {
+  countCovers,
+  kitchenCoversOf,
+  slotsOfDay,
+  weekdayOf,
+  type ArrivingBooking,
+  type CapacitySlot,
+} from './slots.js';
 
 /**
  * The longest stay there can be: prenotazione's MAX_DURATION_MINUTES and the longest default meal
@@ -21,6 +29,7 @@ export class SlotService {
   constructor(
     private readonly deps: {
       config: SlotConfigService;
+      categories: Pick<CategoryService, 'list'>;
       viewer: Viewer;
       subgraphs: SubgraphClient;
       timeZone: string;
@@ -51,6 +60,7 @@ export class SlotService {
       config.maxCoversPerSlot,
       config.defaultMealMinutes,
       config.turnTimes,
+      kitchenCoversOf(await this.deps.categories.list()),
     );
   }
 

@@ -30,6 +30,10 @@ export interface CapacitySlot extends SlotWindow {
   maxCovers: number;
   coversBooked: number;
   coversAvailable: number;
+  /** The smallest production category's capacity per slot; null without categories. */
+  kitchenCovers: number | null;
+  /** Covers that may still arrive: pacing and the kitchen less those booked to arrive. */
+  coversBookable: number;
   arrivals: number;
   coversSeated: number;
 }
@@ -84,6 +88,15 @@ export function slotsOfDay(
 }
 
 /**
+ * The kitchen's limit on covers arriving in one slot: the smallest capacityPerSlot of the production categories.
+ * Bookings do not say what their guests will order, so every arriving cover is counted against every station;
+ * null when the tenant has no categories (the kitchen sets no limit).
+ */
+export function kitchenCoversOf(categories: ReadonlyArray<{ capacityPerSlot: number }>): number | null {
+  return categories.length === 0 ? null : Math.min(...categories.map((c) => c.capacityPerSlot));
+}
+
+/**
  * Pacing and occupancy (pure). Each slot's `coversBooked` are those of the active bookings whose start falls in
  * [startsAt, endsAt) (a booking arriving while the restaurant is closed is in no slot); its `coversSeated` are
  * those of the active bookings at their tables during the slot: whose stay [start, start + own duration, or
@@ -96,7 +109,9 @@ export function countCovers(
   maxCoversPerSlot: number,
   defaultMealMinutes: number,
   turnTimes: readonly TurnTime[] = [],
+  kitchenCovers: number | null = null,
 ): CapacitySlot[] {
+  const arrivalLimit = Math.min(maxCoversPerSlot, kitchenCovers ?? Infinity);
   const active = bookings
     .filter((b) => isActiveBookingState(b.state))
     .map((b) => {
@@ -114,6 +129,8 @@ export function countCovers(
       maxCovers: maxCoversPerSlot,
       coversBooked,
       coversAvailable: Math.max(0, maxCoversPerSlot - coversBooked),
+      kitchenCovers,
+      coversBookable: Math.max(0, arrivalLimit - coversBooked),
       arrivals: arriving.length,
       coversSeated: sumCovers(active.filter((b) => b.start < to && b.end > from)),
     };

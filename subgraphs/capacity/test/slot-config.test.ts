@@ -32,6 +32,7 @@ describe('slot settings', () => {
       turnTimes: [],
       reseat: true,
       reseatFreezeMinutes: 60,
+      shortenedMinMinutes: null,
       customized: false,
       updatedAt: null,
     });
@@ -49,6 +50,9 @@ describe('slot settings', () => {
     expect(fieldsOf({ slotMinutes: 240, maxCoversPerSlot: 100_000, defaultMealMinutes: 720 })).toEqual([]);
     expect(fieldsOf({ openingHours: [day(0), day(6, ['00:00', '24:00'])], timeZone: 'UTC' })).toEqual([]);
     expect(fieldsOf({ turnTimes: [], reseat: false, reseatFreezeMinutes: 0 })).toEqual([]);
+    expect(fieldsOf({ shortenedMinMinutes: 30 })).toEqual([]);
+    expect(fieldsOf({ shortenedMinMinutes: 600 })).toEqual([]);
+    expect(fieldsOf({ shortenedMinMinutes: null })).toEqual([]);
     expect(
       fieldsOf({
         turnTimes: [
@@ -78,6 +82,9 @@ describe('slot settings', () => {
     [{ reseat: null }, 'reseat'],
     [{ reseatFreezeMinutes: -1 }, 'reseatFreezeMinutes'],
     [{ reseatFreezeMinutes: 1441 }, 'reseatFreezeMinutes'],
+    [{ shortenedMinMinutes: 29 }, 'shortenedMinMinutes'],
+    [{ shortenedMinMinutes: 601 }, 'shortenedMinMinutes'],
+    [{ shortenedMinMinutes: 45.5 }, 'shortenedMinMinutes'],
     [{ turnTimes: [{ maxCovers: 0, minutes: 60 }] }, 'turnTimes.0.maxCovers'],
     [{ turnTimes: [{ maxCovers: 2, minutes: 14 }] }, 'turnTimes.0.minutes'],
     [{ turnTimes: [{ maxCovers: 2, minutes: 721 }] }, 'turnTimes.0.minutes'],

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { defaultOpeningHours } from '../src/opening-hours.js';
 import {
   countCovers,
+  kitchenCoversOf,
   localDateTimeOf,
   slotsOfDay,
   weekdayOf,
@@ -131,6 +132,26 @@ describe('countCovers', () => {
       [3, 7, 1],
     ]);
     expect(counted.every((s) => s.maxCovers === 10)).toBe(true);
+  });
+
+  it('takes the kitchen as the arrival limit when its smallest station is below pacing', () => {
+    expect(kitchenCoversOf([])).toBeNull();
+    expect(kitchenCoversOf([{ capacityPerSlot: 12 }, { capacityPerSlot: 7 }])).toBe(7);
+    const arrivals = [booking('a', 4, '2026-06-10T17:00:00Z'), booking('b', 8, '2026-06-10T17:15:00Z')];
+    const paced = countCovers(slots, arrivals, 10, 120);
+    expect(paced.map((s) => [s.kitchenCovers, s.coversBookable])).toEqual([
+      [null, 6],
+      [null, 2],
+      [null, 10],
+      [null, 10],
+    ]);
+    const cooked = countCovers(slots, arrivals, 10, 120, [], 7);
+    expect(cooked.map((s) => [s.kitchenCovers, s.coversAvailable, s.coversBookable])).toEqual([
+      [7, 6, 3],
+      [7, 2, 0],
+      [7, 10, 7],
+      [7, 10, 7],
+    ]);
   });
 
   it('never goes below zero available when a slot is overbooked', () => {

@@ -81,8 +81,21 @@ describe('turn time settings (SlotConfigService, embedded store)', () => {
       turnTimes: [],
       reseat: true,
       reseatFreezeMinutes: 60,
+      shortenedMinMinutes: null,
       customized: true,
     });
+  });
+
+  it('stores shortenedMinMinutes, keeps it while other fields change, and turns it off with null', async () => {
+    const config = service(newTenantId());
+    expect((await config.get()).shortenedMinMinutes).toBeNull();
+    expect((await config.update({ shortenedMinMinutes: 45 })).shortenedMinMinutes).toBe(45);
+    expect((await config.update({ reseat: false })).shortenedMinMinutes).toBe(45);
+    await expect(config.update({ shortenedMinMinutes: 29 })).rejects.toMatchObject({
+      code: 'VALIDATION_FAILED',
+    });
+    expect((await config.get()).shortenedMinMinutes).toBe(45);
+    expect((await config.update({ shortenedMinMinutes: null })).shortenedMinMinutes).toBeNull();
   });
 
   it('lets only an administrator change them', async () => {

@@ -1,4 +1,7 @@
 import DataLoader from 'dataloader';
+import { AvailabilityService } from './availability/availability-service.js';
+import { capacitySlots } from './availability/bookable-slots.js';
+import type { BookableSlot } from './availability/day-search.js';
 import type { Viewer } from '@coperto/auth';
 import type { Logger, SubgraphClient, SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import type { TenantStore } from '@coperto/store';
@@ -42,6 +45,8 @@ export interface PrenotazioneServices {
   agenda: AgendaService;
   opzioni: OpzioneService;
   waitlist: WaitlistService;
+  /** The bookable times of a day (`disponibilita`). */
+  availability: AvailabilityService;
 }
 
 export interface PrenotazioneContext extends PrenotazioneServices {
@@ -53,9 +58,9 @@ export interface PrenotazioneContext extends PrenotazioneServices {
 export interface ServiceParts {
   tenantStore: TenantStore;
   viewer: Viewer;
-  /** tavolo's table check (`_entities`) and, unless `waitlistInputs` is given, the waitlist's tavolo calls. */
+  /** The waitlist's calls to tavolo (unless `waitlistInputs` is given). */
   subgraphs: SubgraphClient;
-  /** Tables, combinations and the seating settings, from tavolo and capacity. */
+  /** Tables (and whether they exist), combinations and the seating settings, from tavolo and capacity. */
   seating: SeatingSources;
   timeZone: string;
   now: () => Date;
@@ -71,6 +76,8 @@ export interface ServiceParts {
   waitlistInputs?: SeatingInputs | undefined;
   /** The waitlist's walk-in bookings (default: the booking service's import). */
   walkIns?: WalkInBookings | undefined;
+  /** capacity's bookable slots of a date, for the availability search (default: capacity's API). */
+  bookableSlots?: ((date: string) => Promise<BookableSlot[]>) | undefined;
 }
 
 /** Builds one tenant's services and the seating objects they share (claims, placement, re-seating). */
@@ -87,13 +94,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     now,
     logger,
   });
-  const placement = new SeatPlacement({
-    claims,
-    sources: parts.seating,
-    subgraphs: parts.subgraphs,
-    token: viewer.token,
-    timeZone,
-  });
+  const placement = new SeatPlacement({ claims, sources: parts.seating, timeZone });
   const event = bookingEvents(viewer.tenantId);
   const reseater = new Reseater({
     claims,
@@ -127,14 +128,26 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     subgraphSeatingInputs({ subgraphs: parts.subgraphs, viewer, seating: parts.seating });
   const places = new QueuePlaces({ seating: waitlistInputs, agenda, now });
   const waitlistEvent = waitlistEvents(viewer.tenantId);
+  const availability = new AvailabilityService({
+    sources: parts.seating,
+    slots: parts.bookableSlots ?? capacitySlots(parts.subgraphs, viewer.token),
+    heldIn: (tableIds, from, to) => claims.heldIn(tableIds, from, to),
+    bookings: (ids) => store.findByIds(ids),
+    timeZone,
+    now,
+    // staff only: a token the service issued (a channel's key) is told the times, never the tables
+    showPlaces: viewer.grant === undefined,
+  });
   return {
     rights,
     prenotazioni,
+    availability,
     sync: new SyncService(store, now),
     agenda,
     opzioni: new OpzioneService({
       store: options,
       placement,
+      reseater,
       claims,
       seating: parts.seating,
       timeZone,

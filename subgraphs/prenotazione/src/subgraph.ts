@@ -45,3 +45,7 @@ export type { PrenotazioneDeps } from './context.js';
 export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './bookings/prenotazione-input.js';
 export { SYNC_MAX_LIMIT } from './bookings/sync.js';
 export { OPTION_TTL_RANGE } from './options/opzione-record.js';
+export {
+  LIMIT_RANGE as DISPONIBILITA_LIMIT_RANGE,
+  MAX_COVERS as DISPONIBILITA_MAX_COVERS,
+} from './availability/availability-input.js';

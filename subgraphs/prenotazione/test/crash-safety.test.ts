@@ -7,7 +7,7 @@ import { openEmbeddedStore, StoreUnavailableError, type DocumentStore } from '@c
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
 import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
-import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
+import { seatingWorld, noSubgraphCalls, worldSources } from './seating-fixture.js';
 
 /**
  * What a crash leaves behind, simulated at the exact points where a process could die between two writes:
@@ -40,7 +40,7 @@ describe('a crash never leaves half a booking', () => {
       tenantStore: store.forTenant(viewer.tenantId),
       stores: { bookings: overrides.store, agenda: overrides.agenda },
       viewer,
-      subgraphs: tablesExist,
+      subgraphs: noSubgraphCalls,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
       seating: {

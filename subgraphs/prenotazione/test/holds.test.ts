@@ -8,7 +8,7 @@ import { importedId } from '../src/bookings/prenotazione-record.js';
 import { PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
 import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
-import { seatingWorld, tablesExist, worldSources } from './seating-fixture.js';
+import { seatingWorld, noSubgraphCalls, worldSources } from './seating-fixture.js';
 
 /** Effective durations, table holds, their pruning and the window query, on the embedded store. */
 describe('table holds', () => {
@@ -45,7 +45,7 @@ describe('table holds', () => {
       tenantStore: tenantStore(),
       stores: { bookings: overrides.store, agenda: overrides.agenda },
       viewer,
-      subgraphs: tablesExist,
+      subgraphs: noSubgraphCalls,
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),
       seating: {

@@ -6,14 +6,11 @@ import type {
   SeatingTable,
 } from '../src/seating/seating-sources.js';
 
-/** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
-export const tablesExist: SubgraphClient = {
-  request: async <TResult, TVariables>(_: string, __: unknown, variables: TVariables) =>
-    ({
-      _entities: (variables as { representations: Array<{ id: string }> }).representations.map(({ id }) => ({
-        id,
-      })),
-    }) as TResult,
+/** The subgraph client where nothing may call another subgraph: the sources below stand in for them. */
+export const noSubgraphCalls: SubgraphClient = {
+  request: async (subgraph: string) => {
+    throw new Error(`unexpected call to ${subgraph}: the test's seating sources stand in for it`);
+  },
 };
 
 /** What tavolo and capacity would answer, held in memory and changeable by the test (the real reads are e2e). */
@@ -25,19 +22,26 @@ export interface SeatingWorld {
 
 export function seatingWorld(overrides: Partial<SeatingWorld> = {}): SeatingWorld {
   return {
-    config: { turnTimes: [], defaultMealMinutes: 120, reseat: true, reseatFreezeMinutes: 60 },
+    config: {
+      turnTimes: [],
+      defaultMealMinutes: 120,
+      reseat: true,
+      reseatFreezeMinutes: 60,
+      shortenedMinMinutes: null,
+    },
     tables: [],
     combinations: [],
     ...overrides,
   };
 }
 
-/** Sources reading `world` at every call (so a test may change it between calls). */
+/** Sources reading `world` at every call (so a test may change it between calls); every table exists. */
 export function worldSources(world: SeatingWorld): SeatingSources {
   return {
     config: async () => world.config,
     activeTables: async () => world.tables,
     activeCombinations: async () => world.combinations.filter((c) => c.attivo),
     combination: async (id) => world.combinations.find((c) => c.id === id) ?? null,
+    unknownTables: async () => [],
   };
 }

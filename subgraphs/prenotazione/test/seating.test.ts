@@ -10,7 +10,7 @@ import { createPrenotazioneServices } from '../src/context.js';
 import { TableAgendaStore } from '../src/seating/table-agenda-store.js';
 import type { SeatingSources } from '../src/seating/seating-sources.js';
 import type { PrenotazioneInput } from '../src/generated/resolvers-types.js';
-import { seatingWorld, tablesExist, worldSources, type SeatingWorld } from './seating-fixture.js';
+import { seatingWorld, noSubgraphCalls, worldSources, type SeatingWorld } from './seating-fixture.js';
 
 /**
  * Seating rules of the booking service against the embedded store: turn times, combinations, auto-assignment,
@@ -67,7 +67,7 @@ describe('seating', () => {
       tenantStore: tenantStore(),
       stores: { bookings: parts.store, agenda: parts.agenda, options: parts.options },
       viewer,
-      subgraphs: tablesExist,
+      subgraphs: noSubgraphCalls,
       seating: parts.seating ?? worldSources(world),
       timeZone: 'Europe/Rome',
       now: () => new Date(clock),

@@ -3,24 +3,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
-import type { SubgraphClient } from '@coperto/server-kit';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { createPrenotazioneServices } from '../src/context.js';
 import type { QuoteTable } from '../src/waitlist/waitlist-quote.js';
 import type { SeatingInputs } from '../src/waitlist/waitlist-seating-inputs.js';
 import type { WalkInBookings } from '../src/waitlist/waitlist-seating.js';
 import { WAITLIST_COLLECTION } from '../src/waitlist/waitlist-store.js';
-import { seatingWorld, worldSources } from './seating-fixture.js';
-
-/** tavolo's answer to "do these tables exist": all of them do (the table subgraph is not under test here). */
-const tablesExist: SubgraphClient = {
-  request: async <TResult, TVariables>(_: string, __: unknown, variables: TVariables) =>
-    ({
-      _entities: (variables as { representations: Array<{ id: string }> }).representations.map(({ id }) => ({
-        id,
-      })),
-    }) as TResult,
-};
+import { noSubgraphCalls, seatingWorld, worldSources } from './seating-fixture.js';
 
 /** tavolo's tables as the waitlist sees them, in memory (tavolo's own rules are tested in tavolo). */
 class FloorTables implements SeatingInputs {
@@ -95,7 +84,7 @@ describe('WaitlistService against the embedded store', () => {
     createPrenotazioneServices({
       tenantStore: store.forTenant(viewer.tenantId),
       viewer,
-      subgraphs: tablesExist,
+      subgraphs: noSubgraphCalls,
       timeZone: 'Europe/Rome',
       now,
       seating: {

@@ -182,6 +182,8 @@ export type SlotConfigInput = {
   reseat?: boolean | null | undefined;
   /** 0..1440. */
   reseatFreezeMinutes?: number | null | undefined;
+  /** 30..600; null turns shortened seatings off. */
+  shortenedMinMinutes?: number | null | undefined;
 };
 
 /** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
@@ -479,6 +481,22 @@ export type ReleaseOpzioneMutationVariables = Exact<{
 
 export type ReleaseOpzioneMutation = { releaseOpzione: { id: string, released: boolean } };
 
+export type DisponibilitaQueryVariables = Exact<{
+  data?: string | null | undefined;
+  date?: string | null | undefined;
+  coperti?: number | null | undefined;
+  covers?: number | null | undefined;
+  ora?: string | null | undefined;
+  time?: string | null | undefined;
+  salaId?: string | number | null | undefined;
+  roomId?: string | number | null | undefined;
+  limite?: number | null | undefined;
+  limit?: number | null | undefined;
+}>;
+
+
+export type DisponibilitaQuery = { disponibilita: { data: string, date: string, coperti: number, covers: number, orari: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }>, times: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }> } };
+
 export type UploadBatchMutationVariables = Exact<{
   items: unknown;
 }>;
@@ -498,16 +516,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -550,7 +568,7 @@ export type CapacitySlotsQueryVariables = Exact<{
 }>;
 
 
-export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, arrivals: number, coversSeated: number }> };
+export type CapacitySlotsQuery = { slots: Array<{ start: string, end: string, startsAt: string, endsAt: string, maxCovers: number, coversBooked: number, coversAvailable: number, kitchenCovers: number | null, coversBookable: number, arrivals: number, coversSeated: number }> };
 
 export type ListCombinazioniQueryVariables = Exact<{
   salaId?: string | number | null | undefined;
@@ -682,6 +700,7 @@ export interface OperationResults {
   CreateOpzione: CreateOpzioneMutation;
   ListOpzioni: ListOpzioniQuery;
   ReleaseOpzione: ReleaseOpzioneMutation;
+  Disponibilita: DisponibilitaQuery;
   UploadBatch: UploadBatchMutation;
   GetBatchUpload: GetBatchUploadQuery;
   GetSlotConfig: GetSlotConfigQuery;

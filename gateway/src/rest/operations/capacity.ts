@@ -18,6 +18,7 @@ const SLOT_CONFIG_FIELDS = /* GraphQL */ `
     }
     reseat
     reseatFreezeMinutes
+    shortenedMinMinutes
     customized
     updatedAt
   }
@@ -42,6 +43,8 @@ export const capacityOperations = {
   UpdateProductionCategory: `mutation UpdateProductionCategory($id: ID!, $input: ProductionCategoryPatch!) { updateProductionCategory(id: $id, input: $input) { ...ProductionCategoryFields } } ${CATEGORY_FIELDS}`,
   DeleteProductionCategory: `mutation DeleteProductionCategory($id: ID!) { deleteProductionCategory(id: $id) { id deleted } }`,
   CapacitySlots: `query CapacitySlots($date: String!) {
-    slots(date: $date) { start end startsAt endsAt maxCovers coversBooked coversAvailable arrivals coversSeated }
+    slots(date: $date) {
+      start end startsAt endsAt maxCovers coversBooked coversAvailable kitchenCovers coversBookable arrivals coversSeated
+    }
   }`,
 } as const;

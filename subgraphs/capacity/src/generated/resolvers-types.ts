@@ -43,6 +43,11 @@ export type SlotConfig = {
   reseat: Scalars['Boolean']['output'];
   /** Bookings starting within this many minutes are never moved by re-seating (0..1440, default 60). */
   reseatFreezeMinutes: Scalars['Int']['output'];
+  /**
+   * Shortened seatings: where no table is free for a party's whole turn time but one is for at least this many
+   * minutes, the availability search offers the time with that shorter stay (30..600; null, the default: never).
+   */
+  shortenedMinMinutes?: Maybe<Scalars['Int']['output']>;
   /** False while the defaults apply. */
   customized: Scalars['Boolean']['output'];
   /** Last change (null while the defaults apply). */
@@ -83,6 +88,8 @@ export type SlotConfigInput = {
   reseat?: InputMaybe<Scalars['Boolean']['input']>;
   /** 0..1440. */
   reseatFreezeMinutes?: InputMaybe<Scalars['Int']['input']>;
+  /** 30..600; null turns shortened seatings off. */
+  shortenedMinMinutes?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type TurnTimeInput = {
@@ -146,6 +153,13 @@ export type CapacitySlot = {
   coversBooked: Scalars['Int']['output'];
   /** max(0, maxCovers - coversBooked). */
   coversAvailable: Scalars['Int']['output'];
+  /**
+   * The smallest capacityPerSlot of the production categories (every arriving cover orders from each kitchen
+   * station); null when there are none.
+   */
+  kitchenCovers?: Maybe<Scalars['Int']['output']>;
+  /** Covers that may still arrive in the slot: max(0, min(maxCovers, kitchenCovers) - coversBooked). */
+  coversBookable: Scalars['Int']['output'];
   /** Active bookings arriving in the slot. */
   arrivals: Scalars['Int']['output'];
   /**
@@ -356,6 +370,7 @@ export type SlotConfigResolvers<ContextType = CapacityContext, ParentType extend
   turnTimes?: Resolver<Array<ResolversTypes['TurnTime']>, ParentType, ContextType>;
   reseat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   reseatFreezeMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shortenedMinMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
   customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
 };
@@ -397,6 +412,8 @@ export type CapacitySlotResolvers<ContextType = CapacityContext, ParentType exte
   maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   coversBooked?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   coversAvailable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  kitchenCovers?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  coversBookable?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   arrivals?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   coversSeated?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };

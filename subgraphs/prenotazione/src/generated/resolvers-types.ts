@@ -245,6 +245,13 @@ export type Query = {
   /** Today's waiting and notified parties, oldest first, each with its position and current estimate. */
   listaAttesa: Array<VoceAttesa>;
   voceAttesa?: Maybe<VoceAttesa>;
+  /**
+   * Every bookable time of a local date for a party: a slot of capacity with room in pacing and the kitchen, and
+   * a place by the autoAssign rule (re-seating included when on) for the party's turn time, else a shortened stay
+   * of at least capacity's shortenedMinMinutes. Without ora|time every time in order (limite|limit caps it); with
+   * it the nearest first (ties: the earlier), at most limite (1..50, default 5). English names win.
+   */
+  disponibilita: DisponibilitaGiorno;
 };
 
 
@@ -285,6 +292,20 @@ export type QuerySyncPrenotazioniArgs = {
 
 export type QueryVoceAttesaArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type QueryDisponibilitaArgs = {
+  data?: InputMaybe<Scalars['String']['input']>;
+  date?: InputMaybe<Scalars['String']['input']>;
+  coperti?: InputMaybe<Scalars['Int']['input']>;
+  covers?: InputMaybe<Scalars['Int']['input']>;
+  ora?: InputMaybe<Scalars['String']['input']>;
+  time?: InputMaybe<Scalars['String']['input']>;
+  salaId?: InputMaybe<Scalars['ID']['input']>;
+  roomId?: InputMaybe<Scalars['ID']['input']>;
+  limite?: InputMaybe<Scalars['Int']['input']>;
+  limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
 export type Mutation = {
@@ -452,6 +473,38 @@ export type AnnullaAttesaInput = {
   state?: InputMaybe<StatoAttesa>;
 };
 
+/** One time the restaurant can seat the party: booked with autoAssign (and durationMinutes when shortened). */
+export type OrarioDisponibile = {
+  __typename?: 'OrarioDisponibile';
+  /** Local wall-clock time 'HH:MM' in the restaurant's zone. */
+  ora: Scalars['String']['output'];
+  time: Scalars['String']['output'];
+  /** The bookingDate to book with (local wall clock, YYYY-MM-DDTHH:mm:ss). */
+  dataOra: Scalars['String']['output'];
+  bookingDate: Scalars['String']['output'];
+  /** The party's turn time, or (shortened) the longest stay that fits: the table is needed back after it. */
+  durataMinuti: Scalars['Int']['output'];
+  durationMinutes: Scalars['Int']['output'];
+  /** True for a shortened seating (capacity's shortenedMinMinutes). */
+  ridotto: Scalars['Boolean']['output'];
+  shortened: Scalars['Boolean']['output'];
+  /** Staff only: the tables the autoAssign rule would take now (null for a channel key). */
+  tableIds?: Maybe<Array<Scalars['ID']['output']>>;
+  /** Staff only: the combination, when the place is one. */
+  combinationId?: Maybe<Scalars['ID']['output']>;
+};
+
+/** The bookable times of a day for a party. */
+export type DisponibilitaGiorno = {
+  __typename?: 'DisponibilitaGiorno';
+  data: Scalars['String']['output'];
+  date: Scalars['String']['output'];
+  coperti: Scalars['Int']['output'];
+  covers: Scalars['Int']['output'];
+  orari: Array<OrarioDisponibile>;
+  times: Array<OrarioDisponibile>;
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -576,6 +629,8 @@ export type ResolversTypes = {
   VoceAttesaInput: VoceAttesaInput;
   SiediAttesaInput: SiediAttesaInput;
   AnnullaAttesaInput: AnnullaAttesaInput;
+  OrarioDisponibile: ResolverTypeWrapper<OrarioDisponibile>;
+  DisponibilitaGiorno: ResolverTypeWrapper<DisponibilitaGiorno>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -602,6 +657,8 @@ export type ResolversParentTypes = {
   VoceAttesaInput: VoceAttesaInput;
   SiediAttesaInput: SiediAttesaInput;
   AnnullaAttesaInput: AnnullaAttesaInput;
+  OrarioDisponibile: OrarioDisponibile;
+  DisponibilitaGiorno: DisponibilitaGiorno;
 };
 
 export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Prenotazione'] = ResolversParentTypes['Prenotazione'], FederationReferenceType extends FederationReferenceTypes['Prenotazione'] = FederationReferenceTypes['Prenotazione']> = {
@@ -698,6 +755,7 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   opzioni?: Resolver<Array<ResolversTypes['Opzione']>, ParentType, ContextType>;
   listaAttesa?: Resolver<Array<ResolversTypes['VoceAttesa']>, ParentType, ContextType>;
   voceAttesa?: Resolver<Maybe<ResolversTypes['VoceAttesa']>, ParentType, ContextType, RequireFields<QueryVoceAttesaArgs, 'id'>>;
+  disponibilita?: Resolver<ResolversTypes['DisponibilitaGiorno'], ParentType, ContextType, Partial<QueryDisponibilitaArgs>>;
 };
 
 export type MutationResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
@@ -739,6 +797,28 @@ export type VoceAttesaResolvers<ContextType = PrenotazioneContext, ParentType ex
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type OrarioDisponibileResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['OrarioDisponibile'] = ResolversParentTypes['OrarioDisponibile']> = {
+  ora?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  time?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  dataOra?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  bookingDate?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  durataMinuti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  durationMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  ridotto?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  shortened?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  tableIds?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
+  combinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+};
+
+export type DisponibilitaGiornoResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['DisponibilitaGiorno'] = ResolversParentTypes['DisponibilitaGiorno']> = {
+  data?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  coperti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  orari?: Resolver<Array<ResolversTypes['OrarioDisponibile']>, ParentType, ContextType>;
+  times?: Resolver<Array<ResolversTypes['OrarioDisponibile']>, ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = PrenotazioneContext> = {
   Prenotazione?: PrenotazioneResolvers<ContextType>;
   Tavolo?: TavoloResolvers<ContextType>;
@@ -751,5 +831,7 @@ export type Resolvers<ContextType = PrenotazioneContext> = {
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
+  OrarioDisponibile?: OrarioDisponibileResolvers<ContextType>;
+  DisponibilitaGiorno?: DisponibilitaGiornoResolvers<ContextType>;
 };
 

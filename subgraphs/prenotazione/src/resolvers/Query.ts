@@ -8,4 +8,5 @@ export const Query: QueryResolvers = {
   occupazioniTavoli: (_, args, context) => context.agenda.holdsInWindow(args),
   syncPrenotazioni: (_, args, context) => context.sync.page(args),
   opzioni: (_, __, context) => context.opzioni.list(),
+  disponibilita: (_, args, context) => context.availability.day(args),
 };

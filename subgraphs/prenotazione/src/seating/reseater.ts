@@ -1,12 +1,13 @@
 import { TableUnavailableError } from '@coperto/errors';
 import type { Logger } from '@coperto/server-kit';
-import { seatCandidates, type SeatCandidate } from './assignment.js';
-import { isActive, type PrenotazioneRecord } from '../bookings/prenotazione-record.js';
+import type { SeatCandidate } from './assignment.js';
+import type { PrenotazioneRecord } from '../bookings/prenotazione-record.js';
 import type { PrenotazioneStore } from '../bookings/prenotazione-store.js';
 import type { BookingEvent } from '../events.js';
 import { bookingClaim } from './booking-owner.js';
 import { endsAt } from './holds.js';
-import { planReseat, type BlockingBooking, type OwnedSpan, type ReseatPlan } from './reseat-plan.js';
+import { planReseat, type OwnedSpan, type ReseatPlan } from './reseat-plan.js';
+import { reseatSearchOf } from './reseat-snapshot.js';
 import type { PlacementOwner, Placed, Reseat, SeatPlacement } from './seat-placement.js';
 import type { SeatingSources } from './seating-sources.js';
 import type { TableClaims } from './table-claims.js';
@@ -62,7 +63,6 @@ export class Reseater {
       this.deps.sources.activeTables(),
       this.deps.sources.activeCombinations(),
     ]);
-    const salaOf = new Map(tables.map((t) => [t.id, t.salaId]));
     const allTables = tables.map((t) => t.id);
     // holds of the whole local day on every table (moved bookings overlap the window, so lie within a day of it)
     const day = this.deps.placement.day(owner.localDate);
@@ -85,34 +85,18 @@ export class Reseater {
       ...new Set(held.filter((h) => h.entry.owner !== 'opzione').map((h) => h.entry.bookingId)),
     ];
     const bookings = new Map((await this.deps.store.findByIds(ownerIds)).map((b) => [b.id, b]));
-    const frozenUntil = this.deps.now().getTime() + freezeMinutes * 60_000;
-    const blocking = (id: string): BlockingBooking | undefined => {
-      const b = bookings.get(id);
-      if (!b) return undefined;
-      return {
-        id: b.id,
-        covers: b.covers,
-        window: { start: Date.parse(b.startsAt), end: Date.parse(endsAt(b)) },
-        tableIds: b.tableIds,
-        movable: isActive(b.state) && b.assegnazione === 'auto' && Date.parse(b.startsAt) >= frozenUntil,
-      };
+    // the same search the availability search runs over its snapshot (a time it offers is one re-seated here)
+    const snapshot = {
+      tables,
+      combinations,
+      holdsOf: (tableId: string) => spans.get(tableId) ?? [],
+      bookings,
+      frozenUntil: this.deps.now().getTime() + freezeMinutes * 60_000,
     };
-    const plan = planReseat({
-      targets: fitting,
-      covers: owner.covers,
-      ownerId: owner.id,
-      window: { start: Date.parse(owner.start), end: Date.parse(owner.end) },
-      day,
-      places: (covers, salaId) =>
-        seatCandidates(
-          tables.filter((t) => t.salaId === salaId),
-          combinations.filter((c) => c.salaId === salaId),
-          covers,
-        ),
-      holdsOf: (tableId) => spans.get(tableId) ?? [],
-      bookingOf: blocking,
-      salaOf: (tableId) => salaOf.get(tableId),
-    });
+    const window = { start: Date.parse(owner.start), end: Date.parse(owner.end) };
+    const plan = planReseat(
+      reseatSearchOf(snapshot, { ownerId: owner.id, covers: owner.covers, window, day }, fitting),
+    );
     return plan ? { plan, bookings } : null;
   }
 

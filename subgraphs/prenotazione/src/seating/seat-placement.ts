@@ -1,9 +1,7 @@
 import { NoTableAvailableError, TableUnavailableError, ValidationError } from '@coperto/errors';
 import { localDayBounds } from '@coperto/domain';
-import type { SubgraphClient } from '@coperto/server-kit';
 import { rankCandidates, seatCandidates, type SeatCandidate, type Span } from './assignment.js';
 import type { Assegnazione } from '../generated/resolvers-types.js';
-import { TablesExistDocument } from '../generated/tavolo-calls.js';
 import type { SeatingCombination, SeatingSources } from './seating-sources.js';
 import type { ClaimOwner, HeldEntry, TableClaims } from './table-claims.js';
 
@@ -37,8 +35,6 @@ export const MAX_ASSIGN_ATTEMPTS = 20;
 export interface SeatPlacementDeps {
   claims: TableClaims;
   sources: SeatingSources;
-  subgraphs: SubgraphClient;
-  token: string;
   timeZone: string;
 }
 
@@ -94,13 +90,7 @@ export class SeatPlacement {
   /** tableIds must exist in the caller's tenant: asked to tavolo through its API (one call for N tables). */
   async requireTables(tableIds: readonly string[]): Promise<void> {
     if (tableIds.length === 0) return;
-    const { _entities } = await this.deps.subgraphs.request(
-      'tavolo',
-      TablesExistDocument,
-      { representations: tableIds.map((id) => ({ __typename: 'Tavolo', id })) },
-      `Bearer ${this.deps.token}`,
-    );
-    const missing = tableIds.filter((_, i) => !_entities[i]);
+    const missing = await this.deps.sources.unknownTables(tableIds);
     // The seed's answer: a body naming a table that does not exist is a 400 naming tableIds (404 is for the
     // resource the URL names).
     if (missing.length > 0) {

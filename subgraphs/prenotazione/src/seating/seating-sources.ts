@@ -6,6 +6,7 @@ import {
   PrenotazioneActiveCombinationsDocument,
   PrenotazioneActiveTablesDocument,
   PrenotazioneCombinationDocument,
+  TablesExistDocument,
 } from '../generated/tavolo-calls.js';
 
 /** capacity's seating settings (slotConfig), the only ones prenotazione needs. */
@@ -16,6 +17,8 @@ export interface SeatingConfig {
   reseat: boolean;
   /** Auto-assigned bookings starting within this many minutes of now are never moved. */
   reseatFreezeMinutes: number;
+  /** Shortened seatings of at least this many minutes are offered by the availability search; null: never. */
+  shortenedMinMinutes: number | null;
 }
 
 /** An active table as assignment needs it (tavolo's Tavolo). */
@@ -47,6 +50,8 @@ export interface SeatingSources {
   activeCombinations(): Promise<SeatingCombination[]>;
   /** One combination of the tenant (active or not), null when unknown. */
   combination(id: string): Promise<SeatingCombination | null>;
+  /** Those of `tableIds` that are no table of the tenant (any state): one call for N tables. */
+  unknownTables(tableIds: readonly string[]): Promise<string[]>;
 }
 
 /**
@@ -120,5 +125,14 @@ export function createSeatingSources(options: {
     combination: async (id) =>
       (await subgraphs.request('tavolo', PrenotazioneCombinationDocument, { id }, authorization))
         .combinazione,
+    unknownTables: async (tableIds) => {
+      const { _entities } = await subgraphs.request(
+        'tavolo',
+        TablesExistDocument,
+        { representations: tableIds.map((id) => ({ __typename: 'Tavolo', id })) },
+        authorization,
+      );
+      return tableIds.filter((_, i) => !_entities[i]);
+    },
   };
 }

@@ -2,7 +2,7 @@ import { turnMinutes } from '@coperto/domain';
 import type { TableHoldsReader } from '../seating/agenda-service.js';
 import { QUOTE_HORIZON_MS, quoteQueue, type QuoteTable } from './waitlist-quote.js';
 import type { QueuePlace, WaitlistRecord } from './waitlist-record.js';
-import type { SeatingConfig, SeatingInputs } from './waitlist-seating-inputs.js';
+import type { SeatingInputs, TurnTimeConfig } from './waitlist-seating-inputs.js';
 
 export interface QueuePlacesDeps {
   seating: SeatingInputs;
@@ -60,6 +60,6 @@ export class QueuePlaces {
 }
 
 /** The turn time for a party of `covers` in the tenant's settings. */
-export function turnFor(config: SeatingConfig): (covers: number) => number {
+export function turnFor(config: TurnTimeConfig): (covers: number) => number {
   return (covers) => turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
 }

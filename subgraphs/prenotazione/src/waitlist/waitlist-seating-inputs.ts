@@ -1,19 +1,15 @@
 import type { Viewer } from '@coperto/auth';
-import type { TurnTime } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { WaitlistSeatTableDocument, WaitlistTablesDocument } from '../generated/tavolo-calls.js';
-import type { SeatingSources } from '../seating/seating-sources.js';
+import type { SeatingConfig, SeatingSources } from '../seating/seating-sources.js';
 import type { QuoteCombination, QuoteTable } from './waitlist-quote.js';
 
 /** The tenant's seating settings the waitlist needs: the turn times and the default meal duration. */
-export interface SeatingConfig {
-  defaultMealMinutes: number;
-  turnTimes: readonly TurnTime[];
-}
+export type TurnTimeConfig = Pick<SeatingConfig, 'defaultMealMinutes' | 'turnTimes'>;
 
 /**
  * What the waitlist reads from, and writes to, the other subgraphs, with the caller's token: the tables with
- * their statuses (tavolo), and through the booking service's seating sources tavolo's active combinations and
+ * their statuses (tavolo), and through the seating sources bookings use tavolo's active combinations and
  * capacity's turn times (one cached read per tenant, shared with assignment).
  */
 export interface SeatingInputs {
@@ -21,7 +17,7 @@ export interface SeatingInputs {
   tables(): Promise<QuoteTable[]>;
   /** The tenant's active combinations of tables. */
   combinations(): Promise<QuoteCombination[]>;
-  seatingConfig(): Promise<SeatingConfig>;
+  seatingConfig(): Promise<TurnTimeConfig>;
   /** Sets each table's status to occupied with the party's covers (idempotent: occupied again stays so). */
   setOccupied(tableIds: readonly string[], covers: number): Promise<void>;
 }
@@ -55,10 +51,7 @@ export function subgraphSeatingInputs(deps: {
         active: c.attivo,
       }));
     },
-    async seatingConfig() {
-      const config = await deps.seating.config();
-      return { defaultMealMinutes: config.defaultMealMinutes, turnTimes: config.turnTimes };
-    },
+    seatingConfig: () => deps.seating.config(),
     async setOccupied(tableIds, covers) {
       for (const id of tableIds) {
         await deps.subgraphs.request('tavolo', WaitlistSeatTableDocument, { id, pax: covers }, authorization);
