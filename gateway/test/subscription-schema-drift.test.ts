@@ -57,6 +57,7 @@ describe("the subscription schema's record types", () => {
     expect(sharedTypes().sort()).toEqual(
       [
         'Assegnazione',
+        'CanalePrenotazione',
         'BookingState',
         'Prenotazione',
         'StatoAttesa',

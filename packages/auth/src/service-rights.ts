@@ -9,7 +9,13 @@ import type { Viewer } from './viewer.js';
  */
 // A field joins its role's list only together with the checks its service makes for that role (deny until enforced).
 export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<string>>> = {
-  channel: new Set(['Query.canaleCorrente']),
+  channel: new Set([
+    'Query.canaleCorrente',
+    'Query.disponibilita',
+    'Mutation.createOpzione',
+    'Mutation.releaseOpzione',
+    'Mutation.createPrenotazione',
+  ]),
   guest: new Set([]),
 };
 

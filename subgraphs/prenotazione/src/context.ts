@@ -9,6 +9,7 @@ import { NewBookings } from './bookings/new-bookings.js';
 import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
 import { PrenotazioneService } from './bookings/prenotazione-service.js';
 import { PrenotazioneStore } from './bookings/prenotazione-store.js';
+import { ServiceTokenRights } from './bookings/service-token-rights.js';
 import { SyncService } from './bookings/sync-service.js';
 import { bookingEvents, waitlistEvents } from './events.js';
 import { BookingFromOption } from './options/booking-from-option.js';
@@ -35,6 +36,8 @@ export type PrenotazioneDeps = SubgraphDeps;
 
 /** One request's services, each built once and handed to the others that need it. */
 export interface PrenotazioneServices {
+  /** What a channel key may send (a guest token nothing yet); staff unlimited. */
+  rights: ServiceTokenRights;
   /** Bookings: reads, creates, moves, the state flow. */
   prenotazioni: PrenotazioneService;
   /** The delta sync of bookings. */
@@ -83,6 +86,8 @@ export interface ServiceParts {
 /** Builds one tenant's services and the seating objects they share (claims, placement, re-seating). */
 export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneServices {
   const { viewer, timeZone, now, onEventsWritten, logger } = parts;
+  const rights = new ServiceTokenRights(viewer);
+  const channelId = rights.channel?.id ?? null;
   const store = parts.stores?.bookings ?? new PrenotazioneStore(parts.tenantStore);
   const options = parts.stores?.options ?? new OpzioneStore(parts.tenantStore);
   const claims = new TableClaims({
@@ -104,8 +109,8 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     onEventsWritten,
     logger,
   });
-  const inserts = new NewBookings({ store, claims, event, onEventsWritten });
-  const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now });
+  const inserts = new NewBookings({ store, claims, event, onEventsWritten, channel: rights.channel });
+  const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now, channelId });
   const prenotazioni = new PrenotazioneService({
     store,
     claims,
@@ -137,6 +142,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     showPlaces: viewer.grant === undefined,
   });
   return {
+    rights,
     prenotazioni,
     availability,
     guestData: new GuestDataEraser({
@@ -157,6 +163,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
       seating: parts.seating,
       timeZone,
       now,
+      channelId,
     }),
     waitlist: new WaitlistService({
       store: waitlistStore,

@@ -23,6 +23,16 @@ export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
     combinationId
     assegnazione
     assignment
+    origine
+    source
+    canale {
+      id
+      nome
+    }
+    channel {
+      id
+      nome
+    }
   }
 `;
 

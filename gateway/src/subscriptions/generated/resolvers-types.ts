@@ -157,8 +157,21 @@ export type Prenotazione = {
   /** auto when the service chose the tables (autoAssign or an auto-assigned option), else manual. */
   assegnazione: Assegnazione;
   assignment: Assegnazione;
+  /** Where the booking came from: staff, online (a booking channel) or pos (the batch upload); source = origine. */
+  origine: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  /** The booking channel it was made through (origine online); channel = canale. */
+  canale?: Maybe<CanalePrenotazione>;
+  channel?: Maybe<CanalePrenotazione>;
   /** Only in bookings.updated of a re-seated booking: its tables before the move. */
   previousTableIds?: Maybe<Array<Scalars['ID']['output']>>;
+};
+
+/** A booking's channel, as the booking keeps it. */
+export type CanalePrenotazione = {
+  __typename?: 'CanalePrenotazione';
+  id: Scalars['ID']['output'];
+  nome: Scalars['String']['output'];
 };
 
 export type BookingState =
@@ -309,6 +322,7 @@ export type ResolversTypes = {
   TableStatus: TableStatus;
   TableLock: ResolverTypeWrapper<TableLock>;
   Prenotazione: ResolverTypeWrapper<Prenotazione>;
+  CanalePrenotazione: ResolverTypeWrapper<CanalePrenotazione>;
   BookingState: BookingState;
   WaitlistEvent: ResolverTypeWrapper<CloudEventModel>;
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
@@ -330,6 +344,7 @@ export type ResolversParentTypes = {
   Float: Scalars['Float']['output'];
   TableLock: TableLock;
   Prenotazione: Prenotazione;
+  CanalePrenotazione: CanalePrenotazione;
   WaitlistEvent: CloudEventModel;
   VoceAttesa: VoceAttesa;
 };
@@ -421,7 +436,16 @@ export type PrenotazioneResolvers<ContextType = SubscriptionContext, ParentType 
   combinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   assegnazione?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
   assignment?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
+  origine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  canale?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
+  channel?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
   previousTableIds?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
+};
+
+export type CanalePrenotazioneResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['CanalePrenotazione'] = ResolversParentTypes['CanalePrenotazione']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type WaitlistEventResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['WaitlistEvent'] = ResolversParentTypes['WaitlistEvent']> = {
@@ -464,6 +488,7 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   Tavolo?: TavoloResolvers<ContextType>;
   TableLock?: TableLockResolvers<ContextType>;
   Prenotazione?: PrenotazioneResolvers<ContextType>;
+  CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   WaitlistEvent?: WaitlistEventResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
 };

@@ -5,6 +5,7 @@ import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
 import { generateCodice, type PrenotazioneRecord } from './prenotazione-record.js';
 import { CODICE_INDEX, type PrenotazioneStore } from './prenotazione-store.js';
+import type { ChannelRef, Origine } from './service-token-rights.js';
 
 const MAX_CODICE_ATTEMPTS = 10;
 
@@ -29,10 +30,18 @@ export interface NewBookingsDeps {
   claims: TableClaims;
   event: BookingEvent;
   onEventsWritten: () => void;
+  /** The caller's booking channel: its bookings are `online` and carry it. */
+  channel?: ChannelRef | null;
 }
 
 export class NewBookings implements BookingInserts {
   constructor(private readonly deps: NewBookingsDeps) {}
+
+  /** `origine|source` and `canale` of a new booking: a channel's is online, the batch's (fixedId) pos. */
+  private provenance(fixedId: string | null): { origine: Origine; canale: ChannelRef | null } {
+    const channel = this.deps.channel ?? null;
+    return { origine: channel ? 'online' : fixedId ? 'pos' : 'staff', canale: channel };
+  }
 
   async insert(
     base: PrenotazioneRecord,
@@ -41,7 +50,7 @@ export class NewBookings implements BookingInserts {
   ): Promise<CreateOutcome> {
     try {
       for (let attempt = 0; ; attempt++) {
-        const record = { ...base, codice: generateCodice() };
+        const record = { ...base, ...this.provenance(fixedId), codice: generateCodice() };
         try {
           const saved = await this.deps.store.insert(record, [this.deps.event('bookings.created', record)]);
           this.deps.onEventsWritten();

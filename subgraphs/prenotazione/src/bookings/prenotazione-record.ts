@@ -1,3 +1,4 @@
+import type { ChannelRef, Origine } from './service-token-rights.js';
 import { createHash, randomInt } from 'node:crypto';
 import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
 import type { Assegnazione, BookingState } from '../generated/resolvers-types.js';
@@ -58,6 +59,10 @@ export interface PrenotazioneRecord {
   notes: string | null;
   state: BookingState;
   durationMinutes: number | null;
+  /** Where it came from (absent on records stored before: `pos` with an externalId, else `staff`). */
+  origine?: Origine;
+  /** The booking channel it was made through (origine `online`). */
+  canale?: ChannelRef | null;
   /**
    * Minutes the booking holds its tables: its own durationMinutes, else the tenant's default meal duration,
    * fixed when created or moved. Absent on records stored before it existed (see holds.ts effectiveMinutes).
@@ -146,10 +151,26 @@ export function generateCodice(): string {
 export function publicPrenotazione(record: PrenotazioneRecord) {
   const { version: _v, claimRev: _c, localDate: _d, effectiveDurationMinutes: _e, ...visible } = record;
   const assegnazione = assegnazioneOf(record);
-  return { ...visible, combinationId: record.combinationId ?? null, assegnazione, assignment: assegnazione };
+  const origine = origineOf(record);
+  const canale = record.canale ?? null;
+  return {
+    ...visible,
+    combinationId: record.combinationId ?? null,
+    assegnazione,
+    assignment: assegnazione,
+    origine,
+    source: origine,
+    canale,
+    channel: canale,
+  };
 }
 
 /** How the booking's tables were chosen; records stored before auto-assignment existed are manual. */
 export function assegnazioneOf(record: Pick<PrenotazioneRecord, 'assegnazione'>): Assegnazione {
   return record.assegnazione ?? 'manual';
+}
+
+/** `origine|source`: stored on new bookings; an older record is `pos` when the batch made it, else `staff`. */
+export function origineOf(record: Pick<PrenotazioneRecord, 'origine' | 'externalId'>): Origine {
+  return record.origine ?? (record.externalId ? 'pos' : 'staff');
 }

@@ -63,6 +63,12 @@ export type Prenotazione = {
   /** Seating: auto when the service chose the tables (autoAssign or an auto-assigned option), else manual. */
   assegnazione: Assegnazione;
   assignment: Assegnazione;
+  /** Where the booking came from: `staff`, `online` (a booking channel) or `pos` (the batch upload). `source` = `origine`. */
+  origine: Scalars['String']['output'];
+  source: Scalars['String']['output'];
+  /** The booking channel it was made through (origine `online`); `channel` = `canale`. */
+  canale?: Maybe<CanalePrenotazione>;
+  channel?: Maybe<CanalePrenotazione>;
 };
 
 export type BookingState =
@@ -85,6 +91,13 @@ export type Tavolo = {
 /** Tables belong to the tavolo subgraph; prenotazione adds their bookings. */
 export type TavoloPrenotazioniArgs = {
   data?: InputMaybe<Scalars['String']['input']>;
+};
+
+/** A booking's channel, as the booking keeps it (docs/channels.md). */
+export type CanalePrenotazione = {
+  __typename?: 'CanalePrenotazione';
+  id: Scalars['ID']['output'];
+  nome: Scalars['String']['output'];
 };
 
 /** Create input: English or Italian names; when both are sent the English one wins. */
@@ -615,6 +628,7 @@ export type ResolversTypes = {
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   BookingState: BookingState;
   Tavolo: ResolverTypeWrapper<FederationReferenceTypes['Tavolo']>;
+  CanalePrenotazione: ResolverTypeWrapper<CanalePrenotazione>;
   PrenotazioneInput: PrenotazioneInput;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
   PrenotazionePatch: PrenotazionePatch;
@@ -646,6 +660,7 @@ export type ResolversParentTypes = {
   String: Scalars['String']['output'];
   Int: Scalars['Int']['output'];
   Tavolo: FederationReferenceTypes['Tavolo'];
+  CanalePrenotazione: CanalePrenotazione;
   PrenotazioneInput: PrenotazioneInput;
   Boolean: Scalars['Boolean']['output'];
   PrenotazionePatch: PrenotazionePatch;
@@ -694,12 +709,21 @@ export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType 
   combinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
   assegnazione?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
   assignment?: Resolver<ResolversTypes['Assegnazione'], ParentType, ContextType>;
+  origine?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  canale?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
+  channel?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
 };
 
 export type TavoloResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Tavolo'] = ResolversParentTypes['Tavolo'], FederationReferenceType extends FederationReferenceTypes['Tavolo'] = FederationReferenceTypes['Tavolo']> = {
   __resolveReference?: ReferenceResolver<Maybe<ResolversTypes['Tavolo']> | FederationReferenceType, FederationReferenceType, ContextType>;
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   prenotazioni?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, Partial<TavoloPrenotazioniArgs>>;
+};
+
+export type CanalePrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['CanalePrenotazione'] = ResolversParentTypes['CanalePrenotazione']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  nome?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type SyncPageResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['SyncPage'] = ResolversParentTypes['SyncPage']> = {
@@ -825,6 +849,7 @@ export type DisponibilitaGiornoResolvers<ContextType = PrenotazioneContext, Pare
 export type Resolvers<ContextType = PrenotazioneContext> = {
   Prenotazione?: PrenotazioneResolvers<ContextType>;
   Tavolo?: TavoloResolvers<ContextType>;
+  CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   SyncPage?: SyncPageResolvers<ContextType>;
   OccupazioneTavolo?: OccupazioneTavoloResolvers<ContextType>;
   ImportResult?: ImportResultResolvers<ContextType>;

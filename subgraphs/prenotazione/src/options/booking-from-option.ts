@@ -7,7 +7,7 @@ import type { OptionBookings } from '../bookings/prenotazione-service.js';
 import type { PrenotazioneInput } from '../generated/resolvers-types.js';
 import { bookingClaim } from '../seating/booking-owner.js';
 import type { TableClaims } from '../seating/table-claims.js';
-import { isLiveOption } from './opzione-record.js';
+import { heldBy, isLiveOption } from './opzione-record.js';
 import type { OpzioneStore } from './opzione-store.js';
 import { releaseOptionHolds } from './option-holds.js';
 
@@ -17,6 +17,8 @@ export interface BookingFromOptionDeps {
   bookings: BookingInserts;
   timeZone: string;
   now: () => Date;
+  /** The caller's booking channel: it books from its own options only (another's is as if it did not exist). */
+  channelId?: string | null;
 }
 
 /**
@@ -38,7 +40,9 @@ export class BookingFromOption implements OptionBookings {
     if (input.durationMinutes != null) checks.add('durationMinutes', "the option's window applies");
     checks.text('opzioneId', optionId, { min: 1, max: 200 }).throwIfAny();
     const option = await this.deps.options.findById(optionId);
-    if (!option || !isLiveOption(option, this.stamp())) throw new OptionExpiredError(optionId);
+    if (!option || !isLiveOption(option, this.stamp()) || !heldBy(option, this.deps.channelId)) {
+      throw new OptionExpiredError(optionId);
+    }
     const mismatch = new InputChecks();
     if (merged.covers != null && merged.covers !== option.covers) {
       mismatch.add('covers', `must be the option's ${option.covers} (or absent)`);

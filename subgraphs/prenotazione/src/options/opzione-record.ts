@@ -24,6 +24,8 @@ export interface OpzioneRecord {
   /** Set when the option is released before it expires. */
   releasedAt: string | null;
   createdAt: string;
+  /** The booking channel that holds it (absent: staff); only that channel may book from it or release it. */
+  canaleId?: string | null;
 }
 
 /** TTL bounds of an option in seconds (decisions "Seating"). */
@@ -33,4 +35,9 @@ export const DEFAULT_OPTION_TTL_SECONDS = 300;
 /** Whether the option still holds its tables at `now` (ISO instant). */
 export function isLiveOption(option: OpzioneRecord, now: string): boolean {
   return option.usedAt === null && option.releasedAt === null && option.expiresAt > now;
+}
+
+/** Whether the caller may use the option: staff any, a channel its own only. */
+export function heldBy(option: OpzioneRecord, channelId: string | null | undefined): boolean {
+  return !channelId || option.canaleId === channelId;
 }

@@ -13,7 +13,12 @@ import type { Reseater } from '../seating/reseater.js';
 import { stayMinutes, type SeatingSources } from '../seating/seating-sources.js';
 import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
-import { DEFAULT_OPTION_TTL_SECONDS, OPTION_TTL_RANGE, type OpzioneRecord } from './opzione-record.js';
+import {
+  DEFAULT_OPTION_TTL_SECONDS,
+  heldBy,
+  OPTION_TTL_RANGE,
+  type OpzioneRecord,
+} from './opzione-record.js';
 import type { OpzioneStore } from './opzione-store.js';
 import { OPTION_CLAIM_REV, releaseOptionHolds } from './option-holds.js';
 
@@ -27,6 +32,8 @@ export interface OpzioneServiceDeps {
   seating: SeatingSources;
   timeZone: string;
   now: () => Date;
+  /** The caller's booking channel: its options carry it, and it sees no other options. */
+  channelId?: string | null;
 }
 
 /**
@@ -93,6 +100,7 @@ export class OpzioneService {
       usedAt: null,
       releasedAt: null,
       createdAt: now.toISOString(),
+      ...(this.deps.channelId ? { canaleId: this.deps.channelId } : {}),
     };
     try {
       return await this.deps.store.insert(record);
@@ -112,7 +120,7 @@ export class OpzioneService {
   async release(id: string): Promise<{ id: string; released: boolean }> {
     new InputChecks().text('id', id, { min: 1, max: 200 }).throwIfAny();
     const found = await this.deps.store.findById(id);
-    if (!found) throw new NotFoundError('Opzione', id);
+    if (!found || !heldBy(found, this.deps.channelId)) throw new NotFoundError('Opzione', id);
     const closed = await this.deps.store.close(id, this.deps.now().toISOString(), 'releasedAt');
     if (closed) await releaseOptionHolds(this.deps.claims, closed);
     return { id, released: closed !== null };

@@ -1,7 +1,10 @@
 import type { MutationResolvers } from '../generated/resolvers-types.js';
 
 export const Mutation: MutationResolvers = {
-  createPrenotazione: (_, args, context) => context.prenotazioni.create(args.input),
+  createPrenotazione: (_, args, context) => {
+    context.rights.checkBooking(args.input);
+    return context.prenotazioni.create(args.input);
+  },
   importPrenotazione: async (_, args, context) => {
     const { status, record } = await context.prenotazioni.import(args.input);
     return { status, prenotazione: record };
@@ -12,6 +15,9 @@ export const Mutation: MutationResolvers = {
     context.prenotazioni.changeState(args.id, 'annullata', args.motivo),
   cambiaStatoPrenotazione: (_, args, context) => context.prenotazioni.changeState(args.id, args.nuovoStato),
   cancellaDatiOspite: (_, args, context) => context.guestData.erase(args.prenotazioneIds, args.vociAttesaIds),
-  createOpzione: (_, args, context) => context.opzioni.create(args.input),
+  createOpzione: (_, args, context) => {
+    context.rights.checkOption(args.input);
+    return context.opzioni.create(args.input);
+  },
   releaseOpzione: (_, args, context) => context.opzioni.release(args.id),
 };

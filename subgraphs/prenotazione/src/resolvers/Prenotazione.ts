@@ -1,6 +1,6 @@
 import type { PrenotazioneResolvers } from '../generated/resolvers-types.js';
 import { effectiveMinutes, endsAt } from '../seating/holds.js';
-import { assegnazioneOf } from '../bookings/prenotazione-record.js';
+import { assegnazioneOf, origineOf } from '../bookings/prenotazione-record.js';
 
 export const Prenotazione: PrenotazioneResolvers = {
   __resolveReference: (reference, context) => context.prenotazioneById.load(reference.id),
@@ -10,4 +10,8 @@ export const Prenotazione: PrenotazioneResolvers = {
   assegnazione: (p) => assegnazioneOf(p),
   assignment: (p) => assegnazioneOf(p),
   tavoli: (p) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
+  origine: (p) => origineOf(p),
+  source: (p) => origineOf(p),
+  canale: (p) => p.canale ?? null,
+  channel: (p) => p.canale ?? null,
 };

@@ -1,0 +1,69 @@
+import type { Viewer } from '@coperto/auth';
+import { ForbiddenError } from '@coperto/errors';
+import { InputChecks } from '@coperto/domain';
+import type { OpzioneInput, PrenotazioneInput } from '../generated/resolvers-types.js';
+
+/** The longest hold a channel may ask for, in seconds (decisions: "an option with autoAssign (ttl <= 600)"). */
+export const CHANNEL_OPTION_MAX_TTL_SECONDS = 600;
+
+/** Where a booking came from (`origine|source`): staff, a booking channel, the point-of-sale batch. */
+export type Origine = 'staff' | 'online' | 'pos';
+
+/** The channel a booking or an option was made through. */
+export interface ChannelRef {
+  id: string;
+  nome: string;
+}
+
+/**
+ * What this subgraph lets a channel key or a guest token do beyond the gateway's table of root fields (the request
+ * may reach a subgraph port directly): a channel books and holds only by the autoAssign rule (or from its own
+ * option), names its guest and a way to reach them, and never picks tables, a state or an external id; a guest token
+ * does nothing here yet. Staff are not limited here.
+ */
+export class ServiceTokenRights {
+  constructor(private readonly viewer: Viewer) {}
+
+  /** The caller's channel, when the caller is a channel key. */
+  get channel(): ChannelRef | null {
+    const { grant } = this.viewer;
+    return grant?.role === 'channel' ? { id: grant.channelId, nome: grant.channelName } : null;
+  }
+
+  checkBooking(input: PrenotazioneInput): void {
+    if (this.refuseGuest()) return;
+    const checks = new InputChecks();
+    forbid(checks, input, ['tableIds', 'combinationId', 'state', 'externalId']);
+    const fromOption = (input.opzioneId ?? input.holdId) != null;
+    if (!fromOption && input.autoAssign !== true) {
+      checks.add('autoAssign', 'must be true for a booking channel (or book from its option)');
+    }
+    if ((input.customerName ?? input.cliente) == null) checks.add('customerName', 'is required');
+    if (input.customerPhone == null) checks.add('customerPhone', 'is required from a booking channel');
+    checks.throwIfAny();
+  }
+
+  checkOption(input: OpzioneInput): void {
+    if (this.refuseGuest()) return;
+    const checks = new InputChecks();
+    forbid(checks, input, ['tableIds', 'combinationId']);
+    if (input.autoAssign !== true) checks.add('autoAssign', 'must be true for a booking channel');
+    if (input.ttl != null && input.ttl > CHANNEL_OPTION_MAX_TTL_SECONDS) {
+      checks.add('ttl', `must be at most ${CHANNEL_OPTION_MAX_TTL_SECONDS} seconds for a booking channel`);
+    }
+    checks.throwIfAny();
+  }
+
+  /** A guest token may not create or hold anything; staff pass; a channel goes on to its own checks. */
+  private refuseGuest(): boolean {
+    const { grant } = this.viewer;
+    if (grant?.role === 'guest') throw new ForbiddenError('A guest token cannot do this');
+    return grant === undefined;
+  }
+}
+
+function forbid<T extends object>(checks: InputChecks, input: T, fields: readonly (keyof T & string)[]) {
+  for (const field of fields) {
+    if (input[field] != null) checks.add(field, 'is not accepted from a booking channel');
+  }
+}
