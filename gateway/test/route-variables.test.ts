@@ -1,9 +1,53 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { buildSchema, type GraphQLSchema } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { routes } from '../src/rest/route-table.js';
+import { operationDocument, routes } from '../src/rest/route-table.js';
+import { requestSchemas } from '../src/rest/request-schema.js';
+import { routeInputs } from '../src/rest/route-inputs.js';
 import { routeVariables } from '../src/rest/route-variables.js';
 import { fieldIssues } from '../src/http/errors.js';
 
-const route = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
+const apiSdl = readFileSync(resolve(import.meta.dirname, '../../schema/api.graphql'), 'utf8');
+const apiSchema = buildSchema(apiSdl);
+const routeOf = (method: string, path: string) => routes.find((r) => r.method === method && r.path === path)!;
+const inputsOf = (method: string, path: string, schema: GraphQLSchema = apiSchema) => {
+  const found = routeOf(method, path);
+  return routeInputs(found, schema, operationDocument(found));
+};
+const route = (method: string, path: string) => inputsOf(method, path);
+
+describe('routeInputs: a route’s body and query names, from the GraphQL schema alone', () => {
+  it('takes every field of the input type, or the operation’s other variables, less `except`', () => {
+    expect(inputsOf('POST', '/api/tavoli/:id/lock')).toEqual({
+      params: ['id'],
+      body: { into: 'input', names: ['deviceId', 'operatorName', 'ttl'] },
+    });
+    expect(inputsOf('POST', '/api/prenotazioni/:id/stato').body).toEqual({ names: ['nuovoStato'] });
+    expect(inputsOf('GET', '/api/prenotazioni/sync').query).toEqual({
+      names: ['modifiedSince', 'dal', 'al', 'limit'],
+    });
+    // A single create takes every PrenotazioneInput field but the batch's idempotency key.
+    const create = inputsOf('POST', '/api/prenotazioni').body!.names;
+    expect(create).toEqual(expect.arrayContaining(['covers', 'autoAssign', 'opzioneId', 'state']));
+    expect(create).not.toContain('externalId');
+  });
+
+  it('hands a field added to an input type to the route and its request schema, with no second edit', () => {
+    const grown = buildSchema(apiSdl.replace('input TavoloPatch {', 'input TavoloPatch {\n  colour: String'));
+    expect(inputsOf('PATCH', '/api/tavoli/:id', grown).body!.names).toContain('colour');
+    const patch = routeOf('PATCH', '/api/tavoli/:id');
+    const body = requestSchemas(patch, grown, operationDocument(patch)).body!;
+    expect((body.properties as Record<string, unknown>).colour).toEqual({ type: ['string', 'null'] });
+    expect(
+      routeVariables(inputsOf('PATCH', '/api/tavoli/:id', grown), {
+        params: { id: 't1' },
+        query: {},
+        body: { colour: 'red' },
+      }),
+    ).toEqual({ id: 't1', input: { colour: 'red' } });
+  });
+});
 
 describe('routeVariables: a validated request as its operation variables, from the route-table entry', () => {
   it('puts the body fields into `into`, ignoring others (a tenantId never comes from the body)', () => {

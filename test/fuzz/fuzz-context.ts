@@ -1,4 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { expect } from 'vitest';
+import { apiSchemaOf } from '@coperto/gateway';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { operations } from '../../gateway/src/rest/operations.js';
 import { routes } from '../../gateway/src/rest/route-table.js';
@@ -19,8 +22,9 @@ export async function createFuzzContext(stack: Stack): Promise<FuzzContext> {
   });
   const ids = [sala.body.id, tavolo.body.id].filter((id): id is string => typeof id === 'string');
   expect(ids).toHaveLength(2);
+  const schema = apiSchemaOf(readFileSync(resolve(import.meta.dirname, '../../supergraph.graphql'), 'utf8'));
   return {
-    shapes: routes.map(routeShape),
+    shapes: routes.map((route) => routeShape(route, schema)),
     authorizations: [
       `Bearer ${token}`,
       `Bearer ${token}`,

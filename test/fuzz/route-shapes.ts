@@ -1,4 +1,6 @@
-import type { RestRoute } from '../../gateway/src/rest/route-table.js';
+import type { GraphQLSchema } from 'graphql';
+import { operationDocument, type RestRoute } from '../../gateway/src/rest/route-table.js';
+import { routeInputs } from '../../gateway/src/rest/route-inputs.js';
 
 /** What the fuzzer knows of one route: its method and path, and the query and body names it reads. */
 export interface RouteShape {
@@ -10,17 +12,14 @@ export interface RouteShape {
   bodyFields: string[];
 }
 
-/** The route's input names, from its route-table entry (the fields its request schema documents). Pure. */
-export function routeShape(route: RestRoute): RouteShape {
-  const params = route.path
-    .split('/')
-    .filter((segment) => segment.startsWith(':'))
-    .map((segment) => segment.slice(1));
+/** The route's input names, as the gateway derives them from the API schema (what its request schema documents). */
+export function routeShape(route: RestRoute, schema: GraphQLSchema): RouteShape {
+  const inputs = routeInputs(route, schema, operationDocument(route));
   return {
     method: route.method,
     path: route.path,
-    params,
-    queryNames: [...(route.docs.query?.names ?? [])],
-    bodyFields: [...(route.docs.body?.fields ?? [])],
+    params: [...inputs.params],
+    queryNames: [...(inputs.query?.names ?? [])],
+    bodyFields: [...(inputs.body?.names ?? [])],
   };
 }

@@ -10,6 +10,7 @@ import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
+import { routeInputs, type RouteInputs } from './route-inputs.js';
 import { assertRouteAllowed } from './route-rights.js';
 import { routeVariables } from './route-variables.js';
 import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
@@ -59,6 +60,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
 
   for (const route of options.routes) {
     const document = operationDocument(route);
+    const inputs = routeInputs(route, options.schema, document);
     const schema = {
       ...requestSchemas(route, options.schema, document),
       // fastify serializes the success body with this schema (fast-json-stringify); errors go as they are.
@@ -73,7 +75,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       onRequest: authenticate(route),
       // Only a route with a body schema has a body to default (a GET's hit path runs one hook fewer).
       ...(route.docs.body ? { preValidation: emptyBody } : {}),
-      handler: (request, reply) => answer(route, request, reply),
+      handler: (request, reply) => answer(route, inputs, request, reply),
     });
   }
   const methodsByPath = new Map<string, Set<HttpMethod>>();
@@ -100,9 +102,9 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     });
   }
 
-  async function answer(route: RestRoute, request: FastifyRequest, reply: FastifyReply) {
+  async function answer(route: RestRoute, inputs: RouteInputs, request: FastifyRequest, reply: FastifyReply) {
     const contextValue = request.gatewayContext!;
-    const variables = routeVariables(route, {
+    const variables = routeVariables(inputs, {
       params: request.params as Record<string, string>,
       query: request.query as Record<string, unknown>,
       body: request.body,

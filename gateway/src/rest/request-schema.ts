@@ -1,7 +1,7 @@
 import { GraphQLNonNull, isNonNullType, parse, type GraphQLSchema } from 'graphql';
 import {
   constrain,
-  inputFieldType,
+  inputField,
   inputSchema,
   operationOf,
   outputSchema,
@@ -12,17 +12,13 @@ import {
 } from '../pages/openapi/json-schema.js';
 import { OBJECT_CONSTRAINTS } from './input-constraints.js';
 import type { RestRoute } from './rest-route.js';
+import { routeInputs } from './route-inputs.js';
 
 /** The JSON Schemas of a route's request, the one source of its validation (fastify) and its OpenAPI entry. */
 export interface RequestSchemas {
   params?: JsonSchema;
   querystring?: JsonSchema;
   body?: JsonSchema;
-}
-
-/** `:name` segments of a route path. */
-export function pathParams(path: string): string[] {
-  return [...path.matchAll(/:([A-Za-z_]\w*)/g)].map(([, name]) => name!);
 }
 
 /**
@@ -32,20 +28,21 @@ export function pathParams(path: string): string[] {
  */
 export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document: string): RequestSchemas {
   const { operation } = operationOf(parse(document), route.operation);
+  const inputs = routeInputs(route, schema, document);
   const typed = (name: string, into: string | undefined) => {
     if (!into) {
       const type = variableType(schema, operation, name);
       return { schema: inputSchema(type, `${route.operation}.$${name}`), required: isNonNullType(type) };
     }
     const container = variableType(schema, operation, into);
-    const type = inputFieldType(container, name);
+    const field = inputField(container, name);
     return {
-      schema: inputSchema(type, `${namedTypeName(container)}.${name}`),
-      required: false,
+      schema: inputSchema(field.type, `${namedTypeName(container)}.${name}`),
+      required: isNonNullType(field.type) && field.defaultValue === undefined,
     };
   };
   const out: RequestSchemas = {};
-  const params = pathParams(route.path);
+  const { params } = inputs;
   if (params.length > 0) {
     out.params = {
       type: 'object',
@@ -53,7 +50,7 @@ export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document
       required: params,
     };
   }
-  const query = route.docs.query;
+  const query = inputs.query;
   if (query) {
     const fields = query.names.map((name) => [name, typed(name, query.into)] as const);
     const required = fields.filter(([, f]) => f.required).map(([name]) => name);
@@ -63,7 +60,7 @@ export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document
       ...(required.length > 0 ? { required } : {}),
     };
   }
-  const body = route.docs.body;
+  const body = inputs.body;
   if (body) {
     const into = body.into;
     const objectConstraints = into
@@ -74,11 +71,12 @@ export function requestSchemas(route: RestRoute, schema: GraphQLSchema, document
       : [];
     const objectConstraint =
       objectConstraints.length > 1 ? { allOf: objectConstraints } : objectConstraints[0];
-    const properties = Object.fromEntries(body.fields.map((name) => [name, typed(name, into).schema]));
+    const fields = body.names.map((name) => [name, typed(name, into)] as const);
+    const required = fields.filter(([, f]) => f.required).map(([name]) => name);
     const shape: JsonSchema = {
       type: 'object',
-      properties,
-      ...(body.required?.length ? { required: [...body.required] } : {}),
+      properties: Object.fromEntries(fields.map(([name, f]) => [name, f.schema])),
+      ...(required.length > 0 ? { required } : {}),
     };
     out.body = objectConstraint ? constrain(shape, objectConstraint) : shape;
   }

@@ -4,6 +4,13 @@ import type { OperationName } from './operations.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** Where a part of the request goes; its names come from the schema (route-inputs.ts). */
+export interface InputSpec {
+  into?: string;
+  /** Names of the input the route does not take (e.g. the batch's `externalId` on a single create). */
+  except?: readonly string[];
+}
+
 /**
  * What the OpenAPI document says about a route beyond what the route table already tells (path, method,
  * status, operation). Field types come from the operation's GraphQL variables and selection set.
@@ -14,13 +21,14 @@ export interface RouteDocs {
   /** The group in the reference (e.g. `Tavoli`). */
   tag: string;
   /**
-   * The JSON body's fields: inside the variable `into` (e.g. `input`), or each a top-level variable of the
-   * operation when `into` is absent. Their JSON Schema comes from the GraphQL type of each field plus its
-   * entry in rest/input-constraints.ts; other fields of a body are ignored.
+   * The route reads a JSON body: the fields of the input type of the variable `into` (e.g. `input`), or, when
+   * `into` is absent, the operation's variables that are not path parameters (route-inputs.ts). Their JSON
+   * Schema comes from the GraphQL type of each field plus its entry in rest/input-constraints.ts; other fields
+   * of a body are ignored; the non-null ones without a default are required.
    */
-  body?: { fields: readonly string[]; into?: string; required?: readonly string[] };
-  /** Query parameters: inside the variable `into` (e.g. `filter`), or top-level variables (typed likewise). */
-  query?: { names: readonly string[]; into?: string };
+  body?: InputSpec;
+  /** Query parameters: the fields of the variable `into` (e.g. `filter`), or top-level variables, likewise. */
+  query?: InputSpec;
   /** Route-specific error codes, beside the ones every route can return (see openapi/errors.ts). */
   errors?: readonly ErrorCode[];
   /** An example request body. */

@@ -1,4 +1,4 @@
-import type { RestRoute } from './rest-route.js';
+import type { RouteInputs } from './route-inputs.js';
 
 /** A request as fastify hands it over, already validated against the route's schemas (request-schema.ts). */
 export interface ValidatedRequest {
@@ -8,11 +8,11 @@ export interface ValidatedRequest {
 }
 
 /**
- * The variables of a route's operation: each path parameter, and the body's and query's documented fields
- * (inside the variable `into`, or top level). Fields a body carries beyond those (e.g. a `tenantId`) are
+ * The variables of a route's operation: each path parameter, and the body's and query's fields (routeInputs:
+ * inside the variable `into`, or top level). Fields a body carries beyond those (e.g. a `tenantId`) are
  * ignored: the tenant always comes from the token. Pure.
  */
-export function routeVariables(route: RestRoute, request: ValidatedRequest): Record<string, unknown> {
+export function routeVariables(inputs: RouteInputs, request: ValidatedRequest): Record<string, unknown> {
   const variables: Record<string, unknown> = { ...request.params };
   const place = (source: Readonly<Record<string, unknown>>, names: readonly string[], into?: string) => {
     const picked: Record<string, unknown> = {};
@@ -20,8 +20,8 @@ export function routeVariables(route: RestRoute, request: ValidatedRequest): Rec
     if (into) variables[into] = picked;
     else Object.assign(variables, picked);
   };
-  const { body, query } = route.docs;
-  if (body) place((request.body ?? {}) as Record<string, unknown>, body.fields, body.into);
+  const { body, query } = inputs;
+  if (body) place((request.body ?? {}) as Record<string, unknown>, body.names, body.into);
   if (query) place(request.query, query.names, query.into);
   return variables;
 }

@@ -138,7 +138,15 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     availability,
     sync: new SyncService(store, now),
     agenda,
-    opzioni: new OpzioneService({ store: options, placement, claims, seating: parts.seating, timeZone, now }),
+    opzioni: new OpzioneService({
+      store: options,
+      placement,
+      reseater,
+      claims,
+      seating: parts.seating,
+      timeZone,
+      now,
+    }),
     waitlist: new WaitlistService({
       store: waitlistStore,
       places,

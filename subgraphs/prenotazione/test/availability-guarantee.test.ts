@@ -96,12 +96,13 @@ describe('the day search agrees with the booking path', () => {
       bookableSlots: async () => slots,
     });
     const bookings = services.prenotazioni;
+    const options = services.opzioni;
     const availability = services.availability;
-    return { random, pick, tables, world, bookings, availability };
+    return { random, pick, tables, world, bookings, options, availability };
   }
 
   it('offers a time only re-seating makes room for, and the booking re-seats for it', async () => {
-    const { bookings, availability, world } = restaurant(100, { shortenedMinMinutes: null });
+    const { bookings, options, availability, world } = restaurant(100, { shortenedMinMinutes: null });
     world.tables = [
       { id: 'A2', seats: 2, salaId: 'R' },
       { id: 'B2', seats: 2, salaId: 'R' },
@@ -127,8 +128,11 @@ describe('the day search agrees with the booking path', () => {
     expect((await nearest())[0]?.time).not.toBe('18:30');
     await expect(book('18:30', { autoAssign: true })).rejects.toMatchObject({ code: 'NO_TABLE_AVAILABLE' });
     world.config = { ...world.config, reseat: true };
-    expect((await book('18:30', { autoAssign: true })).tableIds).toEqual(['A2']);
+    // held with an option while the guest types (autoAssign re-seats there too), then booked from it
+    const option = await options.create({ covers: 2, bookingDate: `${DAY}T18:30`, autoAssign: true });
+    expect(option.tableIds).toEqual(['A2']);
     expect((await bookings.get(moved.id))?.tableIds).toEqual(['B2']);
+    expect((await bookings.create({ opzioneId: option.id, customerName: 'Guest' })).tableIds).toEqual(['A2']);
   });
 
   it.each(Array.from({ length: 16 }, (_, i) => i + 1))('seed %i', async (seed) => {

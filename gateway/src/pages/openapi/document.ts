@@ -131,9 +131,10 @@ function requestBody(
 ) {
   const body = route.docs.body!;
   const properties: Record<string, JsonSchema> = {};
+  const names = Object.keys(bodySchema.properties as Record<string, JsonSchema>);
   for (const [name, property] of Object.entries(bodySchema.properties as Record<string, JsonSchema>)) {
     const described = body.into ? fieldDescription(body.into, schema, operation, name) : undefined;
-    const note = [described, twinNote(name, body.fields)].filter(Boolean).join(' ');
+    const note = [described, twinNote(name, names)].filter(Boolean).join(' ');
     properties[name] = { ...(note ? { description: note } : {}), ...property };
   }
   return {

@@ -11,6 +11,7 @@ import {
   typeFromAST,
   type DocumentNode,
   type FragmentDefinitionNode,
+  type GraphQLInputField,
   type GraphQLInputType,
   type GraphQLNamedType,
   type GraphQLOutputType,
@@ -243,11 +244,11 @@ export function variableType(
   return type;
 }
 
-/** The input type of `field` inside the input object type of a variable. */
-export function inputFieldType(type: GraphQLInputType, field: string): GraphQLInputType {
+/** The field `field` (its type and default) inside the input object type of a variable. */
+export function inputField(type: GraphQLInputType, field: string): GraphQLInputField {
   const named = getNamedType(type);
   if (!isInputObjectType(named)) throw new Error(`OpenAPI: ${named.name} is not an input object`);
   const found = named.getFields()[field];
   if (!found) throw new Error(`OpenAPI: ${named.name} has no field ${field}`);
-  return found.type;
+  return found;
 }

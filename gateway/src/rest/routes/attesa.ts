@@ -1,8 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-/** A party's fields: both name forms; the service lets English win. */
-const VOCE_FIELDS = ['customerName', 'cliente', 'covers', 'numeroPersone', 'customerPhone', 'notes'];
-
 /** The waitlist (walk-in parties): add, today's queue, read one, notify, seat, left or cancelled. */
 export const attesaRoutes: readonly RestRoute[] = [
   {
@@ -14,7 +11,7 @@ export const attesaRoutes: readonly RestRoute[] = [
       summary: 'Add a party to the waitlist',
       description:
         'State `waiting`, its `position` in today’s queue and `quotedMinutes`: the earliest a fitting table or combination is free for the party’s turn time, given the tables’ statuses, their bookings and the parties ahead. Publishes `waitlist.added`.',
-      body: { into: 'input', fields: VOCE_FIELDS },
+      body: { into: 'input' },
       example: { customerName: 'Rossi', covers: 3, customerPhone: '+39 333 1234567', notes: 'high chair' },
     },
     field: 'aggiungiAttesa',
@@ -61,7 +58,7 @@ export const attesaRoutes: readonly RestRoute[] = [
       summary: 'Seat the party',
       description:
         'On `tableIds` or `combinationId`, or (neither) on the suggested fit that is free now. Creates the walk-in booking (`confermata`, now, the party’s turn time) on those tables, sets each table `occupied`, and moves the entry to `seated` with `prenotazioneId` and `tableIds`; publishes `waitlist.seated`. Again on a seated party: the same answer. A table or combination that is not an active one of this tenant is 409 `TABLE_UNAVAILABLE` (a 404 is the entry).',
-      body: { into: 'input', fields: ['tableIds', 'combinationId'] },
+      body: { into: 'input' },
       errors: ['INVALID_TRANSITION', 'TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE'],
       example: { tableIds: ['<table id>'] },
     },
@@ -76,7 +73,7 @@ export const attesaRoutes: readonly RestRoute[] = [
       summary: 'The party left, or the entry is cancelled',
       description:
         '`state`: `left` or `cancelled` (default), with an optional `motivo`; publishes `waitlist.left` or `waitlist.cancelled`.',
-      body: { into: 'input', fields: ['motivo', 'state'] },
+      body: { into: 'input' },
       errors: ['INVALID_TRANSITION'],
       example: { state: 'left', motivo: 'did not want to wait' },
     },

@@ -11,7 +11,7 @@ export const bookingsRoutes: readonly RestRoute[] = [
       summary: 'Upload bookings in a batch (up to 500)',
       description:
         "Each item is validated and created like a single booking; one bad item does not stop the others. An item's `externalId` makes re-uploads idempotent.",
-      body: { fields: ['items'], required: ['items'] },
+      body: {},
       example: {
         items: [
           { externalId: 'pos-1', covers: 2, bookingDate: '2026-12-24T20:00:00', customerName: 'Bianchi' },

@@ -24,7 +24,7 @@ export const canaliRoutes: readonly RestRoute[] = [
         'Administrator only. `nome|name` required; `origini|origins`: the browser origins (`https://host[:port]`) ' +
         "of the channel's pages. The answer carries the channel's key (`chiave` = `key`) this once: it is not " +
         'stored and never shown again. English names win over Italian ones.',
-      body: { into: 'input', fields: ['nome', 'name', 'origini', 'origins'] },
+      body: { into: 'input' },
       example: { name: 'Sito del ristorante', origins: ['https://www.example.it'] },
     },
     field: 'createCanale',

@@ -1,18 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-const CONFIG_FIELDS = [
-  'slotMinutes',
-  'openingHours',
-  'maxCoversPerSlot',
-  'defaultMealMinutes',
-  'timeZone',
-  'turnTimes',
-  'reseat',
-  'reseatFreezeMinutes',
-  'shortenedMinMinutes',
-];
-const CATEGORY_FIELDS = ['name', 'capacityPerSlot'];
-
 /** Slots and capacity (paths documented in subgraphs/capacity/README.md). */
 export const capacityRoutes: readonly RestRoute[] = [
   {
@@ -31,7 +18,7 @@ export const capacityRoutes: readonly RestRoute[] = [
       summary: 'Change the slot configuration (administrator)',
       description:
         'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise).',
-      body: { into: 'input', fields: CONFIG_FIELDS },
+      body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: {
         slotMinutes: 15,
@@ -59,7 +46,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Capacity',
       summary: 'Create a kitchen category (administrator)',
-      body: { into: 'input', fields: CATEGORY_FIELDS, required: ['name', 'capacityPerSlot'] },
+      body: { into: 'input' },
       errors: ['FORBIDDEN', 'DUPLICATE'],
       example: { name: 'Pizza', capacityPerSlot: 20 },
     },
@@ -81,7 +68,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Capacity',
       summary: 'Change a kitchen category (administrator)',
-      body: { into: 'input', fields: CATEGORY_FIELDS },
+      body: { into: 'input' },
       errors: ['FORBIDDEN', 'DUPLICATE'],
       example: { capacityPerSlot: 25 },
     },
@@ -101,7 +88,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Capacity',
       summary: 'Slots of a day with covers booked and available',
-      query: { names: ['date'] },
+      query: {},
     },
     field: 'slots',
   },

@@ -1,15 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-const COMBINAZIONE_FIELDS = [
-  'nome',
-  'name',
-  'tableIds',
-  'capacitaMin',
-  'minCovers',
-  'capacitaMax',
-  'maxCovers',
-  'attivo',
-];
 const RULES =
   "`tableIds`: 2..8 distinct active tables of one room; `capacitaMin|minCovers` (default 1) <= `capacitaMax|maxCovers` <= the sum of the tables' seats. English wins when both names are sent.";
 
@@ -22,7 +12,7 @@ export const combinazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Combinazioni',
       summary: 'List the table combinations',
-      query: { names: ['salaId', 'attivo'] },
+      query: {},
     },
     field: 'combinazioni',
   },
@@ -34,7 +24,7 @@ export const combinazioniRoutes: readonly RestRoute[] = [
       tag: 'Combinazioni',
       summary: 'Join tables into a combination (administrator)',
       description: RULES,
-      body: { into: 'input', fields: COMBINAZIONE_FIELDS },
+      body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: { name: 'T1+T2', tableIds: ['<table id>', '<table id>'], maxCovers: 7 },
     },
@@ -57,7 +47,7 @@ export const combinazioniRoutes: readonly RestRoute[] = [
       tag: 'Combinazioni',
       summary: 'Change a table combination (administrator)',
       description: `Only the fields sent change; the result is checked whole. ${RULES}`,
-      body: { into: 'input', fields: COMBINAZIONE_FIELDS },
+      body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: { maxCovers: 6 },
     },

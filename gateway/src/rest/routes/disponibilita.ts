@@ -11,9 +11,7 @@ export const disponibilitaRoutes: readonly RestRoute[] = [
       summary: 'Every bookable time of a day for a party',
       description:
         "`data|date` (YYYY-MM-DD) and `coperti|covers` are required. A time is offered when it is a slot of capacity with room in pacing and the kitchen and the autoAssign rule (re-seating included when on) finds a place for the party's turn time, else a shortened stay of at least `shortenedMinMinutes` (`ridotto|shortened: true`, `durataMinuti|durationMinutes` the longest that fits). Without `ora|time` every time in order (`limite|limit` caps it); with it the nearest first (ties: the earlier), at most `limite` (1..50, default 5). Book one with `POST /api/prenotazioni` `{autoAssign: true, bookingDate, covers}` (plus `durationMinutes` for a shortened time). `tableIds`/`combinationId` are null for a booking channel's key.",
-      query: {
-        names: ['data', 'date', 'coperti', 'covers', 'ora', 'time', 'salaId', 'roomId', 'limite', 'limit'],
-      },
+      query: {},
     },
     field: 'disponibilita',
   },

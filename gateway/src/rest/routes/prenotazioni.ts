@@ -1,34 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-/** Creation and PATCH accept both name forms; the service lets English win. */
-const PRENOTAZIONE_FIELDS = [
-  'covers',
-  'numeroPersone',
-  'bookingDate',
-  'dataOra',
-  'customerName',
-  'cliente',
-  'customerPhone',
-  'tableIds',
-  'notes',
-  'durationMinutes',
-  'combinationId',
-  'autoAssign',
-];
-/** Create only: a booking from an option (holdId is opzioneId's alias). */
-const FROM_OPTION_FIELDS = ['opzioneId', 'holdId'];
-const OPZIONE_FIELDS = [
-  'dataOra',
-  'bookingDate',
-  'numeroPersone',
-  'covers',
-  'tableIds',
-  'combinationId',
-  'autoAssign',
-  'ttl',
-  'durationMinutes',
-];
-
 /** Bookings: list, read one, create, update, status, delta sync. */
 export const prenotazioniRoutes: readonly RestRoute[] = [
   {
@@ -40,7 +11,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       summary: 'Create a booking',
       description:
         'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
-      body: { into: 'input', fields: [...PRENOTAZIONE_FIELDS, 'state', ...FROM_OPTION_FIELDS] },
+      body: { into: 'input', except: ['externalId'] },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'OPTION_EXPIRED'],
       example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', autoAssign: true },
     },
@@ -56,7 +27,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       summary: 'Hold tables while a guest completes a booking (an option)',
       description:
         'One of `tableIds`, `combinationId`, `autoAssign: true`; `ttl` 30..900 s (default 300). The tables are held until `expiresAt`. A table or combination that is not this tenant’s is a 400 naming it.',
-      body: { into: 'input', fields: OPZIONE_FIELDS },
+      body: { into: 'input' },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE'],
       example: { covers: 2, bookingDate: '2026-12-24T20:00:00', autoAssign: true, ttl: 300 },
     },
@@ -85,7 +56,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'List bookings',
       description: '`dal`/`al` are local dates (inclusive).',
-      query: { into: 'filter', names: ['dal', 'al', 'state', 'tableId', 'activeOnly'] },
+      query: { into: 'filter' },
     },
     field: 'prenotazioni',
   },
@@ -98,7 +69,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       summary: 'Changes since a time (offline sync)',
       description:
         'Every booking changed after `modifiedSince`, oldest change first; use `serverTime` as the next `modifiedSince`.',
-      query: { names: ['modifiedSince', 'dal', 'al', 'limit'] },
+      query: {},
     },
     field: 'syncPrenotazioni',
   },
@@ -119,7 +90,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       summary: 'Change a booking',
       description:
         'A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
-      body: { into: 'input', fields: PRENOTAZIONE_FIELDS },
+      body: { into: 'input' },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'INVALID_TRANSITION'],
       example: { covers: 5 },
     },
@@ -139,7 +110,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Prenotazioni',
       summary: 'Cancel a booking',
-      body: { fields: ['motivo'] },
+      body: {},
       errors: ['INVALID_TRANSITION'],
       example: { motivo: 'Cliente malato' },
     },
@@ -152,7 +123,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Prenotazioni',
       summary: 'Move a booking to a state',
-      body: { fields: ['nuovoStato'], required: ['nuovoStato'] },
+      body: {},
       errors: ['INVALID_TRANSITION', 'TABLE_UNAVAILABLE'],
       example: { nuovoStato: 'completata' },
     },

@@ -1,7 +1,5 @@
 import type { RestRoute } from '../rest-route.js';
 
-const SALA_FIELDS = ['codice', 'descrizione', 'width', 'height'];
-
 /** Rooms: list, read one, create, update, delete. */
 export const saleRoutes: readonly RestRoute[] = [
   {
@@ -19,7 +17,7 @@ export const saleRoutes: readonly RestRoute[] = [
       tag: 'Sale',
       summary: 'Create a room',
       description: '`codice` is trimmed, upper-cased and unique per tenant.',
-      body: { into: 'input', fields: SALA_FIELDS, required: ['codice'] },
+      body: { into: 'input' },
       errors: ['DUPLICATE'],
       example: { codice: 'TERRAZZA', descrizione: 'Terrazza', width: 800, height: 600 },
     },
@@ -41,7 +39,7 @@ export const saleRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Sale',
       summary: 'Change a room',
-      body: { into: 'input', fields: SALA_FIELDS },
+      body: { into: 'input' },
       errors: ['DUPLICATE'],
       example: { descrizione: 'Sala grande' },
     },

@@ -2,22 +2,6 @@ import { READ_SCOPES } from '@coperto/cache';
 import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
 import type { RestRoute } from '../rest-route.js';
 
-/** Floor-plan geometry (docs/floor-plan.md). */
-const GEOMETRY_FIELDS = ['x', 'y', 'width', 'height', 'shape', 'rotation'];
-const TAVOLO_FIELDS = [
-  'nome',
-  'name',
-  'capacita',
-  'seats',
-  'salaId',
-  'roomId',
-  'attivo',
-  'posizione',
-  ...GEOMETRY_FIELDS,
-];
-const VERIFICA_FIELDS = ['dataOra', 'numeroPersone', 'durataMediaPasto', 'salaId'];
-const STATUS_FIELDS = ['status', 'orderId', 'pax', 'totalAmount', 'deviceId'];
-const LOCK_FIELDS = ['deviceId', 'operatorName', 'ttl'];
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: READ_SCOPES.tables, ttlSeconds: 5 };
 
@@ -30,7 +14,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'List the tables',
-      query: { into: 'filter', names: ['attivo', 'capacitaMin', 'posizione', 'salaId'] },
+      query: { into: 'filter' },
     },
     field: 'tavoli',
     cache: TAVOLI_READS,
@@ -43,7 +27,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
       tag: 'Tavoli',
       summary: 'Tables and table combinations free for a party at a time',
       description: `\`dataOra\` is restaurant-local wall-clock time (an explicit offset or Z is converted); \`durataMediaPasto\` in minutes (${DURATA_MEDIA_PASTO_MINUTES.min}..${DURATA_MEDIA_PASTO_MINUTES.max}); without it, the turn time of \`numeroPersone\` (capacity's \`turnTimes\`, else \`defaultMealMinutes\`, default ${DURATA_MEDIA_PASTO_MINUTES.default}). \`combinazioniDisponibili|availableCombinations\`: the active combinations whose every table is free and whose range holds the party.`,
-      body: { into: 'input', fields: VERIFICA_FIELDS, required: ['dataOra', 'numeroPersone'] },
+      body: { into: 'input' },
       example: {
         dataOra: '2026-12-24T20:00:00',
         numeroPersone: 4,
@@ -61,7 +45,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
       summary: 'Create a table',
       description:
         'A `roomId` (`salaId`) that does not exist is a 400 naming `roomId`. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
-      body: { into: 'input', fields: TAVOLO_FIELDS },
+      body: { into: 'input' },
       example: { name: 'T1', seats: 4, posizione: 'finestra' },
     },
     field: 'createTavolo',
@@ -85,7 +69,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
       summary: 'Change a table',
       description:
         'With a `deviceId`, refused while another device holds the lock. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
-      body: { into: 'input', fields: [...TAVOLO_FIELDS, 'deviceId'] },
+      body: { into: 'input' },
       errors: ['LOCK_CONFLICT'],
       example: { seats: 6 },
     },
@@ -112,7 +96,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
       summary: 'Set the status of a table',
       description:
         'Any of the six statuses, from any status; `free` clears orderId, pax and totalAmount. Publishes `tables.status`.',
-      body: { into: 'input', fields: STATUS_FIELDS, required: ['status'] },
+      body: { into: 'input' },
       errors: ['LOCK_CONFLICT'],
       example: { status: 'occupied', pax: 4, deviceId: 'tablet-1' },
     },
@@ -126,7 +110,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
       tag: 'Tavoli',
       summary: 'Lock a table for a device',
       description: `\`ttl\` ${LOCK_TTL_SECONDS.min}..${LOCK_TTL_SECONDS.max} s (default ${LOCK_TTL_SECONDS.default}); the holder re-locking refreshes the ttl.`,
-      body: { into: 'input', fields: LOCK_FIELDS, required: ['deviceId'] },
+      body: { into: 'input' },
       errors: ['LOCK_CONFLICT'],
       example: { deviceId: 'tablet-1', operatorName: 'Marco', ttl: LOCK_TTL_SECONDS.default },
     },
@@ -139,7 +123,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     docs: {
       tag: 'Tavoli',
       summary: 'Release the lock held by a device',
-      body: { into: 'input', fields: ['deviceId'], required: ['deviceId'] },
+      body: { into: 'input' },
       errors: ['LOCK_NOT_OWNED'],
       example: { deviceId: 'tablet-1' },
     },
