@@ -181,7 +181,7 @@ describe('booking page (embedded mode, chromium)', () => {
       const full = expected.find((x) => !x.shortened)!;
       await page.locator(`#time-list .time[data-time="${full.time}"]`).click();
       await page.locator('#details').waitFor(WAIT);
-      await page.locator('#hold', { hasText: 'We hold the table for you' }).waitFor(WAIT);
+      await page.locator('#hold', { hasText: 'Table held for you' }).waitFor(WAIT);
       const held = (await liveOptions()).filter((o) => o.bookingDate === full.bookingDate);
       expect(held).toHaveLength(1);
       expect(Date.parse(held[0]!.expiresAt) - Date.now()).toBeLessThanOrEqual(600_000);
@@ -190,6 +190,7 @@ describe('booking page (embedded mode, chromium)', () => {
       await page.locator('#book').click();
       await page.locator('#message', { hasText: 'phone number or an email' }).waitFor(WAIT);
       await page.locator('#phone').fill('+39 333 123 4567');
+      expect(await page.locator('#message').isHidden()).toBe(true);
       await page.locator('#notes').fill('Window, please');
       await shot(page, `booking-page-details-${size}`);
       await page.locator('#book').click();

@@ -245,6 +245,9 @@ function start() {
   $('lang').addEventListener('click', () => i18n.toggle());
   $('search').addEventListener('submit', (event) => void onSearch(event));
   $('details').addEventListener('submit', (event) => void onBook(event));
+  for (const id of ['phone', 'email']) {
+    $(id).addEventListener('input', () => state.message?.key === 'needContact' && say(null));
+  }
   $('back').addEventListener('click', () => {
     void releaseOption();
     state.chosen = null;
