@@ -25,6 +25,7 @@ import {
 import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-kit';
 import type { GatewayContext } from '../graphql/context.js';
 import { registerFloorPlan } from '../pages/floor-plan.js';
+import { registerBookingPages } from '../pages/prenota/serve.js';
 import { registerGraphQLRoute } from '../graphql/graphql-http.js';
 import { createGraphQLReadCache } from '../graphql/read-cache/read-cache.js';
 import { answerClientError, createErrorHandler } from '../http/errors.js';
@@ -264,6 +265,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   );
   registerAsyncApiRoute(app, asyncApiDocument);
   registerFloorPlan(app);
+  registerBookingPages(app);
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw)),
   );

@@ -1,0 +1,140 @@
+// GET /prenota/gestisci#token=<guest token>: the guest's own booking, to confirm, change (party, date and time,
+// notes) or cancel. The token names its booking (its `sub`) and allows nothing else (docs/booking-page.md).
+import { createApi, fragmentParam, tokenSubject } from './api.js';
+import { dateOf, longDate, timeOf, today } from './format.js';
+import { createI18n, errorText, partyText } from './i18n.js';
+
+/** States in which the guest may still confirm, change or cancel. */
+const ACTIVE = new Set(['pending', 'confermata', 'caparra_pagata']);
+/** Refusals with words of their own; any other is worded by `errorText`. */
+const REFUSALS = {
+  UNAUTHENTICATED: 'tokenRefused',
+  NOT_FOUND: 'notFound',
+  NO_TABLE_AVAILABLE: 'noTableThen',
+  TABLE_UNAVAILABLE: 'noTableThen',
+  CANCELLATION_WINDOW_CLOSED: 'windowClosed',
+  INVALID_TRANSITION: 'badTransition',
+};
+
+const $ = (id) => document.getElementById(id);
+const token = fragmentParam('token');
+const bookingId = tokenSubject(token);
+const request = createApi(token);
+const i18n = createI18n(() => render());
+const { t } = i18n;
+
+const state = { booking: null, message: null }; // message: { key, ok } or { error }
+const path = () => `/api/prenotazioni/${encodeURIComponent(bookingId)}`;
+
+function say(message) {
+  state.message = message;
+  const box = $('message');
+  box.hidden = !message;
+  box.className = message?.ok ? 'ok' : '';
+  box.textContent = !message ? '' : message.key ? t(message.key) : errorText(t, message.error);
+}
+
+function fail(error) {
+  const key = REFUSALS[error.code] ?? (error.status === 401 ? 'tokenRefused' : null);
+  say(key ? { key } : { error });
+}
+
+function render() {
+  say(state.message);
+  const b = state.booking;
+  $('booking').hidden = !b;
+  if (!b) return;
+  const date = dateOf(b.bookingDate);
+  $('b-when').textContent = `${longDate(date, i18n.get())} ${t('at')} ${timeOf(b.bookingDate)}`;
+  $('b-covers').textContent = partyText(t, b.covers);
+  $('b-name').textContent = b.customerName;
+  $('b-code').textContent = b.codice;
+  $('b-state').textContent = t(`state_${b.state}`);
+  $('b-state').dataset.state = b.state;
+  $('b-notes').textContent = b.notes ?? '';
+  $('b-notes').hidden = $('b-notes-label').hidden = !b.notes;
+  const active = ACTIVE.has(b.state);
+  $('actions').hidden = !active || !$('cancel-ask').hidden || !$('edit').hidden;
+  $('confirm').hidden = b.state !== 'pending';
+  if (!active) $('cancel-ask').hidden = $('edit').hidden = true;
+}
+
+/** Runs one call that answers the booking, then shows it with `doneKey` (or the refusal). */
+async function act(call, doneKey) {
+  for (const button of document.querySelectorAll('button')) button.disabled = true;
+  try {
+    state.booking = await call();
+    $('edit').hidden = $('cancel-ask').hidden = true;
+    state.message = doneKey ? { key: doneKey, ok: true } : null;
+  } catch (error) {
+    fail(error);
+  } finally {
+    for (const button of document.querySelectorAll('button')) button.disabled = false;
+    render();
+  }
+}
+
+function openEdit() {
+  const b = state.booking;
+  $('e-covers').value = String(b.covers);
+  $('e-date').value = dateOf(b.bookingDate);
+  $('e-date').min = today();
+  $('e-time').value = timeOf(b.bookingDate);
+  $('e-notes').value = b.notes ?? '';
+  $('edit').hidden = false;
+  say(null);
+  render();
+  $('e-covers').focus();
+}
+
+/** PATCH of what changed: party, date and time, notes (the service places it again or leaves it unchanged). */
+function onSave(event) {
+  event.preventDefault();
+  const b = state.booking;
+  const covers = Number($('e-covers').value);
+  const date = $('e-date').value;
+  const time = $('e-time').value;
+  if (!Number.isInteger(covers) || covers < 1 || covers > 50 || !date || !time) {
+    return say({ key: 'invalid' });
+  }
+  const patch = {};
+  if (covers !== b.covers) patch.covers = covers;
+  if (`${date}T${time}` !== b.bookingDate.slice(0, 16)) patch.bookingDate = `${date}T${time}`;
+  if ($('e-notes').value.trim() !== (b.notes ?? '')) patch.notes = $('e-notes').value.trim();
+  if (Object.keys(patch).length === 0) {
+    $('edit').hidden = true;
+    return render();
+  }
+  void act(() => request('PATCH', path(), patch), 'changed');
+}
+
+function start() {
+  $('lang').addEventListener('click', () => i18n.toggle());
+  $('confirm').addEventListener(
+    'click',
+    () => void act(() => request('POST', `${path()}/conferma`), 'confirmed'),
+  );
+  $('change').addEventListener('click', openEdit);
+  $('cancel').addEventListener('click', () => {
+    $('cancel-ask').hidden = false;
+    render();
+  });
+  $('cancel-no').addEventListener('click', () => {
+    $('cancel-ask').hidden = true;
+    render();
+  });
+  $('cancel-yes').addEventListener(
+    'click',
+    () => void act(() => request('POST', `${path()}/annulla`, {}), 'cancelled'),
+  );
+  $('e-back').addEventListener('click', () => {
+    $('edit').hidden = true;
+    render();
+  });
+  $('edit').addEventListener('submit', onSave);
+  i18n.apply();
+  if (!bookingId) return say({ key: 'noToken' });
+  void act(() => request('GET', path()), null);
+}
+
+start();

@@ -1,0 +1,78 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { FastifyInstance } from 'fastify';
+import { registerRawPages } from '../raw-pages.js';
+
+/**
+ * The guests' pages (docs/booking-page.md): `GET /prenota` books with a channel key (`#key=` in the URL
+ * fragment), `GET /prenota/gestisci` shows, confirms, changes or cancels one booking with its guest token
+ * (`#token=`). Plain HTML, CSS and browser modules in ./assets/ (copied beside the compiled module by
+ * `pnpm build`), served from this origin only: no CDN, nothing fetched from anywhere else.
+ */
+const ASSET_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
+
+/** URL prefix of the pages' scripts and styles. */
+export const BOOKING_ASSET_PREFIX = '/prenota/assets/';
+
+/** The two pages, each an HTML file of ./assets/. */
+const PAGES: Record<string, string> = {
+  '/prenota': 'booking.html',
+  '/prenota/gestisci': 'manage.html',
+};
+
+const CONTENT_TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+};
+
+/** Same origin only: the REST facade is all the pages call; no inline code, never framed. */
+const CONTENT_SECURITY_POLICY = [
+  "default-src 'self'",
+  "connect-src 'self'",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "script-src 'self'",
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+interface Asset {
+  body: Buffer;
+  type: string;
+}
+
+/** URL path → file, read once: the two pages and every script and style of ./assets/. */
+export function loadBookingAssets(dir = ASSET_DIR): Map<string, Asset> {
+  const assets = new Map<string, Asset>();
+  const add = (path: string, name: string) =>
+    assets.set(path, {
+      body: readFileSync(join(dir, name)),
+      type: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream',
+    });
+  for (const [path, name] of Object.entries(PAGES)) add(path, name);
+  for (const name of readdirSync(dir)) {
+    if (extname(name) !== '.html' && CONTENT_TYPES[extname(name)]) add(BOOKING_ASSET_PREFIX + name, name);
+  }
+  return assets;
+}
+
+/** `GET /prenota`, `GET /prenota/gestisci` and their assets (`HEAD` too). */
+export function registerBookingPages(app: FastifyInstance, assets = loadBookingAssets()): void {
+  registerRawPages(app, assets.keys(), (req, res, path) => {
+    const asset = assets.get(path)!;
+    res.writeHead(200, {
+      'content-type': asset.type,
+      'content-length': asset.body.length,
+      'cache-control': 'no-cache',
+      'x-content-type-options': 'nosniff',
+      // The key and the guest token live in the fragment, which no Referer carries; nothing else leaks either.
+      'referrer-policy': 'no-referrer',
+      'content-security-policy': CONTENT_SECURITY_POLICY,
+    });
+    res.end(req.method === 'HEAD' ? undefined : asset.body);
+  });
+}
