@@ -97,7 +97,6 @@ const PRENOTAZIONE = {
   customerPhone: text(50),
   notes: text(2000),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
-  externalId: text(200, { required: true }),
   tableIds: tableIdList(0, MAX_TABLES_PER_BOOKING),
   combinationId: idText,
 };
@@ -163,6 +162,8 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'UnlockInput.deviceId': deviceId,
   ...prefixed('PrenotazioneInput', PRENOTAZIONE),
   ...prefixed('PrenotazionePatch', PRENOTAZIONE),
+  // A create's only (the batch's idempotency key): PrenotazionePatch has no externalId.
+  'PrenotazioneInput.externalId': text(200, { required: true }),
   'PrenotazioneInput.opzioneId': { ...idText, ...notNull },
   'PrenotazioneInput.holdId': { ...idText, ...notNull },
   ...prefixed('OpzioneInput', OPZIONE),
