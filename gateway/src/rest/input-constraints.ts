@@ -315,5 +315,11 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
     allOf: [eitherOf('name', 'nome'), eitherOf('maxCovers', 'capacitaMax'), { required: ['tableIds'] }],
   },
   VoceAttesaInput: { allOf: [eitherOf('customerName', 'cliente'), eitherOf('covers', 'numeroPersone')] },
+  // canali reads `name` when it is a string, else `nome`; the one it reads must not be blank.
+  CanaleInput: {
+    if: { required: ['name'], properties: { name: { type: 'string' } } },
+    then: { properties: { name: { pattern: NOT_BLANK_PATTERN } } },
+    else: { required: ['nome'], properties: { nome: { type: 'string', pattern: NOT_BLANK_PATTERN } } },
+  },
   SiediAttesaInput: { if: given('tableIds'), then: { properties: { combinationId: { type: 'null' } } } },
 };
