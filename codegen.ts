@@ -64,6 +64,14 @@ const config: CodegenConfig = {
       Opzione: '../options/opzione-record.js#OpzioneRecord',
       Tavolo: "FederationReferenceTypes['Tavolo']",
     }),
+    ...subgraphResolverTypes('ospiti', 'OspitiContext', {
+      Ospite: '../ospite-record.js#OspiteRecord',
+      CoppiaOspiti: '../duplicates.js#DuplicatePair',
+      EsportazioneOspite: '../privacy.js#GuestExport',
+      ImpostazioniOspiti: '../ospiti-service.js#GuestSettings',
+      Prenotazione: "FederationReferenceTypes['Prenotazione']",
+      VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

@@ -76,7 +76,10 @@ describe('a package imports only what it declares', () => {
 describe('boundaries between subgraphs, the gateway and packages', () => {
   it('reports a subgraph importing another subgraph', async () => {
     expect(
-      await rulesReporting('subgraphs/sala/src/x.ts', "export * from '../../tavolo/src/tavolo-record.js';"),
+      await rulesReporting(
+        'subgraphs/sala/src/x.ts',
+        "export * from '../../tavolo/src/tables/tavolo-record.js';",
+      ),
     ).toEqual(['import-x/no-restricted-paths']);
   });
 

@@ -3,7 +3,15 @@ import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto
 import { z } from 'zod';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
-export const SUBGRAPH_NAMES = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
+export const SUBGRAPH_NAMES = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);

@@ -14,7 +14,9 @@ import { SUBSCRIPTION_SCHEMA_FILE } from '../src/subscriptions/subscription-sche
 const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
   Tavolo: ['sala', 'prenotazioni'],
-  Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt'],
+  Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt', 'ospite', 'guest'],
+  // The guest: the ospiti subgraph's.
+  VoceAttesa: ['ospite', 'guest'],
 };
 const ONLY_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Tavolo: ['previousStatus'],

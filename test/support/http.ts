@@ -52,8 +52,6 @@ export function createApi(baseUrl: string) {
   };
 }
 
-export type Api = ReturnType<typeof createApi>;
-
 /** POST /graphql as the back-office does. */
 export function createGraphQL(baseUrl: string) {
   const api = createApi(baseUrl);

@@ -201,6 +201,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'bookings',
   'capacity',
   'canali',
+  'ospiti',
 ] as const;
 
 type DistributedOptions = {

@@ -7,6 +7,7 @@ import {
   connectDependencies,
   createHttpSubgraphClient,
   hostSubgraphsInProcess,
+  startEventConsumers,
   operationLimitsFromConfig,
   startHost,
   type Dependencies,
@@ -30,7 +31,7 @@ export interface GatewayApp extends Host {
 }
 
 /**
- * Starts the gateway process. Embedded mode (the default) also hosts the five subgraphs in-process with the
+ * Starts the gateway process. Embedded mode (the default) also hosts the subgraphs in-process with the
  * embedded store, the in-process bus and a memory cache; distributed mode reaches them over HTTP.
  */
 export async function startGatewayApp(
@@ -173,6 +174,9 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     onInternalError: (error) => logger.error('subgraph error', { error }),
     logger,
   });
+  // Before the relay starts (in startHost): the in-process bus hands an event only to consumers already there.
+  // They end with the bus, which closes after the relay stopped, so no event the relay publishes misses them.
+  await startEventConsumers(subgraphs, deps.bus, logger);
   relay = createOutboxRelay({
     source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
     bus: deps.bus,

@@ -2,6 +2,7 @@ import type { SubgraphFactory } from '@coperto/server-kit';
 import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
 import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
+import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
@@ -15,4 +16,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   bookings: createBookingsSubgraph,
   capacity: createCapacitySubgraph,
   canali: createCanaliSubgraph,
+  ospiti: createOspitiSubgraph,
 };

@@ -13,6 +13,7 @@ import {
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
 import { CANALE_LIMITS } from '@coperto/subgraph-canali';
+import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
@@ -129,6 +130,26 @@ const VOCE_ATTESA = {
   customerPhone: text(50),
   notes: text(2000),
 };
+/** A guest's profile (the ospiti service's own checks). */
+const labels = {
+  maxItems: GUEST_LIMITS.labelsMaxItems,
+  items: { minLength: 1, maxLength: GUEST_LIMITS.labelMaxLength, pattern: NOT_BLANK_PATTERN },
+};
+const OSPITE = {
+  nome: text(GUEST_LIMITS.nameMaxLength, { required: true }),
+  name: text(GUEST_LIMITS.nameMaxLength, { required: true }),
+  telefono: text(50),
+  phone: text(50),
+  email: text(254),
+  lingua: { pattern: LANGUAGE_PATTERN },
+  language: { pattern: LANGUAGE_PATTERN },
+  tag: labels,
+  tags: labels,
+  allergie: labels,
+  allergies: labels,
+  note: text(GUEST_LIMITS.notesMaxLength),
+  notes: text(GUEST_LIMITS.notesMaxLength),
+};
 const CATEGORY = {
   name: { ...text(NAME_MAX_LENGTH, { required: true }), ...notNull },
   capacityPerSlot: { ...int(0, MAX_CAPACITY_PER_SLOT), ...notNull },
@@ -181,6 +202,11 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'SyncPrenotazioni.$al': localDate,
   'SyncPrenotazioni.$limit': int(1, SYNC_MAX_LIMIT),
   'UploadBatch.$items': { type: 'array', maxItems: MAX_BATCH_ITEMS },
+  ...prefixed('OspitePatch', OSPITE),
+  'ListOspiti.$q': text(GUEST_LIMITS.searchTextMaxLength),
+  'ListOspiti.$tag': text(GUEST_LIMITS.labelMaxLength),
+  'ListOspiti.$limite': int(1, GUEST_LIMITS.searchMaxLimit),
+  'UnisciOspiti.$ospiteId': text(200, { required: true }),
   ...prefixed('ProductionCategoryInput', CATEGORY),
   ...prefixed('ProductionCategoryPatch', CATEGORY),
   'SlotConfigInput.slotMinutes': { ...int(...SLOT_MINUTES_RANGE), ...notNull },

@@ -8,6 +8,7 @@ import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
+import { ospitiOperations } from './operations/ospiti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -22,6 +23,7 @@ export const operations = {
   ...combinazioniOperations,
   ...attesaOperations,
   ...canaliOperations,
+  ...ospitiOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -6,6 +6,7 @@ import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
+import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -23,6 +24,7 @@ export const routes: readonly RestRoute[] = [
   ...combinazioniRoutes,
   ...attesaRoutes,
   ...canaliRoutes,
+  ...ospitiRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

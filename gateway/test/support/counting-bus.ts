@@ -16,6 +16,7 @@ export function countingBus(inner: EventBus): CountingBus {
     status: () => inner.status(),
     close: () => inner.close(),
     follow: (subject, options) => inner.follow(subject, options),
+    consume: (subject, options) => inner.consume(subject, options),
     subscribe(subject, options): Subscription {
       const subscription = inner.subscribe(subject, options);
       change(subject, 1);

@@ -262,5 +262,48 @@ export function describeEventBus(name: string, open: () => Promise<EventBus>): v
       await expect(other.ping(1000)).rejects.toBeInstanceOf(BusUnavailableError);
       await other.close();
     });
+
+    it('consumes durably: every matching event with its subject until handled; resumes by name', async () => {
+      const tenant = newTenant();
+      const durable = `contract_${randomBytes(4).toString('hex')}`;
+      const handled: Array<{ id: string; subject: string }> = [];
+      let failNext = true;
+      const handle = async (event: CloudEvent, subject: string) => {
+        if (event.subject === 'record-2' && failNext) {
+          failNext = false;
+          throw new Error('handler failed once (test)');
+        }
+        handled.push({ id: event.id, subject });
+      };
+      const consumer = await bus.consume(`tenant.${tenant}.restaurant.bookings.>`, { durable, handle });
+      const events = [
+        makeEvent(tenant, 'bookings.created', 1),
+        makeEvent(tenant, 'tables.status', 9),
+        makeEvent(tenant, 'bookings.updated', 2),
+      ];
+      for (const { subject, event } of events) {
+        // MemoryBus: publish rejects while the handler fails (the outbox publishes it again).
+        await bus.publish(subject, event).catch(() => bus.publish(subject, event));
+      }
+      await eventually(() => handled.length >= 2, 'both booking events handled');
+      expect(handled).toEqual([
+        { id: events[0]!.event.id, subject: events[0]!.subject },
+        { id: events[2]!.event.id, subject: events[2]!.subject },
+      ]);
+      expect(failNext).toBe(false);
+      await consumer.stop();
+      const resumed = await bus.consume(`tenant.${tenant}.restaurant.bookings.>`, { durable, handle });
+      const later = makeEvent(tenant, 'bookings.cancelled', 3);
+      await bus.publish(later.subject, later.event);
+      await eventually(() => handled.some((h) => h.id === later.event.id), 'an event after resuming');
+      expect(handled).toHaveLength(3);
+      await resumed.stop();
+    });
+
+    it('refuses a durable name that is not a plain token', async () => {
+      await expect(
+        bus.consume('tenant.x.restaurant.>', { durable: 'bad.name', handle: async () => {} }),
+      ).rejects.toBeInstanceOf(TypeError);
+    });
   });
 }

@@ -2,22 +2,59 @@ import { markArrival } from './arrival-subject.js';
 import { BusUnavailableError } from './errors.js';
 import { isPublishSubject, isSubjectPattern, subjectMatches } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
-import type { BusStatus, CloudEvent, EventBus, SubscribeOptions, Subscription } from './types.js';
+import { checkDurableName } from './durable-name.js';
+import type {
+  BusStatus,
+  CloudEvent,
+  ConsumeOptions,
+  Consumer,
+  EventBus,
+  SubscribeOptions,
+  Subscription,
+} from './types.js';
 
 interface Entry {
   pattern: string;
   queue: SubscriptionQueue;
 }
 
+interface ConsumerEntry {
+  pattern: string;
+  options: ConsumeOptions;
+  /** Handlers running now: stop() waits for them. */
+  running: Set<Promise<void>>;
+}
+
 /**
  * The in-process bus of embedded mode: NATS subject semantics (`*`, `>`) without a server. `publish`
  * delivers to the subscriptions that exist at that moment and resolves (there is no storage: an event
  * published with no subscriber is gone, like a core NATS message). Events are copied through JSON, as on
- * the wire, so subscribers never share objects with the publisher.
+ * the wire, so subscribers never share objects with the publisher. A durable consumer (`consume`) is handed
+ * each matching event before `publish` resolves (one holder per durable name: the earliest still consuming), so the
+ * outbox relay acknowledges an event only once its consumers have handled it.
  */
 export function createMemoryBus(): EventBus {
   const entries = new Set<Entry>();
+  /** The holders of each durable name, in registration order: the first takes every event. */
+  const consumers = new Map<string, ConsumerEntry[]>();
   let closed = false;
+
+  const handOver = async (consumer: ConsumerEntry, subject: string, json: string) => {
+    const event = markArrival(JSON.parse(json) as CloudEvent, subject);
+    const run = consumer.options.handle(event, subject);
+    consumer.running.add(run);
+    try {
+      await run;
+    } catch (error) {
+      consumer.options.onError?.(error, event);
+      throw new BusUnavailableError(
+        `Consumer ${consumer.options.durable} failed on event ${event.id}: it will be published again`,
+        { cause: error },
+      );
+    } finally {
+      consumer.running.delete(run);
+    }
+  };
 
   return {
     async publish(subject: string, event: CloudEvent): Promise<void> {
@@ -28,6 +65,10 @@ export function createMemoryBus(): EventBus {
         if (subjectMatches(entry.pattern, subject))
           entry.queue.push(markArrival(JSON.parse(json) as CloudEvent, subject));
       }
+      const handlers = [...consumers.values()]
+        .map((holders) => holders[0]!)
+        .filter((c) => subjectMatches(c.pattern, subject));
+      await Promise.all(handlers.map((consumer) => handOver(consumer, subject, json)));
     },
 
     subscribe(pattern: string, options: SubscribeOptions = {}): Subscription {
@@ -46,6 +87,22 @@ export function createMemoryBus(): EventBus {
       return this.subscribe(pattern, options);
     },
 
+    async consume(pattern: string, options: ConsumeOptions): Promise<Consumer> {
+      if (!isSubjectPattern(pattern)) throw new TypeError(`Invalid subject pattern: ${pattern}`);
+      checkDurableName(options.durable);
+      if (closed) throw new BusUnavailableError('Event bus closed');
+      const consumer: ConsumerEntry = { pattern, options, running: new Set() };
+      consumers.set(options.durable, [...(consumers.get(options.durable) ?? []), consumer]);
+      return {
+        stop: async () => {
+          const rest = (consumers.get(options.durable) ?? []).filter((c) => c !== consumer);
+          if (rest.length > 0) consumers.set(options.durable, rest);
+          else consumers.delete(options.durable);
+          await Promise.allSettled([...consumer.running]);
+        },
+      };
+    },
+
     async ping(): Promise<number> {
       if (closed) throw new BusUnavailableError('Event bus closed');
       return 0;
@@ -57,6 +114,7 @@ export function createMemoryBus(): EventBus {
 
     async close(): Promise<void> {
       closed = true;
+      consumers.clear();
       for (const entry of [...entries]) entry.queue.end('drain');
     },
   };

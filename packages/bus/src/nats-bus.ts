@@ -1,9 +1,13 @@
 import {
+  AckPolicy,
   connect,
   consumerOpts,
+  DeliverPolicy,
   DebugEvents,
   Events,
+  nanos,
   NatsError,
+  type ConsumerMessages,
   type JetStreamClient,
   type NatsConnection,
   type Status,
@@ -16,7 +20,17 @@ import { ensureEventStream } from './nats-stream.js';
 import { isPublishSubject, isSubjectPattern } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
 import { sleep, withTimeout } from '@coperto/async';
-import type { BusStatus, CloudEvent, EventBus, SubscribeOptions, Subscription } from './types.js';
+import { checkDurableName } from './durable-name.js';
+import { ensureDurableConsumer } from './nats-consumer.js';
+import type {
+  BusStatus,
+  CloudEvent,
+  ConsumeOptions,
+  Consumer,
+  EventBus,
+  SubscribeOptions,
+  Subscription,
+} from './types.js';
 
 export interface NatsBusOptions extends NatsCredentials {
   /**
@@ -35,6 +49,10 @@ export interface NatsBusOptions extends NatsCredentials {
 }
 
 const DRAIN_TIMEOUT_MS = 5000;
+/** A durable consumer's event not acknowledged within this time is delivered again (handler crashed or hung). */
+const CONSUMER_ACK_WAIT_MS = 30_000;
+/** A handler failure delivers the event again after this delay. */
+const CONSUMER_RETRY_DELAY_MS = 1000;
 
 /**
  * Connects to NATS (waiting for the server if it is not up yet, and reconnecting for ever afterwards),
@@ -44,6 +62,7 @@ const DRAIN_TIMEOUT_MS = 5000;
  * - `subscribe`: a core NATS subscription (live events only), restored by the client after a reconnect;
  * - `follow`: a JetStream ordered consumer from the end of the stream, which resumes after the last event it
  *   delivered when the connection or the server comes back (no gap);
+ * - `consume`: a JetStream durable pull consumer (explicit ack), shared by every process using its name;
  * - `close`: drains the subscriptions and the connection.
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus> {
@@ -65,15 +84,16 @@ export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus>
         )
       : error;
   });
+  const streamName = options.streamName ?? 'RESTAURANT';
   try {
-    await setUpStream(nc, options.streamName ?? 'RESTAURANT', options.setupTimeoutMs ?? 15_000);
+    await setUpStream(nc, streamName, options.setupTimeoutMs ?? 15_000);
   } catch (error) {
     await nc.close();
     throw new BusUnavailableError(`Could not set up the JetStream event stream: ${messageOf(error)}`, {
       cause: error,
     });
   }
-  return createNatsBus(nc, options.publishTimeoutMs ?? 2000);
+  return createNatsBus(nc, options.publishTimeoutMs ?? 2000, streamName);
 }
 
 /** Right after a server (re)start JetStream may answer 503 for a moment: retry until the deadline. */
@@ -108,9 +128,10 @@ function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
 
-function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
+function createNatsBus(nc: NatsConnection, publishTimeoutMs: number, streamName: string): EventBus {
   const js: JetStreamClient = nc.jetstream({ timeout: publishTimeoutMs });
   const queues = new Set<SubscriptionQueue>();
+  const consumers = new Set<Consumer>();
   let connected = true;
   let reconnects = 0;
   let closing: Promise<void> | null = null;
@@ -210,6 +231,50 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
       return queue.subscription;
     },
 
+    async consume(pattern: string, options: ConsumeOptions): Promise<Consumer> {
+      if (!isSubjectPattern(pattern)) throw new TypeError(`Invalid subject pattern: ${pattern}`);
+      checkDurableName(options.durable);
+      if (closing || nc.isClosed()) throw unavailable('Event bus closed');
+      await ensureDurableConsumer(await nc.jetstreamManager(), streamName, {
+        durable_name: options.durable,
+        filter_subject: pattern,
+        ack_policy: AckPolicy.Explicit,
+        // A new consumer starts at its creation; an existing one resumes where its name left off.
+        deliver_policy: DeliverPolicy.New,
+        ack_wait: nanos(CONSUMER_ACK_WAIT_MS),
+      });
+      const messages: ConsumerMessages = await (
+        await js.consumers.get(streamName, options.durable)
+      ).consume({ max_messages: 100 });
+      const loop = (async () => {
+        for await (const msg of messages) {
+          const event = decodeEvent(msg.data);
+          // Not an event of ours: nothing would ever handle it, so it is not delivered again.
+          if (!event) {
+            msg.term();
+            continue;
+          }
+          markArrival(event, msg.subject);
+          try {
+            await options.handle(event, msg.subject);
+            msg.ack();
+          } catch (error) {
+            options.onError?.(error, event);
+            msg.nak(CONSUMER_RETRY_DELAY_MS);
+          }
+        }
+      })().catch(() => {});
+      const consumer: Consumer = {
+        stop: async () => {
+          consumers.delete(consumer);
+          await messages.close().catch(() => {});
+          await loop;
+        },
+      };
+      consumers.add(consumer);
+      return consumer;
+    },
+
     async ping(timeoutMs = 2000): Promise<number> {
       if (closing || nc.isClosed()) throw unavailable('Event bus closed');
       try {
@@ -228,6 +293,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number): EventBus {
 
     close(): Promise<void> {
       closing ??= (async () => {
+        await Promise.allSettled([...consumers].map((consumer) => consumer.stop()));
         // Draining needs the server: when it is gone (or does not answer in time), just close.
         if (connected && !nc.isClosed()) {
           try {

@@ -6,7 +6,7 @@ import { DUPLICATE_WINDOW_MS, MAX_AGE_MS, STREAM_SUBJECTS } from './stream-setti
 const STREAM_NAME_IN_USE = 10058;
 
 /** The configuration of the event stream (pure). */
-export function eventStreamConfig(name: string): Partial<StreamConfig> {
+function eventStreamConfig(name: string): Partial<StreamConfig> {
   return {
     name,
     subjects: [STREAM_SUBJECTS],

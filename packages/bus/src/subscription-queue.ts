@@ -4,7 +4,7 @@ import type { CloudEvent, SubscribeOptions, Subscription } from './types.js';
 export const DEFAULT_MAX_PENDING = 1000;
 
 /** How a subscription ends: `drain` delivers what is already buffered first, `discard` drops it. */
-export type EndMode = 'drain' | 'discard';
+type EndMode = 'drain' | 'discard';
 
 /** The producer side of a subscription, used by the bus implementations. */
 export interface SubscriptionQueue {

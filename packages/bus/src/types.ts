@@ -56,6 +56,27 @@ export interface SubscribeOptions {
   onOverflow?: () => void;
 }
 
+/** How a durable consumer handles each event (see EventBus.consume). */
+export interface ConsumeOptions {
+  /**
+   * The consumer's name (letters, digits, `_`, `-`): every process consuming under one name shares one position
+   * in the stream, and each event goes to one of them.
+   */
+  durable: string;
+  /**
+   * Handles one event (`subject`: what it was published on). The event counts as consumed only once this
+   * resolves; a rejection delivers it again later (at least once: handlers dedupe by event id).
+   */
+  handle(event: CloudEvent, subject: string): Promise<void>;
+  /** Told each handler failure (the event will be delivered again). */
+  onError?: (error: unknown, event: CloudEvent) => void;
+}
+
+export interface Consumer {
+  /** Stops taking events; resolves once the event being handled (if any) is done. */
+  stop(): Promise<void>;
+}
+
 /**
  * Publish/subscribe on NATS subjects. Two implementations pass one contract suite: NatsBus (JetStream
  * publish with ack, core subscriptions) and MemoryBus (in-process, embedded mode).
@@ -75,6 +96,14 @@ export interface EventBus {
    * long-lived feed of a process (the gateway's subscriptions), not for one consumer per client.
    */
   follow(subject: string, options?: SubscribeOptions): Promise<Subscription>;
+  /**
+   * A durable consumer: every event stored on `subject` from the consumer's creation on is handed to
+   * `options.handle` until a handle resolves, also across restarts and bus outages (NatsBus: a JetStream durable
+   * pull consumer with explicit acknowledgement, created once, resumed by name; MemoryBus: `publish` resolves
+   * only after the handlers of its matching consumers did, so the outbox keeps an event whose handling failed
+   * or never finished and publishes it again).
+   */
+  consume(subject: string, options: ConsumeOptions): Promise<Consumer>;
   /** Round trip to the server (ms); rejects when it does not answer within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<number>;
   status(): BusStatus;

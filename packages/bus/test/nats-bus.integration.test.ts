@@ -47,6 +47,43 @@ async function nextEvent(sub: Subscription, ms = 5000): Promise<CloudEvent> {
   return result.value.value;
 }
 
+describe('NATS durable consumers', () => {
+  let bus: EventBus;
+  beforeAll(async () => {
+    bus = await connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-durable-test' });
+  });
+  afterAll(async () => {
+    await bus?.close();
+  });
+
+  it('keeps what was published while no process consumed under the name, and hands each event to one of its holders', async () => {
+    const tenant = newTenant();
+    const durable = uniqueName('durable');
+    const pattern = `tenant.${tenant}.restaurant.>`;
+    const seen: string[] = [];
+    const first = await bus.consume(pattern, { durable, handle: async (e) => void seen.push(e.id) });
+    await first.stop();
+    const meanwhile = sample('bookings.created', 1, tenant);
+    await bus.publish(meanwhile.message.subject, meanwhile.event);
+    const other = await connectNatsBus({ url: serverUrls().natsUrl, name: 'bus-durable-other' });
+    try {
+      const seenA: string[] = [];
+      const seenB: string[] = [];
+      const a = await bus.consume(pattern, { durable, handle: async (e) => void seenA.push(e.id) });
+      const b = await other.consume(pattern, { durable, handle: async (e) => void seenB.push(e.id) });
+      const more = Array.from({ length: 20 }, (_, n) => sample('bookings.created', n + 2, tenant));
+      for (const { message, event } of more) await bus.publish(message.subject, event);
+      const all = [meanwhile, ...more].map((m) => m.event.id);
+      await vi.waitFor(() => expect(seenA.length + seenB.length).toBe(all.length), { timeout: 10_000 });
+      expect([...seenA, ...seenB].sort()).toEqual([...all].sort());
+      await a.stop();
+      await b.stop();
+    } finally {
+      await other.close();
+    }
+  });
+});
+
 describe('NATS bus and JetStream', () => {
   let bus: EventBus;
   let nc: NatsConnection;

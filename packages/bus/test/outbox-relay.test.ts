@@ -124,6 +124,9 @@ class FlakyBus implements EventBus {
   follow(...args: Parameters<EventBus['follow']>): Promise<Subscription> {
     return this.inner.follow(...args);
   }
+  consume(...args: Parameters<EventBus['consume']>) {
+    return this.inner.consume(...args);
+  }
   subscribe(...args: Parameters<EventBus['subscribe']>): Subscription {
     return this.inner.subscribe(...args);
   }

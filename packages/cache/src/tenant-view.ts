@@ -24,7 +24,7 @@ export interface TenantViewContext {
 }
 
 /** Tenants whose views one cache keeps built (the least recently built go first beyond it). */
-export const KEPT_TENANT_VIEWS = 1000;
+const KEPT_TENANT_VIEWS = 1000;
 
 /**
  * `forTenant` of an adapter: each tenant's view is built once and kept (at most `maxViews`), so a request does
@@ -47,7 +47,7 @@ export function tenantViews(
 }
 
 /** The `TenantCache` of one tenant over an adapter's raw store. Validation errors reject; server errors fail open. */
-export function tenantView(context: TenantViewContext, tenantId: TenantId): TenantCache {
+function tenantView(context: TenantViewContext, tenantId: TenantId): TenantCache {
   assertTenantId(tenantId);
   const { prefix, store, counters, loads } = context;
   // `<prefix>:<tenant>:` once per view (tenantKey's encoding of the tenant segment).

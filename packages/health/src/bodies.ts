@@ -54,7 +54,7 @@ export function liveAnswer(alive: boolean, now: Date): HealthAnswer<LiveBody> {
 
 // --- /public/health/ready ------------------------------------------------------------------------------------
 
-export type ReadyChecks = Partial<Record<DependencyName, DependencyCheck>>;
+type ReadyChecks = Partial<Record<DependencyName, DependencyCheck>>;
 
 export interface ReadyBody {
   status: 'ready' | 'not_ready';
@@ -64,7 +64,7 @@ export interface ReadyBody {
 }
 
 /** The readiness entries, in the order database, cache, bus; unconfigured dependencies are absent. */
-export function readyChecks(reports: DependencyReports): ReadyChecks {
+function readyChecks(reports: DependencyReports): ReadyChecks {
   const checks: ReadyChecks = {};
   for (const name of DEPENDENCY_NAMES) {
     const report = reports[name];
@@ -74,7 +74,7 @@ export function readyChecks(reports: DependencyReports): ReadyChecks {
 }
 
 /** Not ready when shutting down, when the main port is not serving, or when a counted dependency is down. */
-export function notReadyReason(state: NodeState, reports: DependencyReports): NotReadyReason | undefined {
+function notReadyReason(state: NodeState, reports: DependencyReports): NotReadyReason | undefined {
   if (state.shuttingDown) return 'shutting_down';
   if (!state.serving) return 'not_serving';
   const counted = DEPENDENCY_NAMES.filter((name) => state.readiness[name]);
@@ -159,7 +159,7 @@ export interface DetailedBody {
 }
 
 /** A dependency entry of `/detailed`: the probe's details, then status and latency or error (never overridden). */
-export function detailedCheck(report: { check: DependencyCheck; details: Record<string, unknown> }) {
+function detailedCheck(report: { check: DependencyCheck; details: Record<string, unknown> }) {
   const { status: _status, latency: _latency, error: _error, ...details } = report.details;
   return { ...details, ...report.check };
 }
@@ -214,7 +214,7 @@ export interface FamilyBBody {
 }
 
 /** A probe's connection flag: `connected()` when it has one (a throw is false), else true (it cannot tell). */
-export function probeConnected(probe: Probe | undefined): boolean {
+function probeConnected(probe: Probe | undefined): boolean {
   if (!probe) return false;
   if (!probe.connected) return true;
   try {

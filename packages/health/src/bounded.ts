@@ -4,7 +4,7 @@ import { safeErrorText } from './error-text.js';
 export type BoundedOutcome<T> = { ok: true; value: T; elapsedMs: number } | { ok: false; error: string };
 
 /** The error text of a check that did not answer in time. */
-export function timeoutText(timeoutMs: number): string {
+function timeoutText(timeoutMs: number): string {
   return `timeout after ${timeoutMs} ms`;
 }
 

@@ -1,5 +1,4 @@
-import type { AddressInfo } from 'node:net';
-import { createKeptLoads, type KeptLoadsOptions } from '@coperto/async';
+import { createKeptLoads, listen, type KeptLoadsOptions } from '@coperto/async';
 import Fastify from 'fastify';
 import { createAddressFilter } from './address-filter.js';
 import {
@@ -130,13 +129,7 @@ export function createHealthServer(options: HealthServerOptions): HealthServer {
     http: app,
     async listen(port, host) {
       await app.ready();
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve({ port: (server.address() as AddressInfo).port });
-        });
-      });
+      return { port: await listen(server, port, host) };
     },
     registerCheck(name, check) {
       const remove = customChecks.register(name, check);

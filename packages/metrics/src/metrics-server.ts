@@ -1,4 +1,4 @@
-import type { AddressInfo } from 'node:net';
+import { listen } from '@coperto/async';
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
 import type { Metrics } from './metrics.js';
 
@@ -49,13 +49,7 @@ export function createMetricsServer(metrics: Metrics): MetricsServer {
     http: app,
     async listen(port, host) {
       await app.ready();
-      return new Promise((resolve, reject) => {
-        server.once('error', reject);
-        server.listen(port, host, () => {
-          server.off('error', reject);
-          resolve({ port: (server.address() as AddressInfo).port });
-        });
-      });
+      return { port: await listen(server, port, host) };
     },
     close() {
       closing ??= new Promise<void>((resolve) => {

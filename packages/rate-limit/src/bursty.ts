@@ -9,7 +9,7 @@ import type { RateDecision, RateLimitErrorHandler, RateLimits } from './types.js
 type Consumer = Pick<RateLimiterAbstract, 'consume'> | BurstyRateLimiter;
 
 /** Checks limits: a positive finite rate, a non-negative finite burst. */
-export function assertLimits(limits: RateLimits): void {
+function assertLimits(limits: RateLimits): void {
   if (!Number.isFinite(limits.ratePerSecond) || limits.ratePerSecond <= 0)
     throw new RangeError('ratePerSecond must be a positive number');
   if (!Number.isFinite(limits.burst) || limits.burst < 0) throw new RangeError('burst must be >= 0');

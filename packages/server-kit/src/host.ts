@@ -1,5 +1,6 @@
 import { hostname } from 'node:os';
 import type { Server } from 'node:http';
+import { listen } from '@coperto/async';
 import type { OutboxRelay } from '@coperto/bus';
 import { createHealthServer, type HealthServer, type Probe } from '@coperto/health';
 import { createMetricsServer, type Metrics } from '@coperto/metrics';
@@ -147,15 +148,4 @@ function storeProbe(deps: Dependencies): Probe {
       };
     },
   };
-}
-
-function listen(server: Server, port: number, host: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, host, () => {
-      server.off('error', reject);
-      const address = server.address();
-      resolve(typeof address === 'object' && address ? address.port : port);
-    });
-  });
 }

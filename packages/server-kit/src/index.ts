@@ -14,4 +14,5 @@ export * from './versions.js';
 export * from './subgraph-process.js';
 export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
+export * from './event-consumers.js';
 export * from './channel-directories.js';

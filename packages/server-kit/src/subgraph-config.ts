@@ -7,7 +7,15 @@ import {
 } from './service-config.js';
 
 /** Every subgraph name, for SUBGRAPH_<NAME>_URL lookups. */
-export const ALL_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
+export const ALL_SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */
 export function readSubgraphConfig(env: Readonly<Record<string, string | undefined>>): {

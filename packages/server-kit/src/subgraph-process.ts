@@ -3,6 +3,7 @@ import { createMetrics } from '@coperto/metrics';
 import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
+import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
 import { startHost, type Host } from './host.js';
 import type { Logger } from './logger.js';
 import { createSubgraphHttpServer } from './serve-subgraph.js';
@@ -30,6 +31,7 @@ export async function startSubgraphProcess(options: {
     logger,
     name: options.name,
   });
+  let consumers: RunningConsumers | undefined;
   try {
     let kick = () => {};
     const client = createHttpSubgraphClient(options.subgraphUrls);
@@ -44,6 +46,9 @@ export async function startSubgraphProcess(options: {
     });
     await subgraph.init();
     deps.channels.bind(subgraph.channelDirectory ?? askingCanali(client));
+    consumers = await startEventConsumers([subgraph], deps.bus, logger, {
+      scope: deps.store!.info().database,
+    });
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({
@@ -74,9 +79,11 @@ export async function startSubgraphProcess(options: {
       appServer: app.server,
       metrics,
       ...(relay ? { relay } : {}),
+      beforeClose: () => consumers!.stop(),
       handleSignals: options.handleSignals ?? true,
     });
   } catch (error) {
+    await consumers?.stop();
     await deps.close();
     throw error;
   }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { parse } from 'graphql';
 import type { DocumentNode, GraphQLSchema } from 'graphql';
 import type { ChannelDirectory, ServiceTokenIssuer, TokenVerifier } from '@coperto/auth';
+import type { CloudEvent } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import type { DocumentStore } from '@coperto/store';
 import type { SubgraphClient } from './subgraph-client.js';
@@ -28,8 +29,22 @@ export interface Subgraph<Context = unknown> {
   readonly outboxCollections: readonly string[];
   /** One-time setup before serving (indexes). Idempotent. */
   init(): Promise<void>;
+  /**
+   * Durable consumers of bus events this subgraph keeps (e.g. ospiti's counts from the booking events). The
+   * hosting process starts them after `init` and before its outbox relay, and stops them before it closes.
+   */
+  readonly eventConsumers?: readonly EventConsumer[];
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
+}
+
+/** A durable consumer a subgraph declares: at least once, so `handle` must be idempotent (dedupe by event id). */
+export interface EventConsumer {
+  /** Durable name, shared by every instance of the subgraph (each event goes to one of them). */
+  readonly durable: string;
+  /** Subject pattern (`tenant.*.restaurant.>`); the tenant of an event is its subject's, never its body's. */
+  readonly subject: string;
+  handle(event: CloudEvent, subject: string): Promise<void>;
 }
 
 /** Reads and parses a subgraph's `schema.graphql` (the source of truth, also read by supergraph composition). */

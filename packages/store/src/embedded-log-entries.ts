@@ -13,8 +13,8 @@ import type { IndexSpec, OutboxMessage } from './types.js';
  *
  * `doc` is the record as callers see it (no tenantId). `outbox`/`outboxAt` appear only while events are pending.
  */
-export const LOG_FORMAT = 'coperto-embedded-store';
-export const LOG_VERSION = 1;
+const LOG_FORMAT = 'coperto-embedded-store';
+const LOG_VERSION = 1;
 
 export type LogEntry =
   | { op: 'header'; format: string; version: number }

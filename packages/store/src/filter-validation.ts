@@ -7,7 +7,7 @@ import { isPlainObject, type JsonObject } from './json-values.js';
  * working on one adapter only. The embedded adapter then matches with mingo (embedded-filter.ts).
  */
 
-export const FIELD_OPERATORS = new Set([
+const FIELD_OPERATORS = new Set([
   '$eq',
   '$ne',
   '$in',
@@ -21,7 +21,7 @@ export const FIELD_OPERATORS = new Set([
   '$size',
   '$not',
 ]);
-export const LOGICAL_OPERATORS = new Set(['$and', '$or']);
+const LOGICAL_OPERATORS = new Set(['$and', '$or']);
 
 /** `{ $gt: 1, $lt: 5 }`: an object whose keys are all operators (a literal object has none). */
 export function isOperatorObject(value: unknown): value is JsonObject {

@@ -10,7 +10,7 @@ import type { Filter, IndexSpec } from './types.js';
  * superset of the matches: the filter itself still decides. Null, missing and anything unusual read everything.
  */
 
-export type Scalar = string | number | boolean;
+type Scalar = string | number | boolean;
 
 /** What to read: the postings of some values, or of a range of one type, of index `index`'s first field. */
 export type Narrowing =

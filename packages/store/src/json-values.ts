@@ -46,7 +46,7 @@ function copyValue(value: unknown, path: string): unknown {
 }
 
 /** A field name that is safe in MongoDB and in a JS object: not empty, no `.`, no leading `$`, not `__proto__`. */
-export function assertFieldName(key: string, where = 'document'): void {
+function assertFieldName(key: string, where = 'document'): void {
   if (key === '' || key.includes('.') || key.startsWith('$') || key === '__proto__') {
     throw new TypeError(`Invalid field name ${JSON.stringify(key)} in ${where}`);
   }
@@ -84,7 +84,7 @@ export function jsonEqual(a: unknown, b: unknown): boolean {
 }
 
 /** BSON comparison order of the JSON types: null < numbers < strings < objects < arrays < booleans. */
-export function typeRank(value: unknown): number {
+function typeRank(value: unknown): number {
   if (value === null || value === undefined) return 1;
   if (typeof value === 'number') return 2;
   if (typeof value === 'string') return 3;

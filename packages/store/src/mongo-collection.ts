@@ -49,7 +49,7 @@ export interface MongoContext {
 }
 
 /** Leaves the internal fields on the server. */
-export const PUBLIC_PROJECTION = {
+const PUBLIC_PROJECTION = {
   _id: 0,
   tenantId: 0,
   [OUTBOX_FIELD]: 0,

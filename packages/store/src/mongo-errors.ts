@@ -30,7 +30,7 @@ export function isDuplicateKey(error: unknown): boolean {
  * The index an E11000 names (`… index: codice dup key: …`): the IndexSpec name, or `id` for `_id_`. Both
  * MongoDB and mongo-java-server put it in the message; `unknown` if a server ever does not.
  */
-export function duplicateIndexName(error: unknown): string {
+function duplicateIndexName(error: unknown): string {
   const message = String((error as { message?: unknown }).message ?? '');
   const name = /index: (\S+)/.exec(message)?.[1];
   if (name === undefined) return 'unknown';
@@ -59,7 +59,7 @@ const UNAVAILABLE_NAMES = new Set([
   'MongoPoolClearedError',
 ]);
 
-export function isUnavailable(error: unknown): boolean {
+function isUnavailable(error: unknown): boolean {
   // A bulk write wraps the driver error that ended it (a connection closed mid-batch) as its `errorResponse`.
   const wrapped = (error as { errorResponse?: unknown } | null)?.errorResponse;
   if (wrapped instanceof Error && wrapped !== error && isUnavailable(wrapped)) return true;

@@ -14,7 +14,7 @@ export const OUTBOX_AT_FIELD = '_outboxAt';
 export const OUTBOX_LEASE_FIELD = '_outboxLease';
 /** Which claim holds the lease (MongoDB adapter: a batch claim finds its records by it). */
 export const OUTBOX_CLAIM_FIELD = '_outboxClaim';
-export const RESERVED_FIELDS: readonly string[] = [
+const RESERVED_FIELDS: readonly string[] = [
   '_id',
   'tenantId',
   OUTBOX_FIELD,
@@ -35,7 +35,7 @@ export function prepareNewDocument(doc: Identified): JsonObject {
   return cloneJson(doc as unknown as JsonObject, 'document');
 }
 
-export function assertId(id: unknown): asserts id is string {
+function assertId(id: unknown): asserts id is string {
   if (typeof id !== 'string' || id === '') throw new TypeError('id must be a non-empty string');
 }
 
@@ -114,7 +114,7 @@ function assertNoInternalPaths(filter: Filter): void {
  * record by record as the relay acknowledges them. Tombstones hold no caller fields, so they never take an id or
  * a unique value of the collection they came from.
  */
-export const DELETED_OUTBOX_SUFFIX = '.deleted-outbox';
+const DELETED_OUTBOX_SUFFIX = '.deleted-outbox';
 
 export function deletedOutboxCollection(name: string): string {
   return `${name}${DELETED_OUTBOX_SUFFIX}`;

@@ -9,7 +9,7 @@ import type { Filter, Update } from './types.js';
  * `upsertId`. The embedded adapter then applies updates with mingo (embedded-update.ts).
  */
 
-export const UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert'] as const;
+const UPDATE_OPERATORS = ['$set', '$unset', '$inc', '$push', '$pull', '$setOnInsert'] as const;
 type UpdateOperator = (typeof UPDATE_OPERATORS)[number];
 
 /**
@@ -117,7 +117,7 @@ export function upsertId(filter: Filter, update: Update): string | undefined {
 }
 
 /** `$push: value` pushes one item, `$push: { $each: [...] }` several. */
-export function pushedItems(operand: unknown): unknown[] {
+function pushedItems(operand: unknown): unknown[] {
   return isPlainObject(operand) && Object.hasOwn(operand, '$each')
     ? [...(operand.$each as unknown[])]
     : [operand];

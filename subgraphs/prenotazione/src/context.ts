@@ -14,6 +14,7 @@ import { bookingEvents, waitlistEvents } from './events.js';
 import { BookingFromOption } from './options/booking-from-option.js';
 import { OpzioneService } from './options/opzione-service.js';
 import { OpzioneStore } from './options/opzione-store.js';
+import { GuestDataEraser } from './privacy/guest-data-eraser.js';
 import { AgendaService } from './seating/agenda-service.js';
 import { Reseater } from './seating/reseater.js';
 import { SeatPlacement } from './seating/seat-placement.js';
@@ -44,6 +45,8 @@ export interface PrenotazioneServices {
   waitlist: WaitlistService;
   /** The bookable times of a day (`disponibilita`). */
   availability: AvailabilityService;
+  /** The erasure of a guest's data from its bookings and entries (ospiti's oblio). */
+  guestData: GuestDataEraser;
 }
 
 export interface PrenotazioneContext extends PrenotazioneServices {
@@ -136,9 +139,25 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   return {
     prenotazioni,
     availability,
+    guestData: new GuestDataEraser({
+      viewer,
+      bookings: store,
+      waitlist: waitlistStore,
+      event,
+      now,
+      onEventsWritten,
+    }),
     sync: new SyncService(store, now),
     agenda,
-    opzioni: new OpzioneService({ store: options, placement, claims, seating: parts.seating, timeZone, now }),
+    opzioni: new OpzioneService({
+      store: options,
+      placement,
+      reseater,
+      claims,
+      seating: parts.seating,
+      timeZone,
+      now,
+    }),
     waitlist: new WaitlistService({
       store: waitlistStore,
       places,

@@ -6,6 +6,7 @@ import { FreeTime, mergeSpans } from '../src/availability/free-time.js';
 import { searchDay, type DaySearch } from '../src/availability/day-search.js';
 import { reseatSearchOf } from '../src/seating/reseat-snapshot.js';
 import { planReseat } from '../src/seating/reseat-plan.js';
+import { seatCandidates } from '../src/seating/assignment.js';
 
 const MIN = 60_000;
 /** 2027-02-01 in Europe/Rome (UTC+1): local HH:MM as an instant. */
@@ -213,4 +214,65 @@ function booking(
     effectiveDurationMinutes: 120,
     durationMinutes: null,
   } as PrenotazioneRecord;
+}
+
+describe("the search's smaller re-seating budget", () => {
+  it('finds a plan only where the booking finds the same plan (the same search, stopped earlier)', () => {
+    let found = 0;
+    for (let seed = 1; seed <= 60; seed++) {
+      const random = mulberry32(seed);
+      const tables: SeatingTable[] = Array.from({ length: 6 + Math.floor(random() * 10) }, (_, i) => ({
+        id: `T${String(i).padStart(2, '0')}`,
+        seats: [2, 2, 4, 4, 6][Math.floor(random() * 5)]!,
+        salaId: i % 2 ? 'R' : 'S',
+      }));
+      const holds: Record<string, OwnedSpan[]> = {};
+      const bookings = new Map<string, PrenotazioneRecord>();
+      for (let b = 0; b < tables.length * 3; b++) {
+        const table = tables[Math.floor(random() * tables.length)]!;
+        const start = 17 * 60 + Math.floor(random() * 20) * 15;
+        const clock = `${String(Math.floor(start / 60)).padStart(2, '0')}:${String(start % 60).padStart(2, '0')}`;
+        const record = booking(`b${b}`, table.id, clock, random() < 0.8 ? 'auto' : 'manual');
+        const span = { ownerId: record.id, start: at(clock), end: at(clock) + 120 * MIN };
+        if ((holds[table.id] ?? []).some((h) => h.start < span.end && h.end > span.start)) continue;
+        (holds[table.id] ??= []).push(span);
+        bookings.set(record.id, record);
+      }
+      const snapshot = {
+        tables,
+        combinations: [],
+        holdsOf: (t: string) => holds[t] ?? [],
+        bookings,
+        frozenUntil: 0,
+      };
+      const fitting = seatCandidates(tables, [], 2);
+      for (const clock of ['18:00', '19:00', '19:30', '20:00', '21:00']) {
+        const window = { start: at(clock), end: at(clock) + 120 * MIN };
+        const search = reseatSearchOf(
+          snapshot,
+          { ownerId: 'new', covers: 2, window, day: { start: at('00:00'), end: at('23:59') } },
+          fitting,
+        );
+        const small = planReseat({ ...search, limits: { steps: 40 } });
+        const full = planReseat(search);
+        if (small) {
+          found++;
+          expect(full).toEqual(small);
+        }
+      }
+    }
+    expect(found).toBeGreaterThan(0);
+  });
+});
+
+/** A small seeded generator, so every seed is the same floor on every run. */
+function mulberry32(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
 }

@@ -4,7 +4,7 @@ import { buildOpenApiDocument } from './document.js';
 
 export { registerOpenApiRoutes } from './serve.js';
 export { apiSchemaOf } from './api-schema.js';
-export { buildOpenApiDocument, openApiPath } from './document.js';
+export { buildOpenApiDocument } from './document.js';
 
 /** The version of the REST contract (info.version): bump it when a route changes incompatibly. */
 export const API_VERSION = '1.0.0';

@@ -92,6 +92,25 @@ export type OpzioneInput = {
   durationMinutes?: number | null | undefined;
 };
 
+/** English or Italian names; when both are sent the English one wins. A field sent as null is cleared. */
+export type OspitePatch = {
+  nome?: string | null | undefined;
+  name?: string | null | undefined;
+  telefono?: string | null | undefined;
+  phone?: string | null | undefined;
+  email?: string | null | undefined;
+  lingua?: string | null | undefined;
+  language?: string | null | undefined;
+  tag?: Array<string> | null | undefined;
+  tags?: Array<string> | null | undefined;
+  allergie?: Array<string> | null | undefined;
+  allergies?: Array<string> | null | undefined;
+  note?: string | null | undefined;
+  notes?: string | null | undefined;
+  consensoMarketing?: boolean | null | undefined;
+  marketingConsent?: boolean | null | undefined;
+};
+
 /** Create input: English or Italian names; when both are sent the English one wins. */
 export type PrenotazioneInput = {
   covers?: number | null | undefined;
@@ -672,6 +691,66 @@ export type DeleteCanaleMutationVariables = Exact<{
 
 export type DeleteCanaleMutation = { deleteCanale: { id: string, deleted: boolean } };
 
+export type ListOspitiQueryVariables = Exact<{
+  q?: string | null | undefined;
+  tag?: string | null | undefined;
+  limite?: number | null | undefined;
+}>;
+
+
+export type ListOspitiQuery = { ospiti: Array<{ id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }> };
+
+export type OspiteFieldsFragment = { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string };
+
+export type GetOspiteQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetOspiteQuery = { ospite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } | null };
+
+export type UpdateOspiteMutationVariables = Exact<{
+  id: string | number;
+  input: OspitePatch;
+}>;
+
+
+export type UpdateOspiteMutation = { updateOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
+
+export type PrenotazioniOspiteQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type PrenotazioniOspiteQuery = { prenotazioniOspite: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }> | null };
+
+export type OspitiDuplicatiQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type OspitiDuplicatiQuery = { ospitiDuplicati: Array<{ campi: Array<string>, fields: Array<string>, a: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }, b: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } }> };
+
+export type UnisciOspitiMutationVariables = Exact<{
+  id: string | number;
+  ospiteId: string | number;
+}>;
+
+
+export type UnisciOspitiMutation = { unisciOspiti: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
+
+export type EsportaOspiteQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type EsportaOspiteQuery = { esportaOspite: { esportatoAt: string, ospite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }, prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione }>, attese: Array<{ id: string, customerName: string, customerPhone: string | null, covers: number, notes: string | null, state: string, prenotazioneId: string | null, motivo: string | null, createdAt: string, updatedAt: string }> } };
+
+export type OblioOspiteMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type OblioOspiteMutation = { oblioOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -725,4 +804,12 @@ export interface OperationResults {
   ListCanali: ListCanaliQuery;
   CreateCanale: CreateCanaleMutation;
   DeleteCanale: DeleteCanaleMutation;
+  ListOspiti: ListOspitiQuery;
+  GetOspite: GetOspiteQuery;
+  UpdateOspite: UpdateOspiteMutation;
+  PrenotazioniOspite: PrenotazioniOspiteQuery;
+  OspitiDuplicati: OspitiDuplicatiQuery;
+  UnisciOspiti: UnisciOspitiMutation;
+  EsportaOspite: EsportaOspiteQuery;
+  OblioOspite: OblioOspiteMutation;
 }

@@ -86,6 +86,6 @@ export class EmbeddedOutbox implements OutboxSource {
   }
 }
 
-export function leaseKey(collection: string, tenantId: string, id: string): string {
+function leaseKey(collection: string, tenantId: string, id: string): string {
   return `${collection}\u0000${tenantId}\u0000${id}`;
 }

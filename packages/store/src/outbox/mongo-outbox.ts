@@ -1,17 +1,6 @@
-import { randomUUID } from 'node:crypto';
-import { trustedTenantId } from '@coperto/auth';
-import type { AnyBulkWriteOperation, Document } from 'mongodb';
+import type { Document } from 'mongodb';
 import type { MongoContext } from '../mongo-collection.js';
-import type { HintedRecord } from './hints.js';
-import { assertClaim, releasesClaim } from './claim.js';
-import {
-  OUTBOX_AT_FIELD,
-  OUTBOX_CLAIM_FIELD,
-  OUTBOX_FIELD,
-  OUTBOX_LEASE_FIELD,
-  isDeletedOutboxCollection,
-  tenantKey,
-} from '../stored-document.js';
+import { OUTBOX_CLAIM_FIELD, tenantKey } from '../stored-document.js';
 import type {
   ClaimOptions,
   OutboxAcknowledgement,
@@ -19,39 +8,30 @@ import type {
   OutboxSource,
   PendingOutbox,
 } from '../types.js';
+import { assertClaim } from './claim.js';
+import type { HintedRecord } from './hints.js';
+import {
+  acknowledgeIn,
+  claimBatch,
+  claimable,
+  claimedRecords,
+  countPendingIn,
+  leaseByIds,
+  readClaimed,
+  recordId,
+} from './mongo-outbox-commands.js';
 
-/** Records with pending events: `_outboxAt` is set exactly while `_outbox` is non-empty (sparse index). */
-const PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: true } };
-const NOT_PENDING: Document = { [OUTBOX_AT_FIELD]: { $exists: false } };
 /**
  * A lease its insert took is claimed from the hint while this share of it is left: the relay reckons a claim's
  * lease from the claim, so it overestimates this one by at most a tenth, and it retries from memory only while half
  * of it is left. A lease with less left (the insert waited for a slow or paused store) is renewed first.
  */
 const FRESH_WRITE_LEASE = 0.9;
-/** A batch that found candidates but leased none of them (another relay was faster) is tried again this often. */
-const LOST_RACE_RETRIES = 3;
 /**
  * Claimed records whose collection's write count at the claim is kept, at most; past that the oldest are forgotten,
  * and their release has the collection read again as if written meanwhile.
  */
 const MAX_CLAIMS_NOTED = 10_000;
-const ALL_OUTBOX_FIELDS = {
-  [OUTBOX_FIELD]: '',
-  [OUTBOX_AT_FIELD]: '',
-  [OUTBOX_LEASE_FIELD]: '',
-  [OUTBOX_CLAIM_FIELD]: '',
-};
-
-/** What a claim hands the relay of each record, oldest pending first. */
-const CLAIMED_FIELDS = { tenantId: 1, id: 1, [OUTBOX_FIELD]: 1 };
-const OLDEST_FIRST = { [OUTBOX_AT_FIELD]: 1 } as const;
-
-/** Pending and not leased (or its lease ran out) at `now`. */
-const claimable = (now: number): Document => ({
-  ...PENDING,
-  $or: [{ [OUTBOX_LEASE_FIELD]: { $exists: false } }, { [OUTBOX_LEASE_FIELD]: { $lte: now } }],
-});
 
 /**
  * The relay's cross-tenant view of MongoDB collections. A claim leases a batch of records in two commands,
@@ -62,10 +42,8 @@ const claimable = (now: number): Document => ({
  * command at all: their inserts leased them for this relay (OutboxHints). Collections share a claim round-robin,
  * so a backlog in one does not starve the others. A claim after writes (`afterWrites`) reads only the collections this
  * process wrote events to since it last read them, and every one not read for a while (WrittenOutboxes).
- *
- * Acknowledging a relay's round is one `update` command per collection (see acknowledgeIn): its statements find
- * their records by `_id` alone, which matters beyond MongoDB: a MongoDB-protocol server whose planner uses an index
- * only for a filter of exactly its keys (mongo-java-server, the test server) would scan the collection for each.
+ * Acknowledging a relay's round is one `update` command per collection (acknowledgeIn). The commands themselves
+ * are in mongo-outbox-commands.ts; this class decides which to send when.
  */
 export class MongoOutbox implements OutboxSource {
   /**
@@ -100,7 +78,7 @@ export class MongoOutbox implements OutboxSource {
           stillPending.push(name); // not read in this claim: the next one reads it
           continue;
         }
-        const batch = await this.claimBatch(name, wanted, leaseMs);
+        const batch = await claimBatch(this.context, name, wanted, leaseMs);
         claimed.push(...batch.records);
         // A full batch may leave more behind; a short one means the collection has no more claimable now.
         if (batch.found >= wanted) stillPending.push(name);
@@ -189,43 +167,10 @@ export class MongoOutbox implements OutboxSource {
     condition: Document = claimable(Date.now()),
   ): Promise<PendingOutbox[]> {
     const ids = hints.map((hint) => tenantKey(hint.tenantId, hint.id));
-    const { leased, claimId } = await this.leaseByIds(name, ids, condition, Date.now(), leaseMs);
+    const { leased, claimId } = await leaseByIds(this.context, name, ids, condition, Date.now(), leaseMs);
     if (leased === hints.length) return hints.map(pendingOf);
     if (leased === 0) return [];
-    return await this.claimedRecords(name, await this.readClaimed(name, ids, claimId));
-  }
-
-  /**
-   * Leases, from `now`, those of the records `ids` of `name` that meet `condition` in one `updateMany` stamped with a
-   * fresh claim id (each document's update is atomic, so of two relays racing for a record exactly one leases it).
-   */
-  private async leaseByIds(
-    name: string,
-    ids: readonly unknown[],
-    condition: Document,
-    now: number,
-    leaseMs: number,
-  ): Promise<{ leased: number; claimId: string }> {
-    const claimId = randomUUID();
-    const result = await this.context.run(() =>
-      this.context.db.collection(name).updateMany({ _id: { $in: [...ids] }, ...condition } as Document, {
-        $set: { [OUTBOX_LEASE_FIELD]: now + leaseMs, [OUTBOX_CLAIM_FIELD]: claimId },
-      }),
-    );
-    return { leased: result.modifiedCount, claimId };
-  }
-
-  /** Of the records `ids` of `name`, those a lease stamped with `claimId` took, oldest pending first. */
-  private async readClaimed(name: string, ids: readonly unknown[], claimId: string): Promise<Document[]> {
-    return await this.context.run(() =>
-      this.context.db
-        .collection(name)
-        .find({ _id: { $in: [...ids] }, [OUTBOX_CLAIM_FIELD]: claimId } as Document, {
-          projection: CLAIMED_FIELDS,
-          sort: OLDEST_FIRST,
-        })
-        .toArray(),
-    );
+    return await claimedRecords(this.context, name, await readClaimed(this.context, name, ids, claimId));
   }
 
   async acknowledge(acks: readonly OutboxAcknowledgement[]): Promise<boolean> {
@@ -238,119 +183,15 @@ export class MongoOutbox implements OutboxSource {
     }
     let claimAgain = false;
     for (const [name, list] of byCollection) {
-      const released = await this.acknowledgeIn(name, list);
+      const released = await acknowledgeIn(this.context, name, list);
       for (const id of released) if (this.releasedAfterWrites(name, id)) claimAgain = true;
     }
     return claimAgain;
   }
-
-  /**
-   * One collection's acknowledgements, in one ordered `update` command whose every statement but the last filters
-   * on `_id` alone (so any MongoDB-protocol server finds the record by its `_id` index, never by a scan): each
-   * record loses the events it published (an event pushed meanwhile stays) and, when they were all its claim,
-   * its lease; then the records of the round left with an empty outbox lose their pending marker. Each statement
-   * is atomic per record, so an event pushed between the two keeps its record pending. Returns the `_id`s of the
-   * records whose claim it released.
-   */
-  private async acknowledgeIn(name: string, acks: readonly OutboxAcknowledgement[]): Promise<string[]> {
-    const released: string[] = [];
-    const operations: AnyBulkWriteOperation[] = acks.map((ack) => {
-      const published = new Set(ack.messageIds);
-      const update: Document = { $pull: { [OUTBOX_FIELD]: { id: { $in: [...published] } } } };
-      if (releasesClaim(ack.pending, published)) {
-        update.$unset = { [OUTBOX_LEASE_FIELD]: '', [OUTBOX_CLAIM_FIELD]: '' };
-        released.push(recordId(ack.pending));
-      }
-      return { updateOne: { filter: { _id: recordId(ack.pending) } as Document, update } };
-    });
-    // A record keeps its outbox while any claim on it is unfinished (a partial acknowledgement leaves events).
-    if (released.length > 0) operations.push({ updateMany: emptiedOutboxes(released) });
-    await this.context.run(() => this.context.db.collection(name).bulkWrite(operations, { ordered: true }));
-    if (isDeletedOutboxCollection(name)) await this.purgeTombstones(name, acks);
-    return released;
-  }
-
-  /** Deleted records' tombstones whose events were all relayed have no reason to stay. */
-  private async purgeTombstones(name: string, acks: readonly OutboxAcknowledgement[]): Promise<void> {
-    const ids = acks.map((ack) => recordId(ack.pending));
-    await this.context.run(() =>
-      this.context.db.collection(name).deleteMany({ _id: { $in: ids }, ...NOT_PENDING } as Document),
-    );
-  }
-
-  /** A deleted record's tombstone whose events were all relayed has no reason to stay. */
-  private async purgeIfTombstone(name: string, key: Document): Promise<void> {
-    if (!isDeletedOutboxCollection(name)) return;
-    await this.context.run(() =>
-      this.context.db.collection(name).deleteOne({ ...key, ...NOT_PENDING } as Document),
-    );
-  }
-
   async countPending(): Promise<number> {
     let count = 0;
-    for (const name of new Set(this.collections)) {
-      count += await this.context.run(() => this.context.db.collection(name).countDocuments(PENDING));
-    }
+    for (const name of new Set(this.collections)) count += await countPendingIn(this.context, name);
     return count;
-  }
-
-  /**
-   * Leases up to `wanted` of the oldest claimable records of one collection. `found`: how many claimable
-   * records the last attempt saw (less than `wanted`: the collection has no more for now).
-   */
-  private async claimBatch(
-    name: string,
-    wanted: number,
-    leaseMs: number,
-  ): Promise<{ records: PendingOutbox[]; found: number }> {
-    const collection = this.context.db.collection(name);
-    for (let attempt = 0; ; attempt++) {
-      const now = Date.now();
-      const candidates = await this.context.run(() =>
-        collection
-          .find(claimable(now), { projection: CLAIMED_FIELDS, sort: OLDEST_FIRST, limit: wanted })
-          .toArray(),
-      );
-      if (candidates.length === 0) return { records: [], found: 0 };
-      const ids = candidates.map((doc) => doc._id);
-      const { leased, claimId } = await this.leaseByIds(name, ids, claimable(now), now, leaseMs);
-      if (leased === 0) {
-        if (attempt < LOST_RACE_RETRIES) continue;
-        return { records: [], found: candidates.length };
-      }
-      // Leased them all (the common case): the records as read are the claim. Events pushed between the read and
-      // the lease wait for the next claim (acknowledging the read ones keeps them, see acknowledge). Otherwise
-      // another relay took some: read back the ones carrying this claim id.
-      const docs = leased === candidates.length ? candidates : await this.readClaimed(name, ids, claimId);
-      return { records: await this.claimedRecords(name, docs), found: candidates.length };
-    }
-  }
-
-  /** Leased records as read: their events; one left with none is cleaned up instead. */
-  private async claimedRecords(name: string, docs: readonly Document[]): Promise<PendingOutbox[]> {
-    const records: PendingOutbox[] = [];
-    for (const doc of docs) {
-      const messages = (doc[OUTBOX_FIELD] ?? []) as OutboxMessage[];
-      if (messages.length === 0) {
-        // An acknowledgement cut off between its two statements: finish the cleanup.
-        await this.clearIfEmpty(name, String(doc._id));
-        await this.purgeIfTombstone(name, { _id: doc._id, tenantId: doc.tenantId } as Document);
-        continue;
-      }
-      records.push({
-        collection: name,
-        tenantId: trustedTenantId(String(doc.tenantId)),
-        id: String(doc.id),
-        messages,
-      });
-    }
-    return records;
-  }
-
-  /** No events left → no longer pending (an event pushed meanwhile wins): a claim's cleanup after a crash. */
-  private async clearIfEmpty(name: string, id: string): Promise<void> {
-    const { filter, update } = emptiedOutboxes([id]);
-    await this.context.run(() => this.context.db.collection(name).updateMany(filter, update));
   }
 }
 
@@ -360,17 +201,4 @@ function pendingOf({ collection, tenantId, id, messages }: HintedRecord): Pendin
 
 function claimKey(collection: string, id: string): string {
   return `${collection}\u0000${id}`;
-}
-
-/** A record's MongoDB `_id` (its tenant is part of it). */
-function recordId(pending: PendingOutbox): string {
-  return tenantKey(pending.tenantId, pending.id);
-}
-
-/** Of these records, those whose outbox is empty stop being pending. */
-function emptiedOutboxes(ids: readonly string[]): { filter: Document; update: Document } {
-  return {
-    filter: { _id: { $in: [...ids] }, [OUTBOX_FIELD]: { $size: 0 } },
-    update: { $unset: ALL_OUTBOX_FIELDS },
-  };
 }

@@ -50,6 +50,13 @@ export interface DisponibilitaView {
 /** The re-seating search's owner: a party that is not a booking yet (it never blocks a place itself). */
 const SEARCH_OWNER = 'availability-search';
 const DAY_MS = 86_400_000;
+/**
+ * The re-seating search's budget per slot of the day search: a fortieth of the booking's (RESEAT_LIMITS.steps), so a
+ * whole day of slots costs about what one booking's search may. A smaller budget only stops the same deterministic
+ * search earlier: a plan it finds is the plan the booking's full search finds, so what is offered stays bookable
+ * (a plan only the full budget finds is not offered).
+ */
+export const SEARCH_RESEAT_STEPS = 500;
 
 /**
  * GET /api/disponibilita (docs/availability.md): reads the day once — capacity's slots, tavolo's active tables
@@ -116,13 +123,14 @@ export class AvailabilityService {
       };
       const dayOf = localDays(zone);
       reseat = (fitting: Parameters<typeof reseatSearchOf>[2], window: { start: number; end: number }) =>
-        planReseat(
-          reseatSearchOf(
+        planReseat({
+          ...reseatSearchOf(
             snapshot,
             { ownerId: SEARCH_OWNER, covers: query.covers, window, day: dayOf(window.start) },
             fitting,
           ),
-        );
+          limits: { steps: SEARCH_RESEAT_STEPS },
+        });
     }
     return view(
       searchDay({

@@ -295,6 +295,13 @@ export type QueryDisponibilitaArgs = {
   limit?: InputMaybe<Scalars['Int']['input']>;
 };
 
+/** How many bookings and waitlist entries an erasure changed. */
+export type CancellazioneDatiOspite = {
+  __typename?: 'CancellazioneDatiOspite';
+  prenotazioni: Scalars['Int']['output'];
+  vociAttesa: Scalars['Int']['output'];
+};
+
 export type Mutation = {
   __typename?: 'Mutation';
   /** Publishes bookings.created. Refused (TABLE_UNAVAILABLE) when a table is already booked in that window. */
@@ -313,6 +320,12 @@ export type Mutation = {
   createOpzione: Opzione;
   /** Seating: frees an option's tables at once. */
   releaseOpzione: ReleaseOpzioneResult;
+  /**
+   * Administrator (the ospiti subgraph's erasure of a guest): the name (to "Ospite cancellato"), phone, email and
+   * notes of these bookings and waitlist entries are replaced; each booking changed publishes bookings.updated.
+   * Unknown ids are skipped; again on erased records, nothing changes.
+   */
+  cancellaDatiOspite: CancellazioneDatiOspite;
   /** Adds a party (state waiting) with its quote; publishes waitlist.added. */
   aggiungiAttesa: VoceAttesa;
   /** To notified (the party was told its table is ready); publishes waitlist.notified. */
@@ -368,6 +381,12 @@ export type MutationCreateOpzioneArgs = {
 
 export type MutationReleaseOpzioneArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationCancellaDatiOspiteArgs = {
+  prenotazioneIds: Array<Scalars['ID']['input']>;
+  vociAttesaIds: Array<Scalars['ID']['input']>;
 };
 
 
@@ -609,6 +628,7 @@ export type ResolversTypes = {
   OpzioneInput: OpzioneInput;
   ReleaseOpzioneResult: ResolverTypeWrapper<ReleaseOpzioneResult>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  CancellazioneDatiOspite: ResolverTypeWrapper<CancellazioneDatiOspite>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   StatoAttesa: StatoAttesa;
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
@@ -637,6 +657,7 @@ export type ResolversParentTypes = {
   OpzioneInput: OpzioneInput;
   ReleaseOpzioneResult: ReleaseOpzioneResult;
   Query: Record<PropertyKey, never>;
+  CancellazioneDatiOspite: CancellazioneDatiOspite;
   Mutation: Record<PropertyKey, never>;
   VoceAttesa: VoceAttesa;
   VoceAttesaInput: VoceAttesaInput;
@@ -734,6 +755,11 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   disponibilita?: Resolver<ResolversTypes['DisponibilitaGiorno'], ParentType, ContextType, Partial<QueryDisponibilitaArgs>>;
 };
 
+export type CancellazioneDatiOspiteResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['CancellazioneDatiOspite'] = ResolversParentTypes['CancellazioneDatiOspite']> = {
+  prenotazioni?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  vociAttesa?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type MutationResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCreatePrenotazioneArgs, 'input'>>;
   importPrenotazione?: Resolver<ResolversTypes['ImportResult'], ParentType, ContextType, RequireFields<MutationImportPrenotazioneArgs, 'input'>>;
@@ -743,6 +769,7 @@ export type MutationResolvers<ContextType = PrenotazioneContext, ParentType exte
   cambiaStatoPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCambiaStatoPrenotazioneArgs, 'id' | 'nuovoStato'>>;
   createOpzione?: Resolver<ResolversTypes['Opzione'], ParentType, ContextType, RequireFields<MutationCreateOpzioneArgs, 'input'>>;
   releaseOpzione?: Resolver<ResolversTypes['ReleaseOpzioneResult'], ParentType, ContextType, RequireFields<MutationReleaseOpzioneArgs, 'id'>>;
+  cancellaDatiOspite?: Resolver<ResolversTypes['CancellazioneDatiOspite'], ParentType, ContextType, RequireFields<MutationCancellaDatiOspiteArgs, 'prenotazioneIds' | 'vociAttesaIds'>>;
   aggiungiAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationAggiungiAttesaArgs, 'input'>>;
   avvisaAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationAvvisaAttesaArgs, 'id'>>;
   siediAttesa?: Resolver<ResolversTypes['VoceAttesa'], ParentType, ContextType, RequireFields<MutationSiediAttesaArgs, 'id'>>;
@@ -804,6 +831,7 @@ export type Resolvers<ContextType = PrenotazioneContext> = {
   Opzione?: OpzioneResolvers<ContextType>;
   ReleaseOpzioneResult?: ReleaseOpzioneResultResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  CancellazioneDatiOspite?: CancellazioneDatiOspiteResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
   OrarioDisponibile?: OrarioDisponibileResolvers<ContextType>;

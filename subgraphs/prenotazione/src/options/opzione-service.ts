@@ -9,6 +9,7 @@ import {
 } from '../bookings/prenotazione-input.js';
 import type { OpzioneInput } from '../generated/resolvers-types.js';
 import type { SeatPlacement } from '../seating/seat-placement.js';
+import type { Reseater } from '../seating/reseater.js';
 import { stayMinutes, type SeatingSources } from '../seating/seating-sources.js';
 import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
@@ -20,6 +21,8 @@ export interface OpzioneServiceDeps {
   store: OpzioneStore;
   /** The placement rule and the agendas bookings use: options hold tables the same way. */
   placement: SeatPlacement;
+  /** autoAssign re-seats as a booking does, so a time the availability search offers can be held. */
+  reseater: Pick<Reseater, 'whenEnabled'>;
   claims: TableClaims;
   seating: SeatingSources;
   timeZone: string;
@@ -70,7 +73,7 @@ export class OpzioneService {
         localDate: moment!.localDate,
       },
       input,
-      { claim: true },
+      { claim: true, reseat: input.autoAssign ? await this.deps.reseater.whenEnabled() : undefined },
     );
     const record: OpzioneRecord = {
       id,

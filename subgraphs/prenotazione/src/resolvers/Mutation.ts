@@ -11,6 +11,7 @@ export const Mutation: MutationResolvers = {
   annullaPrenotazione: (_, args, context) =>
     context.prenotazioni.changeState(args.id, 'annullata', args.motivo),
   cambiaStatoPrenotazione: (_, args, context) => context.prenotazioni.changeState(args.id, args.nuovoStato),
+  cancellaDatiOspite: (_, args, context) => context.guestData.erase(args.prenotazioneIds, args.vociAttesaIds),
   createOpzione: (_, args, context) => context.opzioni.create(args.input),
   releaseOpzione: (_, args, context) => context.opzioni.release(args.id),
 };

@@ -1,0 +1,119 @@
+import { randomUUID } from 'node:crypto';
+import { applyOutcome, outcomeOf } from './counts.js';
+import { contactKey, DEFAULT_COUNTRY, normalizeEmail, normalizePhone } from './contacts.js';
+import type { RecordFacts } from './event-facts.js';
+import { changeGuest, currentGuest } from './guest-writes.js';
+import { linkId, newGuest, type OspiteRecord } from './ospite-record.js';
+import type { OspitiStore } from './ospiti-store.js';
+
+const MAX_ATTEMPTS = 5;
+
+/**
+ * Links bookings and waitlist entries to guests and keeps the guests' counts, from their events. Idempotent:
+ * the link's id is the record's, a contact has one owner (`ospiti_recapiti`), an outcome is counted once per
+ * booking (counts.ts), and an event older than the last one applied does not move the link's state back.
+ */
+export class GuestLinker {
+  constructor(
+    private readonly store: OspitiStore,
+    private readonly now: () => Date,
+  ) {}
+
+  async apply(facts: RecordFacts): Promise<void> {
+    const id = linkId(facts.tipo, facts.id);
+    let link = await this.store.link(id);
+    const state = { stato: facts.state, startsAt: facts.startsAt, aggiornatoAt: facts.updatedAt };
+    if (link) {
+      await this.store.updateLinkState(id, state);
+    } else {
+      const country = (await this.store.settings())?.paese ?? DEFAULT_COUNTRY;
+      const phone = normalizePhone(facts.phone, country);
+      const email = normalizeEmail(facts.email);
+      // Never by the name alone: a record without a phone or an email has no guest.
+      if (!phone && !email) return;
+      const guest = await this.guestFor(phone, email, facts);
+      link = await this.store.insertLink({
+        id,
+        tipo: facts.tipo,
+        riferimento: facts.id,
+        ospiteId: guest.id,
+        ...state,
+      });
+      if (link.ospiteId !== guest.id) await this.store.updateLinkState(id, state);
+    }
+    const booking = facts.booking;
+    const outcome = booking && outcomeOf(booking);
+    if (booking && outcome) {
+      await changeGuest(this.store, link.ospiteId, this.now, (guest) =>
+        applyOutcome(guest, booking, outcome),
+      );
+    }
+  }
+
+  /** The guest owning the phone (else the email), made when there is none. */
+  private async guestFor(
+    phone: string | null,
+    email: string | null,
+    facts: RecordFacts,
+  ): Promise<OspiteRecord> {
+    const keys = [phone && contactKey('tel', phone), email && contactKey('email', email)].filter(
+      (key): key is string => !!key,
+    );
+    for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
+      for (const key of keys) {
+        const owner = await this.store.contact(key);
+        if (owner) return this.ensureGuest(owner.ospiteId, phone, email, facts);
+      }
+      const id = randomUUID();
+      // The first contact decides who makes the guest: one of any number of concurrent makers wins.
+      if ((await this.store.claimContact(keys[0]!, id)) === id)
+        return this.ensureGuest(id, phone, email, facts);
+    }
+    throw new Error(`The contacts of ${facts.tipo} ${facts.id} kept changing owner`);
+  }
+
+  /**
+   * The guest with this id (made when a crash left its contact without it), with the record's other contact
+   * and any missing name or language added; an erased guest gets no personal data back.
+   */
+  private async ensureGuest(
+    id: string,
+    phone: string | null,
+    email: string | null,
+    facts: RecordFacts,
+  ): Promise<OspiteRecord> {
+    let guest = await currentGuest(this.store, id);
+    if (!guest) {
+      await this.store.insertGuest(
+        newGuest(
+          id,
+          { nome: facts.name, telefono: phone, email, lingua: facts.lingua },
+          this.now().toISOString(),
+        ),
+      );
+      guest = await currentGuest(this.store, id);
+      if (!guest) throw new Error(`Guest ${id} vanished while it was made`);
+    }
+    if (guest.cancellato) return guest;
+    const ownsPhone =
+      phone !== null && (await this.store.claimContact(contactKey('tel', phone), guest.id)) === guest.id;
+    const ownsEmail =
+      email !== null && (await this.store.claimContact(contactKey('email', email), guest.id)) === guest.id;
+    const updated = await changeGuest(this.store, guest.id, this.now, (g) => {
+      if (g.cancellato) return null;
+      const fill = {
+        nome: g.nome ?? facts.name,
+        telefono: g.telefono ?? (ownsPhone ? phone : null),
+        email: g.email ?? (ownsEmail ? email : null),
+        lingua: g.lingua ?? facts.lingua,
+      };
+      const same =
+        fill.nome === g.nome &&
+        fill.telefono === g.telefono &&
+        fill.email === g.email &&
+        fill.lingua === g.lingua;
+      return same ? null : { ...g, ...fill };
+    });
+    return updated ?? guest;
+  }
+}

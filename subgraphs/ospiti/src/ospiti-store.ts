@@ -1,0 +1,171 @@
+import {
+  DuplicateKeyError,
+  type DocumentStore,
+  type Filter,
+  type FindOptions,
+  type TenantCollection,
+  type TenantStore,
+} from '@coperto/store';
+import {
+  SETTINGS_ID,
+  type CollegamentoRecord,
+  type ImpostazioniRecord,
+  type OspiteRecord,
+  type RecapitoRecord,
+} from './ospite-record.js';
+import { foldText, searchKeys } from './search-keys.js';
+
+export const OSPITI_COLLECTION = 'ospiti';
+export const RECAPITI_COLLECTION = 'ospiti_recapiti';
+export const COLLEGAMENTI_COLLECTION = 'ospiti_collegamenti';
+export const IMPOSTAZIONI_COLLECTION = 'ospiti_impostazioni';
+
+export async function ensureOspitiIndexes(store: DocumentStore): Promise<void> {
+  await store.ensureIndexes(OSPITI_COLLECTION, [
+    { name: 'ospiti_chiavi', fields: { chiavi: 1 } },
+    { name: 'ospiti_tag', fields: { tag: 1 } },
+  ]);
+  await store.ensureIndexes(RECAPITI_COLLECTION, [{ name: 'recapiti_ospite', fields: { ospiteId: 1 } }]);
+  await store.ensureIndexes(COLLEGAMENTI_COLLECTION, [
+    { name: 'collegamenti_ospite', fields: { ospiteId: 1 } },
+  ]);
+}
+
+/** What a guest record is stored with besides its fields: its sort name and search keys, derived here only. */
+export type GuestFields = Omit<OspiteRecord, 'nomeOrdine' | 'chiavi'>;
+
+function withDerived(guest: GuestFields): OspiteRecord {
+  return {
+    ...guest,
+    nomeOrdine: guest.nome ? foldText(guest.nome) : '',
+    chiavi: guest.cancellato ? [] : searchKeys(guest),
+  };
+}
+
+/** Storage of one tenant's guests, their contacts, links and settings: nothing but reads and writes. */
+export class OspitiStore {
+  private readonly ospiti: TenantCollection<OspiteRecord>;
+  private readonly recapiti: TenantCollection<RecapitoRecord>;
+  private readonly collegamenti: TenantCollection<CollegamentoRecord>;
+  private readonly impostazioni: TenantCollection<ImpostazioniRecord>;
+
+  constructor(tenantStore: TenantStore) {
+    this.ospiti = tenantStore.collection<OspiteRecord>(OSPITI_COLLECTION);
+    this.recapiti = tenantStore.collection<RecapitoRecord>(RECAPITI_COLLECTION);
+    this.collegamenti = tenantStore.collection<CollegamentoRecord>(COLLEGAMENTI_COLLECTION);
+    this.impostazioni = tenantStore.collection<ImpostazioniRecord>(IMPOSTAZIONI_COLLECTION);
+  }
+
+  guest(id: string): Promise<OspiteRecord | null> {
+    return this.ospiti.findById(id);
+  }
+
+  guests(ids: readonly string[]): Promise<OspiteRecord[]> {
+    return this.ospiti.findByIds(ids);
+  }
+
+  findGuests(filter: Filter, options?: FindOptions): Promise<OspiteRecord[]> {
+    return this.ospiti.find(filter, options);
+  }
+
+  /** Null when the id is taken (another writer made the same guest first). */
+  async insertGuest(guest: GuestFields): Promise<OspiteRecord | null> {
+    try {
+      return await this.ospiti.insertOne(withDerived(guest));
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return null;
+      throw error;
+    }
+  }
+
+  /** Compare-and-set on `version`: null when the guest changed (or vanished) meanwhile. */
+  replaceGuest(expectedVersion: number, guest: GuestFields): Promise<OspiteRecord | null> {
+    const { id, ...fields } = withDerived(guest);
+    return this.ospiti.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields });
+  }
+
+  deleteGuest(id: string): Promise<boolean> {
+    return this.ospiti.deleteOne({ id });
+  }
+
+  contact(key: string): Promise<RecapitoRecord | null> {
+    return this.recapiti.findById(key);
+  }
+
+  /** Gives the contact to the guest unless another owns it; returns the owner either way. */
+  async claimContact(key: string, ospiteId: string): Promise<string> {
+    try {
+      await this.recapiti.insertOne({ id: key, ospiteId });
+      return ospiteId;
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      const owner = await this.recapiti.findById(key);
+      // Released meanwhile (an erasure): try again.
+      return owner ? owner.ospiteId : this.claimContact(key, ospiteId);
+    }
+  }
+
+  contactsOf(ospiteId: string): Promise<RecapitoRecord[]> {
+    return this.recapiti.find({ ospiteId });
+  }
+
+  async moveContact(key: string, from: string, to: string): Promise<void> {
+    await this.recapiti.findOneAndUpdate({ id: key, ospiteId: from }, { $set: { ospiteId: to } });
+  }
+
+  async releaseContact(key: string, ospiteId: string): Promise<void> {
+    await this.recapiti.deleteMany({ id: key, ospiteId });
+  }
+
+  link(id: string): Promise<CollegamentoRecord | null> {
+    return this.collegamenti.findById(id);
+  }
+
+  links(ids: readonly string[]): Promise<CollegamentoRecord[]> {
+    return this.collegamenti.findByIds(ids);
+  }
+
+  linksOf(ospiteId: string): Promise<CollegamentoRecord[]> {
+    return this.collegamenti.find({ ospiteId });
+  }
+
+  /** The link, or the one another writer inserted first. */
+  async insertLink(link: CollegamentoRecord): Promise<CollegamentoRecord> {
+    try {
+      return await this.collegamenti.insertOne(link);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      const existing = await this.collegamenti.findById(link.id);
+      if (!existing) throw error;
+      return existing;
+    }
+  }
+
+  /** Records a newer state of the linked record; an event older than the last one applied changes nothing. */
+  async updateLinkState(
+    id: string,
+    state: Pick<CollegamentoRecord, 'stato' | 'startsAt' | 'aggiornatoAt'>,
+  ): Promise<void> {
+    await this.collegamenti.findOneAndUpdate(
+      { id, aggiornatoAt: { $lt: state.aggiornatoAt } },
+      { $set: state },
+    );
+  }
+
+  async relink(id: string, from: string, to: string): Promise<void> {
+    await this.collegamenti.findOneAndUpdate({ id, ospiteId: from }, { $set: { ospiteId: to } });
+  }
+
+  settings(): Promise<ImpostazioniRecord | null> {
+    return this.impostazioni.findById(SETTINGS_ID);
+  }
+
+  async saveSettings(settings: Omit<ImpostazioniRecord, 'id'>): Promise<ImpostazioniRecord> {
+    const saved = await this.impostazioni.findOneAndUpdate(
+      { id: SETTINGS_ID },
+      { $set: settings },
+      { upsert: true },
+    );
+    return saved!;
+  }
+}

@@ -1,0 +1,5 @@
+import type { ImpostazioniOspitiResolvers } from '../generated/resolvers-types.js';
+
+export const ImpostazioniOspiti: ImpostazioniOspitiResolvers = {
+  country: (settings) => settings.paese,
+};

@@ -1,0 +1,43 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { createOspitiContext, type OspitiContext, type OspitiDeps } from './context.js';
+import type { Resolvers } from './generated/resolvers-types.js';
+import { guestEventConsumer } from './guest-events.js';
+import { ensureOspitiIndexes } from './ospiti-store.js';
+import { CoppiaOspiti } from './resolvers/CoppiaOspiti.js';
+import { ImpostazioniOspiti } from './resolvers/ImpostazioniOspiti.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { Ospite } from './resolvers/Ospite.js';
+import { Prenotazione, VoceAttesa } from './resolvers/linked-records.js';
+import { Query } from './resolvers/Query.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+const resolvers: Resolvers = {
+  Query,
+  Mutation,
+  Ospite,
+  Prenotazione,
+  VoceAttesa,
+  CoppiaOspiti,
+  ImpostazioniOspiti,
+};
+
+/**
+ * The ospiti subgraph (guest profiles), ready to be served in-process or over HTTP, with its durable consumer
+ * of the booking and waitlist events (started by the hosting process).
+ */
+export function createOspitiSubgraph(deps: OspitiDeps): Subgraph<OspitiContext> {
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  return {
+    name: 'ospiti',
+    typeDefs,
+    schema,
+    outboxCollections: [],
+    createContext: (request) => createOspitiContext(deps, request),
+    init: () => ensureOspitiIndexes(deps.store),
+    eventConsumers: [guestEventConsumer(deps.store, deps.now ?? (() => new Date()))],
+  };
+}
+export type { OspitiDeps } from './context.js';
+export { GUEST_LIMITS, LANGUAGE_PATTERN } from './guest-limits.js';
