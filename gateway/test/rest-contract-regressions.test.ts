@@ -38,6 +38,14 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect((await call('POST', '/api/sale', { codice: 'NULLW', width: null })).status).toBe(201);
   });
 
+  it('POST /api/canali: a body without name|nome is refused as the document says (was ST202: documented as allowed, refused by canali)', async () => {
+    expect(doc.paths['/api/canali'].post.requestBody.required).toBe(true);
+    refusedNaming(await call('POST', '/api/canali', { origins: ['https://www.example.it'] }), 'nome');
+    refusedNaming(await call('POST', '/api/canali', { name: ' ', nome: 'Sito' }), 'name');
+    expect((await call('POST', '/api/canali', { name: null, nome: 'Sito' })).status).toBe(201);
+    expect((await call('POST', '/api/canali', { name: 'Sito', nome: '' })).status).toBe(201);
+  });
+
   it('PATCH /api/sale/{id}: height 0 is refused as the document says', async () => {
     const sala = await newSala();
     refusedNaming(await call('PATCH', `/api/sale/${sala.id}`, { height: 0 }), 'height');

@@ -98,7 +98,6 @@ const PRENOTAZIONE = {
   customerPhone: text(50),
   notes: text(2000),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
-  externalId: text(200, { required: true }),
   tableIds: tableIdList(0, MAX_TABLES_PER_BOOKING),
   combinationId: idText,
 };
@@ -184,6 +183,8 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'UnlockInput.deviceId': deviceId,
   ...prefixed('PrenotazioneInput', PRENOTAZIONE),
   ...prefixed('PrenotazionePatch', PRENOTAZIONE),
+  // A create's only (the batch's idempotency key): PrenotazionePatch has no externalId.
+  'PrenotazioneInput.externalId': text(200, { required: true }),
   'PrenotazioneInput.opzioneId': { ...idText, ...notNull },
   'PrenotazioneInput.holdId': { ...idText, ...notNull },
   ...prefixed('OpzioneInput', OPZIONE),
@@ -340,5 +341,11 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
     allOf: [eitherOf('name', 'nome'), eitherOf('maxCovers', 'capacitaMax'), { required: ['tableIds'] }],
   },
   VoceAttesaInput: { allOf: [eitherOf('customerName', 'cliente'), eitherOf('covers', 'numeroPersone')] },
+  // canali reads `name` when it is a string, else `nome`; the one it reads must not be blank.
+  CanaleInput: {
+    if: { required: ['name'], properties: { name: { type: 'string' } } },
+    then: { properties: { name: { pattern: NOT_BLANK_PATTERN } } },
+    else: { required: ['nome'], properties: { nome: { type: 'string', pattern: NOT_BLANK_PATTERN } } },
+  },
   SiediAttesaInput: { if: given('tableIds'), then: { properties: { combinationId: { type: 'null' } } } },
 };
