@@ -16,7 +16,12 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
     'Mutation.releaseOpzione',
     'Mutation.createPrenotazione',
   ]),
-  guest: new Set([]),
+  guest: new Set([
+    'Query.prenotazione',
+    'Mutation.confermaPrenotazione',
+    'Mutation.annullaPrenotazione',
+    'Mutation.updatePrenotazione',
+  ]),
 };
 
 /**

@@ -2,9 +2,10 @@ import DataLoader from 'dataloader';
 import { AvailabilityService } from './availability/availability-service.js';
 import { capacitySlots } from './availability/bookable-slots.js';
 import type { BookableSlot } from './availability/day-search.js';
-import type { Viewer } from '@coperto/auth';
+import type { ServiceTokenIssuer, Viewer } from '@coperto/auth';
 import type { Logger, SubgraphClient, SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import type { TenantStore } from '@coperto/store';
+import { GuestTokens } from './bookings/guest-tokens.js';
 import { NewBookings } from './bookings/new-bookings.js';
 import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
 import { PrenotazioneService } from './bookings/prenotazione-service.js';
@@ -36,8 +37,10 @@ export type PrenotazioneDeps = SubgraphDeps;
 
 /** One request's services, each built once and handed to the others that need it. */
 export interface PrenotazioneServices {
-  /** What a channel key may send (a guest token nothing yet); staff unlimited. */
+  /** What a channel key may send and which booking a guest token may see and change; staff unlimited. */
   rights: ServiceTokenRights;
+  /** A booking's guest tokens (`gestione`). */
+  guestTokens: GuestTokens;
   /** Bookings: reads, creates, moves, the state flow. */
   prenotazioni: PrenotazioneService;
   /** The delta sync of bookings. */
@@ -69,6 +72,8 @@ export interface ServiceParts {
   now: () => Date;
   onEventsWritten: () => void;
   logger?: Logger | undefined;
+  /** Signs guest tokens (the process's service-token issuer). */
+  serviceTokens?: ServiceTokenIssuer | undefined;
   stores?: {
     bookings?: PrenotazioneStore | undefined;
     agenda?: TableAgendaStore | undefined;
@@ -143,6 +148,12 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   });
   return {
     rights,
+    guestTokens: new GuestTokens({
+      viewer,
+      issuer: parts.serviceTokens,
+      findById: (id) => store.findById(id),
+      now,
+    }),
     prenotazioni,
     availability,
     guestData: new GuestDataEraser({
@@ -206,6 +217,7 @@ export async function createPrenotazioneContext(
     timeZone: deps.timeZone,
     now: deps.now ?? (() => new Date()),
     onEventsWritten: deps.onEventsWritten,
+    serviceTokens: deps.serviceTokens,
   });
   const bookings = new PrenotazioneStore(tenantStore);
   return {

@@ -420,7 +420,7 @@ export type CreatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, gestione: { token: string, expiresAt: string } | null, manage: { token: string, expiresAt: string } | null, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null };
 
@@ -460,6 +460,13 @@ export type AnnullaPrenotazioneMutationVariables = Exact<{
 
 
 export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+
+export type GestionePrenotazioneMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GestionePrenotazioneMutation = { gestionePrenotazione: { token: string, expiresAt: string } };
 
 export type CambiaStatoPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -774,6 +781,7 @@ export interface OperationResults {
   UpdatePrenotazione: UpdatePrenotazioneMutation;
   ConfermaPrenotazione: ConfermaPrenotazioneMutation;
   AnnullaPrenotazione: AnnullaPrenotazioneMutation;
+  GestionePrenotazione: GestionePrenotazioneMutation;
   CambiaStatoPrenotazione: CambiaStatoPrenotazioneMutation;
   SyncPrenotazioni: SyncPrenotazioniQuery;
   CreateOpzione: CreateOpzioneMutation;

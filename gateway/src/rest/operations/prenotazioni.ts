@@ -55,12 +55,19 @@ export const OPZIONE_FIELDS = /* GraphQL */ `
 `;
 
 export const prenotazioniOperations = {
-  CreatePrenotazione: `mutation CreatePrenotazione($input: PrenotazioneInput!) { createPrenotazione(input: $input) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  CreatePrenotazione: `mutation CreatePrenotazione($input: PrenotazioneInput!) {
+    createPrenotazione(input: $input) {
+      ...PrenotazioneFields
+      gestione { token expiresAt }
+      manage { token expiresAt }
+    }
+  } ${PRENOTAZIONE_FIELDS}`,
   ListPrenotazioni: `query ListPrenotazioni($filter: PrenotazioniFilter) { prenotazioni(filter: $filter) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   GetPrenotazione: `query GetPrenotazione($id: ID!) { prenotazione(id: $id) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   UpdatePrenotazione: `mutation UpdatePrenotazione($id: ID!, $input: PrenotazionePatch!) { updatePrenotazione(id: $id, input: $input) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   ConfermaPrenotazione: `mutation ConfermaPrenotazione($id: ID!) { confermaPrenotazione(id: $id) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   AnnullaPrenotazione: `mutation AnnullaPrenotazione($id: ID!, $motivo: String) { annullaPrenotazione(id: $id, motivo: $motivo) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
+  GestionePrenotazione: `mutation GestionePrenotazione($id: ID!) { gestionePrenotazione(id: $id) { token expiresAt } }`,
   CambiaStatoPrenotazione: `mutation CambiaStatoPrenotazione($id: ID!, $nuovoStato: BookingState!) { cambiaStatoPrenotazione(id: $id, nuovoStato: $nuovoStato) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   SyncPrenotazioni: `query SyncPrenotazioni($modifiedSince: String, $dal: String, $al: String, $limit: Int) {
     syncPrenotazioni(modifiedSince: $modifiedSince, dal: $dal, al: $al, limit: $limit) {

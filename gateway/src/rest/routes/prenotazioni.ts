@@ -10,7 +10,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'Create a booking',
       description:
-        'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
+        'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id). A booking channel’s answer carries `gestione|manage: {token, expiresAt}`, the guest’s own token for this booking (docs/channels.md, “Guest tokens”); null for staff.',
       body: { into: 'input', except: ['externalId'] },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'OPTION_EXPIRED'],
       example: { covers: 4, bookingDate: '2026-12-24T20:00:00', customerName: 'Rossi', autoAssign: true },
@@ -89,7 +89,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       tag: 'Prenotazioni',
       summary: 'Change a booking',
       description:
-        'A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id).',
+        'A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id). A guest token may send only `covers|numeroPersone`, `bookingDate|dataOra` and `notes`; a new party or time is placed again by the autoAssign rule (nothing fits: 409, the booking unchanged).',
       body: { into: 'input' },
       errors: ['TABLE_UNAVAILABLE', 'NO_TABLE_AVAILABLE', 'INVALID_TRANSITION'],
       example: { covers: 5 },
@@ -115,6 +115,19 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
       example: { motivo: 'Cliente malato' },
     },
     field: 'annullaPrenotazione',
+  },
+  {
+    method: 'POST',
+    path: '/api/prenotazioni/:id/gestione',
+    operation: 'GestionePrenotazione',
+    docs: {
+      tag: 'Prenotazioni',
+      summary: "A guest token for the booking (the guest's manage link)",
+      description:
+        'Staff only. `{token, expiresAt}`: a token of role guest for this booking, expiring at its end, that may only read it, confirm it, cancel it and change its covers, `bookingDate` and notes (docs/channels.md, "Guest tokens"). A booking that has already ended is a 409.',
+      errors: ['INVALID_TRANSITION'],
+    },
+    field: 'gestionePrenotazione',
   },
   {
     method: 'POST',

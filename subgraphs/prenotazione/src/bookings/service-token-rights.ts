@@ -1,13 +1,22 @@
 import type { Viewer } from '@coperto/auth';
-import { ForbiddenError } from '@coperto/errors';
+import { ForbiddenError, NotFoundError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
-import type { OpzioneInput, PrenotazioneInput } from '../generated/resolvers-types.js';
+import type { OpzioneInput, PrenotazioneInput, PrenotazionePatch } from '../generated/resolvers-types.js';
 
 /** The longest hold a channel may ask for, in seconds (decisions: "an option with autoAssign (ttl <= 600)"). */
 export const CHANNEL_OPTION_MAX_TTL_SECONDS = 600;
 
 /** Where a booking came from (`origine|source`): staff, a booking channel, the point-of-sale batch. */
 export type Origine = 'staff' | 'online' | 'pos';
+
+/** What a guest token may change of its booking (either name of each); everything else in a PATCH is a 400. */
+const GUEST_PATCH_FIELDS: ReadonlySet<string> = new Set([
+  'covers',
+  'numeroPersone',
+  'bookingDate',
+  'dataOra',
+  'notes',
+]);
 
 /** The channel a booking or an option was made through. */
 export interface ChannelRef {
@@ -19,7 +28,8 @@ export interface ChannelRef {
  * What this subgraph lets a channel key or a guest token do beyond the gateway's table of root fields (the request
  * may reach a subgraph port directly): a channel books and holds only by the autoAssign rule (or from its own
  * option), names its guest and a way to reach them, and never picks tables, a state or an external id; a guest token
- * does nothing here yet. Staff are not limited here.
+ * reads, confirms, cancels and changes (covers, time, notes, placed again by the autoAssign rule) its own booking
+ * only: any other booking does not exist for it. Staff are not limited here.
  */
 export class ServiceTokenRights {
   constructor(private readonly viewer: Viewer) {}
@@ -28,6 +38,48 @@ export class ServiceTokenRights {
   get channel(): ChannelRef | null {
     const { grant } = this.viewer;
     return grant?.role === 'channel' ? { id: grant.channelId, nome: grant.channelName } : null;
+  }
+
+  /** The booking a guest token is for; null for any other caller. */
+  get guestBookingId(): string | null {
+    const { grant } = this.viewer;
+    return grant?.role === 'guest' ? grant.bookingId : null;
+  }
+
+  /** Whether the caller may see booking `id` at all (a guest: its own only). */
+  maySee(id: string): boolean {
+    const own = this.guestBookingId;
+    return own === null || own === id;
+  }
+
+  /** 404 for a booking the caller may not see, exactly as for one that does not exist. */
+  requireVisible(id: string): void {
+    if (!this.maySee(id)) throw new NotFoundError('Prenotazione', id);
+  }
+
+  /**
+   * The patch to apply: a guest's may hold only covers, bookingDate and notes (else 400 naming the others), and a
+   * change of covers or time is placed again by the autoAssign rule (nothing fits: 409, the booking unchanged).
+   */
+  patchFor(id: string, patch: PrenotazionePatch): PrenotazionePatch {
+    if (this.guestBookingId === null) return patch;
+    this.requireVisible(id);
+    const checks = new InputChecks();
+    for (const [field, value] of Object.entries(patch)) {
+      if (value != null && !GUEST_PATCH_FIELDS.has(field))
+        checks.add(field, 'is not accepted from a guest token');
+    }
+    checks.throwIfAny();
+    const moves = [patch.covers, patch.numeroPersone, patch.bookingDate, patch.dataOra].some(
+      (v) => v != null,
+    );
+    return moves ? { ...patch, autoAssign: true } : patch;
+  }
+
+  /** Only staff ask for a guest token (a channel gets its booking's in the 201). */
+  requireStaff(action: string): void {
+    const { grant } = this.viewer;
+    if (grant !== undefined) throw new ForbiddenError(`A ${grant.role} token cannot ${action}`);
   }
 
   checkBooking(input: PrenotazioneInput): void {

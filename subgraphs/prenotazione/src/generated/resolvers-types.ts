@@ -69,6 +69,19 @@ export type Prenotazione = {
   /** The booking channel it was made through (origine `online`); `channel` = `canale`. */
   canale?: Maybe<CanalePrenotazione>;
   channel?: Maybe<CanalePrenotazione>;
+  /**
+   * The guest's own token for this booking (docs/channels.md, "Guest tokens"): only in the answer to the booking
+   * channel that made it, else null (staff ask for one with gestionePrenotazione). `manage` = `gestione`.
+   */
+  gestione?: Maybe<GestionePrenotazione>;
+  manage?: Maybe<GestionePrenotazione>;
+};
+
+/** A guest token: what one booking's guest may do with that booking only, until expiresAt (the booking's end). */
+export type GestionePrenotazione = {
+  __typename?: 'GestionePrenotazione';
+  token: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
 };
 
 export type BookingState =
@@ -329,6 +342,8 @@ export type Mutation = {
   annullaPrenotazione: Prenotazione;
   /** To nuovoStato (bookings.cancelled when annullata, else bookings.updated); the same state again is a no-op. */
   cambiaStatoPrenotazione: Prenotazione;
+  /** Staff: a guest token for the booking (a manage link to send the guest), expiring at the booking's end. */
+  gestionePrenotazione: GestionePrenotazione;
   /** Seating: holds tables for a window until expiresAt (TABLE_UNAVAILABLE, NO_TABLE_AVAILABLE). */
   createOpzione: Opzione;
   /** Seating: frees an option's tables at once. */
@@ -384,6 +399,11 @@ export type MutationAnnullaPrenotazioneArgs = {
 export type MutationCambiaStatoPrenotazioneArgs = {
   id: Scalars['ID']['input'];
   nuovoStato: BookingState;
+};
+
+
+export type MutationGestionePrenotazioneArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -626,6 +646,7 @@ export type ResolversTypes = {
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
+  GestionePrenotazione: ResolverTypeWrapper<GestionePrenotazione>;
   BookingState: BookingState;
   Tavolo: ResolverTypeWrapper<FederationReferenceTypes['Tavolo']>;
   CanalePrenotazione: ResolverTypeWrapper<CanalePrenotazione>;
@@ -659,6 +680,7 @@ export type ResolversParentTypes = {
   ID: Scalars['ID']['output'];
   String: Scalars['String']['output'];
   Int: Scalars['Int']['output'];
+  GestionePrenotazione: GestionePrenotazione;
   Tavolo: FederationReferenceTypes['Tavolo'];
   CanalePrenotazione: CanalePrenotazione;
   PrenotazioneInput: PrenotazioneInput;
@@ -713,6 +735,13 @@ export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType 
   source?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   canale?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
   channel?: Resolver<Maybe<ResolversTypes['CanalePrenotazione']>, ParentType, ContextType>;
+  gestione?: Resolver<Maybe<ResolversTypes['GestionePrenotazione']>, ParentType, ContextType>;
+  manage?: Resolver<Maybe<ResolversTypes['GestionePrenotazione']>, ParentType, ContextType>;
+};
+
+export type GestionePrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['GestionePrenotazione'] = ResolversParentTypes['GestionePrenotazione']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
 export type TavoloResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['Tavolo'] = ResolversParentTypes['Tavolo'], FederationReferenceType extends FederationReferenceTypes['Tavolo'] = FederationReferenceTypes['Tavolo']> = {
@@ -791,6 +820,7 @@ export type MutationResolvers<ContextType = PrenotazioneContext, ParentType exte
   confermaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationConfermaPrenotazioneArgs, 'id'>>;
   annullaPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationAnnullaPrenotazioneArgs, 'id'>>;
   cambiaStatoPrenotazione?: Resolver<ResolversTypes['Prenotazione'], ParentType, ContextType, RequireFields<MutationCambiaStatoPrenotazioneArgs, 'id' | 'nuovoStato'>>;
+  gestionePrenotazione?: Resolver<ResolversTypes['GestionePrenotazione'], ParentType, ContextType, RequireFields<MutationGestionePrenotazioneArgs, 'id'>>;
   createOpzione?: Resolver<ResolversTypes['Opzione'], ParentType, ContextType, RequireFields<MutationCreateOpzioneArgs, 'input'>>;
   releaseOpzione?: Resolver<ResolversTypes['ReleaseOpzioneResult'], ParentType, ContextType, RequireFields<MutationReleaseOpzioneArgs, 'id'>>;
   cancellaDatiOspite?: Resolver<ResolversTypes['CancellazioneDatiOspite'], ParentType, ContextType, RequireFields<MutationCancellaDatiOspiteArgs, 'prenotazioneIds' | 'vociAttesaIds'>>;
@@ -848,6 +878,7 @@ export type DisponibilitaGiornoResolvers<ContextType = PrenotazioneContext, Pare
 
 export type Resolvers<ContextType = PrenotazioneContext> = {
   Prenotazione?: PrenotazioneResolvers<ContextType>;
+  GestionePrenotazione?: GestionePrenotazioneResolvers<ContextType>;
   Tavolo?: TavoloResolvers<ContextType>;
   CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   SyncPage?: SyncPageResolvers<ContextType>;

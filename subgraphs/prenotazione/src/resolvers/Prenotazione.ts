@@ -14,4 +14,6 @@ export const Prenotazione: PrenotazioneResolvers = {
   source: (p) => origineOf(p),
   canale: (p) => p.canale ?? null,
   channel: (p) => p.canale ?? null,
+  gestione: (p, _, context) => context.guestTokens.forChannelBooking(p),
+  manage: (p, _, context) => context.guestTokens.forChannelBooking(p),
 };

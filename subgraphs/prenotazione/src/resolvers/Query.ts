@@ -2,7 +2,8 @@ import type { QueryResolvers } from '../generated/resolvers-types.js';
 
 export const Query: QueryResolvers = {
   prenotazioni: (_, args, context) => context.prenotazioni.list(args.filter ?? {}),
-  prenotazione: (_, args, context) => context.prenotazioni.get(args.id),
+  prenotazione: (_, args, context) =>
+    context.rights.maySee(args.id) ? context.prenotazioni.get(args.id) : null,
   prenotazioneByCodice: (_, args, context) => context.prenotazioni.getByCodice(args.codice),
   prenotazioniGiorno: (_, args, context) => context.prenotazioni.day(args.data),
   occupazioniTavoli: (_, args, context) => context.agenda.holdsInWindow(args),
