@@ -1,6 +1,7 @@
 // The guest's manage page GET /prenota/gestisci#token=<guest token> in Debian's chromium (playwright-core),
 // embedded mode, at a phone's size and a desktop's: the booking shown, confirmed, changed (party, date and time,
 // notes), a change nothing fits refused with the booking unchanged, and the cancellation; checked through the API.
+// The booking is a channel's, and the page is opened with the guest token of its 201 (`gestione.token`).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
@@ -22,21 +23,25 @@ interface Booking {
   notes?: string | null;
   state: string;
   tableIds: string[];
+  gestione: { token: string; expiresAt: string };
 }
 
 describe('manage page (embedded mode, chromium)', () => {
   let stack: Stack;
   let browser: Browser;
   let admin: string;
-  let tenant: string;
+  /** A booking channel's key: the bookings are the channel's, as the booking page makes them. */
+  let key: string;
   let day = 0;
   const tableIds: string[] = [];
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
     stack = await startEmbedded();
-    tenant = newTenantId();
-    admin = await mintToken({ tenantId: tenant, admin: true });
+    admin = await mintToken({ tenantId: newTenantId(), admin: true });
+    const channel = await stack.api('POST', '/api/canali', { token: admin, body: { name: 'Sito' } });
+    expect(channel.status).toBe(201);
+    key = channel.body.key;
     // Dinner 19:00–23:00; one table of 2 and one of 4.
     const config = await stack.api('PUT', '/api/capacity/config', {
       token: admin,
@@ -63,10 +68,10 @@ describe('manage page (embedded mode, chromium)', () => {
     await stack?.close();
   });
 
-  /** A booking of 2 at 20:00 on a day of its own, placed by the autoAssign rule, as a channel's would be. */
+  /** A channel's booking of 2 at 20:00 on a day of its own, placed by the autoAssign rule. */
   async function booking(notes?: string): Promise<Booking> {
     const res = await stack.api('POST', '/api/prenotazioni', {
-      token: admin,
+      token: key,
       body: {
         covers: 2,
         bookingDate: `2027-06-${String(++day).padStart(2, '0')}T20:00`,
@@ -80,14 +85,8 @@ describe('manage page (embedded mode, chromium)', () => {
     return res.body as Booking;
   }
 
-  /**
-   * The booking's manage link. Until the service issues guest tokens (`gestione.token`, issue 37 item 4), a staff
-   * token of the tenant whose `sub` is the booking id stands in for one: the page reads the booking id from the
-   * token's `sub` and sends the token as its bearer, either way.
-   */
-  async function manageLink(b: Booking) {
-    return `/prenota/gestisci#token=${await mintToken({ tenantId: tenant, subject: b.id })}`;
-  }
+  /** The booking's manage link, with the guest token of the channel's 201. */
+  const manageLink = (b: Booking) => `/prenota/gestisci#token=${encodeURIComponent(b.gestione.token)}`;
 
   const read = async (b: Booking) =>
     (await stack.api('GET', `/api/prenotazioni/${b.id}`, { token: admin })).body as Booking;
@@ -100,7 +99,7 @@ describe('manage page (embedded mode, chromium)', () => {
     const context = await browser.newContext({ ...VIEWPORTS[size], locale });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    await page.goto(`${stack.baseUrl}${await manageLink(b)}`);
+    await page.goto(`${stack.baseUrl}${manageLink(b)}`);
     await page.locator('#booking').waitFor(WAIT);
     return { context, page };
   }
