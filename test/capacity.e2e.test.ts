@@ -68,6 +68,7 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
         turnTimes: [],
         reseat: true,
         reseatFreezeMinutes: 60,
+        shortenedMinMinutes: null,
         customized: false,
         updatedAt: null,
       });
@@ -357,6 +358,9 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
           maxCovers: 10,
           coversBooked: 7,
           coversAvailable: 3,
+          // no production category limits the kitchen here: pacing alone says what is bookable
+          kitchenCovers: null,
+          coversBookable: 3,
           arrivals: 2,
           // the default meal of 120 minutes: 19:00 and 19:29 arrivals, and the 18:00 one until 20:00
           coversSeated: 13,
