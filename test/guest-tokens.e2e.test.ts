@@ -157,6 +157,53 @@ describe.each(MODES)('guest tokens (%s mode)', (mode) => {
     expect((await stack.api('GET', path, { token: otherStaff })).status).toBe(404);
   });
 
+  it("sees no other booking through its booking's tables (/graphql), nor does a channel key", async () => {
+    const mine = (await book()).body;
+    const bookingDate = mine.bookingDate as string;
+    const neighbour = await stack.api('POST', '/api/prenotazioni', {
+      token: staff,
+      body: {
+        covers: 2,
+        bookingDate: `${bookingDate.slice(0, 10)}T23:00`,
+        customerName: 'Vicino',
+        customerPhone: '+39 333 7654321',
+        tableIds: mine.tableIds,
+      },
+    });
+    expect(neighbour.status).toBe(201);
+    const onTables = `{ id tavoli { id prenotazioni { id customerName } } }`;
+    const asGuest = await stack.graphql(
+      mine.gestione.token,
+      `query ($id: ID!) { prenotazione(id: $id) ${onTables} }`,
+      { id: mine.id },
+    );
+    expect(asGuest.body.errors).toBeUndefined();
+    expect(asGuest.body.data.prenotazione.tavoli[0].prenotazioni).toEqual([
+      { id: mine.id, customerName: 'Ospite' },
+    ]);
+    const asStaff = await stack.graphql(staff, `query ($id: ID!) { prenotazione(id: $id) ${onTables} }`, {
+      id: mine.id,
+    });
+    expect(asStaff.body.data.prenotazione.tavoli[0].prenotazioni.map((p: { id: string }) => p.id)).toContain(
+      neighbour.body.id,
+    );
+    const asChannel = await stack.graphql(
+      key,
+      `mutation ($input: PrenotazioneInput!) { createPrenotazione(input: $input) ${onTables} }`,
+      {
+        input: {
+          covers: 2,
+          bookingDate: `${bookingDate.slice(0, 10)}T20:00`,
+          customerName: 'Ospite',
+          customerPhone: '+39 333 1234567',
+          autoAssign: true,
+        },
+      },
+    );
+    expect(asChannel.body.errors).toBeUndefined();
+    for (const table of asChannel.body.data.createPrenotazione.tavoli) expect(table.prenotazioni).toEqual([]);
+  });
+
   it("another tenant's guest token finds this tenant's booking missing", async () => {
     const mine = (await book()).body;
     const foreign = (await book(otherStaff)).body;

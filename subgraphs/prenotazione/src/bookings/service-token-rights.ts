@@ -52,6 +52,16 @@ export class ServiceTokenRights {
     return own === null || own === id;
   }
 
+  /**
+   * Of `records`, those the caller may see where a list of bookings is reached through another type (a table's
+   * bookings, an entity reference): staff all, a guest its own, a channel none (it books, it never reads others').
+   */
+  visible<T extends { id: string }>(records: readonly T[]): T[] {
+    const { grant } = this.viewer;
+    if (grant === undefined) return [...records];
+    return grant.role === 'guest' ? records.filter((r) => r.id === grant.bookingId) : [];
+  }
+
   /** 404 for a booking the caller may not see, exactly as for one that does not exist. */
   requireVisible(id: string): void {
     if (!this.maySee(id)) throw new NotFoundError('Prenotazione', id);

@@ -3,7 +3,8 @@ import { effectiveMinutes, endsAt } from '../seating/holds.js';
 import { assegnazioneOf, origineOf } from '../bookings/prenotazione-record.js';
 
 export const Prenotazione: PrenotazioneResolvers = {
-  __resolveReference: (reference, context) => context.prenotazioneById.load(reference.id),
+  __resolveReference: (reference, context) =>
+    context.rights.maySee(reference.id) ? context.prenotazioneById.load(reference.id) : null,
   effectiveDurationMinutes: (p) => effectiveMinutes(p),
   endsAt: (p) => endsAt(p),
   combinationId: (p) => p.combinationId ?? null,
