@@ -66,7 +66,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
       tag: 'Ospiti',
       summary: 'Merge another guest into this one',
       description:
-        'The guest `ospiteId` is merged into this one: its bookings and waitlist entries relinked, counts summed, tags and allergies joined, fields this one lacks taken from it; it is gone (404) afterwards.',
+        'The guest `ospiteId` is merged into this one: its bookings and waitlist entries relinked, counts summed, tags and allergies joined, fields this one lacks taken from it; it is gone (404) afterwards. `ospiteId` must be another guest than the one in the path (400 naming `ospiteId`).',
       body: {},
       errors: ['INVALID_TRANSITION'],
       example: { ospiteId: '6f1c2a4e-0000-4000-8000-000000000000' },
