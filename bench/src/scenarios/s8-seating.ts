@@ -12,7 +12,7 @@ import { log } from '../log.js';
 import { freePorts } from '../ports.js';
 import { generateDemand } from '../seating/demand.js';
 import { addDays, localInstant } from '../seating/local-time.js';
-import { needsSeatingApi, POLICIES, reseatFor, type PolicyName } from '../seating/policies.js';
+import { needsSeatingApi, POLICIES, reseatFor, shortenedFor, type PolicyName } from '../seating/policies.js';
 import { replayEvening } from '../seating/replay.js';
 import { restaurant, seatMinutesAvailable } from '../seating/restaurant.js';
 import { failedRun, goalLines, renderSeatingTable, runFigures, type RunFigures } from '../seating/results.js';
@@ -33,6 +33,16 @@ const levelsFromEnv = (): readonly number[] => {
   }
   return levels;
 };
+/** BENCH_SEATING_POLICIES (comma-separated names, e.g. `retry,times,times-shortened`) runs only those policies. */
+const policiesFromEnv = (): readonly PolicyName[] => {
+  const raw = process.env.BENCH_SEATING_POLICIES;
+  if (raw === undefined || raw === '') return POLICIES;
+  const names = raw.split(',');
+  const unknown = names.filter((n) => !(POLICIES as readonly string[]).includes(n));
+  if (unknown.length > 0)
+    throw new Error(`BENCH_SEATING_POLICIES: ${unknown.join(', ')} not one of ${POLICIES.join(', ')}`);
+  return names as PolicyName[];
+};
 /** The first service evening; each run gets its own evening, RUN_SPACING_DAYS later (the clock never goes back). */
 const FIRST_DATE = '2031-01-13';
 const RUN_SPACING_DAYS = 21;
@@ -51,7 +61,8 @@ export async function scenario8(ctx: BenchContext) {
   const seed = seedFromEnv();
   const spec = restaurant();
   const available = seatMinutesAvailable(spec);
-  const plan = levelsFromEnv().flatMap((level) => POLICIES.map((policy) => ({ level, policy })));
+  const policies = policiesFromEnv();
+  const plan = levelsFromEnv().flatMap((level) => policies.map((policy) => ({ level, policy })));
   const dates = plan.map((_, i) => addDays(FIRST_DATE, i * RUN_SPACING_DAYS));
   const startMs = localInstant(dates[0]!, -SETUP_DAYS_BEFORE * 1440 - 60, TIME_ZONE);
   const endMs = localInstant(dates[dates.length - 1]!, 3 * 1440, TIME_ZONE);
@@ -75,7 +86,10 @@ export async function scenario8(ctx: BenchContext) {
       await clock.set(localInstant(date, -SETUP_DAYS_BEFORE * 1440, TIME_ZONE));
       const token = await mintToken(ctx.jwtSecret, `bench-s8-${i + 1}`, { admin: true, validity });
       const api = createApi(stack.baseUrl, token);
-      const setUp = await setUpRestaurant(api, spec, reseatFor(policy));
+      const setUp = await setUpRestaurant(api, spec, {
+        reseat: reseatFor(policy),
+        shortenedMinMinutes: shortenedFor(policy),
+      });
       const missing = [setUp.combinationsMissing, setUp.configMissing].filter((m): m is string => m !== null);
       if (missing.length > 0 && needsSeatingApi(policy)) {
         throw new Error(`the service lacks the seating API: ${missing.join('; ')}`);
