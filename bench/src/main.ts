@@ -24,7 +24,7 @@ import { scenario5 } from './scenarios/s5-memory.js';
 import { scenario5Size } from './scenarios/s5-size.js';
 import { scenario6 } from './scenarios/s6-booking-create.js';
 import { scenario7 } from './scenarios/s7-fairness.js';
-import { scenario8, SEATING_HEADING } from './scenarios/s8-seating.js';
+import { scenario8, SEATING_HEADING, SEATING_TIMES_HEADING } from './scenarios/s8-seating.js';
 import { scenario9 } from './scenarios/s9-startup.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
@@ -164,7 +164,7 @@ if (config.only.size === 0) {
     table,
     method,
     profiles,
-    keptSections: [SEATING_HEADING],
+    keptSections: [SEATING_HEADING, SEATING_TIMES_HEADING],
   });
   log(`wrote ${resultsFile}`);
 } else if (profiles.length > 0) {

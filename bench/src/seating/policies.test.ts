@@ -3,7 +3,16 @@ import { ApiError } from '../api.js';
 import { briefError, errorCode } from './api-errors.js';
 import { bookingBody, firstListed, reseatFor } from './policies.js';
 
-const ask = { covers: 4, bookingDate: '2031-01-13T20:00:00', turnMinutes: 105, customerName: 'Ospite 1' };
+const ask = {
+  covers: 4,
+  bookingDate: '2031-01-13T20:00:00',
+  date: '2031-01-13',
+  time: 20 * 60,
+  firstTime: 18 * 60,
+  lastTime: 21 * 60 + 30,
+  turnMinutes: 105,
+  customerName: 'Ospite 1',
+};
 
 describe('first-listed policy', () => {
   it('takes the first table listed, English or Italian field, else the first combination', () => {

@@ -6,7 +6,7 @@
  * Each booking request at its request time (the policy's calls; same-day ones also during service), each
  * cancellation at its time (POST …/annulla); every booking of the day is read back just before opening. The
  * evening runs minute by minute, events only where something happens:
- * - a booked party arrives at its time: its tables (read back: re-seating may have moved them) become
+ * - a booked party arrives at the time it booked: its tables (read back: re-seating may have moved them) become
  *   `occupied`; it leaves after its stay: booking `completata`, tables `free`;
  * - a no-show never arrives: its booking becomes `no_show` NO_SHOW_GRACE_MINUTES after its time;
  * - a walk-in joins the waitlist (POST /api/attesa) and gets a quote; it balks when the quote exceeds its
@@ -96,7 +96,7 @@ type ServiceEvent =
   | { type: 'snapshot' }
   | { type: 'depart'; bookingId: string; tableIds: string[] }
   | { type: 'no-show'; bookingId: string }
-  | { type: 'arrive'; request: BookingRequest; bookingId: string }
+  | { type: 'arrive'; covers: number; stay: number; bookingId: string }
   | { type: 'walk-in'; walkIn: WalkIn }
   | { type: 'renege'; entryId: string }
   | { type: 'close' };
@@ -253,6 +253,10 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
           book(policy, api, {
             covers: request.covers,
             bookingDate: localDateTime(date, request.time),
+            date,
+            time: request.time,
+            firstTime: spec.open,
+            lastTime: spec.lastSeating,
             turnMinutes: turnMinutes(spec.turnTimes, request.covers),
             customerName: `Ospite ${request.id}`,
           }),
@@ -277,9 +281,12 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
         bookedTables.set(outcome.id, [...outcome.tableIds].sort().join());
         if (request.cancelAt !== null) break;
         const bookingId = outcome.id;
+        // The party comes at the time it booked and, told when its shortened table is needed back, leaves by then.
+        const stay = Math.min(request.stay, outcome.durationMinutes ?? Infinity);
         if (request.noShow) {
-          queue.push(request.time + NO_SHOW_GRACE_MINUTES, RANK['no-show'], { type: 'no-show', bookingId });
-        } else queue.push(request.time, RANK.arrive, { type: 'arrive', request, bookingId });
+          queue.push(outcome.time + NO_SHOW_GRACE_MINUTES, RANK['no-show'], { type: 'no-show', bookingId });
+        } else
+          queue.push(outcome.time, RANK.arrive, { type: 'arrive', stay, covers: request.covers, bookingId });
         break;
       }
       case 'cancel': {
@@ -303,8 +310,8 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
             `/api/prenotazioni/${event.bookingId}`,
           );
           if (bookedTables.get(event.bookingId) !== [...current.tableIds].sort().join()) reseated++;
-          await setStatus(current.tableIds, 'occupied', event.request.covers);
-          queue.push(minute + event.request.stay, RANK.depart, {
+          await setStatus(current.tableIds, 'occupied', event.covers);
+          queue.push(minute + event.stay, RANK.depart, {
             type: 'depart',
             bookingId: event.bookingId,
             tableIds: current.tableIds,

@@ -76,4 +76,18 @@ describe('scenario 8 results', () => {
     expect(missed[0]).toContain('NOT met');
     expect(goalLines([failedRun(1.4, 'auto-reseat', 'x')])[0]).toContain('not measured');
   });
+
+  it('compares offered times (with and without shortened seatings) with retrying, per demand level', () => {
+    const lines = goalLines([
+      run(1.4, 'retry', 400),
+      run(1.4, 'times', 400),
+      run(1.4, 'times-shortened', 440),
+      run(1, 'retry', 300),
+    ]);
+    expect(lines[1]).toBe(
+      '- At 140 %, guests offered times within ±30 min with shortened seatings seat 10.0 % more covers than ' +
+        'guests retrying ±15 / ±30 min (440 vs 400; offered times without shortened seatings: 400, 0.0 %).',
+    );
+    expect(lines[2]).toContain('Double bookings');
+  });
 });

@@ -129,7 +129,22 @@ export function goalLines(runs: readonly RunFigures[]): string[] {
         `(${best.seatedCovers} vs ${base.seatedCovers}; goal: >= 7 %): ${gain >= 0.07 ? 'met' : 'NOT met'}.`,
     );
   } else {
-    lines.push('- At 140 %: auto-assign with re-seating vs first-listed not measured (a run failed).');
+    lines.push(
+      '- At 140 %: auto-assign with re-seating vs first-listed not measured (a run failed or was not run).',
+    );
+  }
+  for (const level of [1.4, 1]) {
+    const retry = find(level, 'retry');
+    const times = find(level, 'times');
+    const shortened = find(level, 'times-shortened');
+    if (!retry || !shortened) continue;
+    const gain = (r: RunFigures) => `${((r.seatedCovers / retry.seatedCovers - 1) * 100).toFixed(1)} %`;
+    lines.push(
+      `- At ${pct(level)}, guests offered times within ±30 min with shortened seatings seat ${gain(shortened)} ` +
+        `more covers than guests retrying ±15 / ±30 min (${shortened.seatedCovers} vs ${retry.seatedCovers}` +
+        (times ? `; offered times without shortened seatings: ${times.seatedCovers}, ${gain(times)}` : '') +
+        ').',
+    );
   }
   const measured = runs.filter((r) => !r.failed);
   const doubles = measured.reduce((sum, r) => sum + r.doubleBookings, 0);

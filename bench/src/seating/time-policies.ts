@@ -1,0 +1,69 @@
+/**
+ * Scenario 8's two guests who accept another time than the one they asked for, within TOLERANCE_MINUTES:
+ * - `retry`: what a client without the search does: book the asked time with `autoAssign: true`, on a refusal
+ *   try 15 minutes earlier, 15 later, 30 earlier, 30 later (within the evening's booking hours), then give up;
+ * - `times` (and `times-shortened`, the restaurant's `shortenedMinMinutes` at SHORTENED_MIN_MINUTES): ask
+ *   `GET /api/disponibilita` for the 5 times nearest to the asked one, book the nearest offered within the
+ *   tolerance with `autoAssign: true` (a shortened time with its `durationMinutes`), else give up.
+ * The rules are pure; the calls are policies.ts's.
+ */
+export const TOLERANCE_MINUTES = 30;
+/** The retry guest's order: the asked time, then nearest first, the earlier of two equally near. */
+export const RETRY_OFFSETS = [0, -15, 15, -30, 30] as const;
+/** `shortenedMinMinutes` of the `times-shortened` policy's restaurant. */
+export const SHORTENED_MIN_MINUTES = 60;
+/** How many times the guest asks the search for (`limite`). */
+export const TIMES_ASKED = 5;
+
+/** One time of `GET /api/disponibilita`'s `times` (the English names; the Italian twins are ignored). */
+export interface OfferedTime {
+  time: string;
+  bookingDate: string;
+  durationMinutes: number;
+  shortened: boolean;
+}
+
+/** Minutes after midnight of a local 'HH:MM'. */
+export function minuteOfClock(text: string): number {
+  const match = /^(\d{2}):(\d{2})$/.exec(text);
+  if (!match) throw new Error(`not a time 'HH:MM': ${text}`);
+  return Number(match[1]) * 60 + Number(match[2]);
+}
+
+/** 'HH:MM' of minutes after midnight. */
+export function clockOfMinute(minute: number): string {
+  return `${String(Math.floor(minute / 60)).padStart(2, '0')}:${String(minute % 60).padStart(2, '0')}`;
+}
+
+/**
+ * The offered time nearest to `asked` (minutes after midnight) within the tolerance, the earlier of two equally
+ * near; null when none is. Does not rely on the service's order.
+ */
+export function nearestWithin(
+  offered: readonly OfferedTime[],
+  asked: number,
+  tolerance = TOLERANCE_MINUTES,
+): OfferedTime | null {
+  let best: { offer: OfferedTime; distance: number; minute: number } | null = null;
+  for (const offer of offered) {
+    const minute = minuteOfClock(offer.time);
+    const distance = Math.abs(minute - asked);
+    if (distance > tolerance) continue;
+    if (!best || distance < best.distance || (distance === best.distance && minute < best.minute)) {
+      best = { offer, distance, minute };
+    }
+  }
+  return best?.offer ?? null;
+}
+
+/** The retry guest's times, in order: RETRY_OFFSETS around `asked`, within [first, last] booking times. */
+export function retryTimes(asked: number, first: number, last: number): number[] {
+  return RETRY_OFFSETS.map((offset) => asked + offset).filter((minute) => minute >= first && minute <= last);
+}
+
+/** The fields a booking of an offered time adds: its local date-time, and its duration when shortened. */
+export function offeredBooking(offer: OfferedTime): { bookingDate: string; durationMinutes?: number } {
+  return offer.shortened
+    ? { bookingDate: offer.bookingDate, durationMinutes: offer.durationMinutes }
+    : { bookingDate: offer.bookingDate };
+}
