@@ -14,7 +14,8 @@ import { SUBSCRIPTION_SCHEMA_FILE } from '../src/subscriptions/subscription-sche
 const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
   Tavolo: ['sala', 'prenotazioni'],
-  Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt', 'ospite', 'guest'],
+  // `gestione|manage` (a guest token) is only in the answer to the channel that made the booking, never in an event.
+  Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt', 'ospite', 'guest', 'gestione', 'manage'],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],
 };
