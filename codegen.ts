@@ -72,6 +72,13 @@ const config: CodegenConfig = {
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
       VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
     }),
+    ...subgraphResolverTypes('garanzie', 'GaranzieContext', {
+      Garanzia: '../garanzia-record.js#GaranziaRecord',
+      PoliticaGaranzie: '../policy-service.js#PolicyView',
+      RegolaGaranzia: '../policy.js#Regola',
+      PenaleGaranzia: '../policy.js#Penale',
+      Prenotazione: "FederationReferenceTypes['Prenotazione']",
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

@@ -23,7 +23,16 @@ const readText = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 // Expectations
 // ---------------------------------------------------------------------------------------------------------------
 
-const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali', 'ospiti'] as const;
+const SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+  'garanzie',
+] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
@@ -37,6 +46,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   capacity: 4005,
   canali: 4006,
   ospiti: 4007,
+  garanzie: 4008,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -47,6 +57,7 @@ const ENTRIES: Record<ProcessName, string> = {
   capacity: 'subgraphs/capacity/src/index.ts',
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
+  garanzie: 'subgraphs/garanzie/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
@@ -104,6 +115,10 @@ const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
+/** garanzie also reads Stripe's key and API base (declared in the gateway's config too, for embedded mode). */
+const STRIPE_ENV = gatewayKeys.filter((key) => key.startsWith('STRIPE_') && key !== 'STRIPE_WEBHOOK_SECRET');
+const knownEnv = (name: ProcessName): ReadonlySet<string> =>
+  name === 'garanzie' ? new Set([...KNOWN_ENV.subgraph, ...STRIPE_ENV]) : KNOWN_ENV[kindOf(name)];
 
 const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
@@ -115,7 +130,7 @@ type Env = Record<string, string>;
 
 /** Parses a process's environment with the process's own reader and checks what distributed mode needs. */
 function checkDistributedEnv(name: ProcessName, env: Env) {
-  const unknown = Object.keys(env).filter((key) => !KNOWN_ENV[kindOf(name)].has(key));
+  const unknown = Object.keys(env).filter((key) => !knownEnv(name).has(key));
   expect(unknown, `${name}: variables no code reads`).toEqual([]);
   expect(env.APOLLO_TELEMETRY_DISABLED, `${name}: APOLLO_TELEMETRY_DISABLED`).toBe('1');
 

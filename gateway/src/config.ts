@@ -1,5 +1,6 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { stripeSettingsShape } from '@coperto/subgraph-garanzie';
 import { z } from 'zod';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
@@ -11,12 +12,17 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'garanzie',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
+  /** Embedded mode hosts garanzie: its Stripe key and API base (docs/guarantees.md). */
+  ...stripeSettingsShape,
+  /** Stripe's webhook signing secret (whsec_…): POST /webhooks/stripe verifies each event with it; unset = 503. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** embedded: everything in this process; distributed: subgraphs are separate processes. */
   COPERTO_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
   /** Persisted-query manifest file: /graphql then runs only its documents (docs/security.md). */

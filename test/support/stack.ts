@@ -202,6 +202,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'garanzie',
 ] as const;
 
 type DistributedOptions = {

@@ -36,12 +36,17 @@ export type { ServiceGrant, ServiceRole } from './service-grant.js';
 export {
   CHANNEL_ROLE,
   GUEST_ROLE,
+  PAYMENTS_ROLE,
   SERVICE_ROLES,
   SERVICE_TOKEN_ISSUER,
   isServiceRole,
 } from './service-grant.js';
 export type { IssuedToken, ServiceTokenIssuer } from './service-token-issuer.js';
-export { CHANNEL_KEY_LIFETIME_SECONDS, createServiceTokenIssuer } from './service-token-issuer.js';
+export {
+  CHANNEL_KEY_LIFETIME_SECONDS,
+  PAYMENTS_TOKEN_LIFETIME_SECONDS,
+  createServiceTokenIssuer,
+} from './service-token-issuer.js';
 export type { ServiceTokenVerifierOptions } from './service-token-verifier.js';
 export { createServiceTokenVerifier } from './service-token-verifier.js';
 export type { ChannelDirectory, CachedChannelDirectoryOptions } from './channel-directory.js';

@@ -10,7 +10,13 @@ export const CHANNEL_ROLE = 'channel';
 /** One booking's guest: may read, confirm, change and cancel that booking only. */
 export const GUEST_ROLE = 'guest';
 
-export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE] as const;
+/**
+ * The service itself acting on one booking's guarantee: the gateway hands over a Stripe event it verified, and
+ * garanzie moves that booking when its guarantee is in place (docs/guarantees.md). Never given to anyone outside.
+ */
+export const PAYMENTS_ROLE = 'payments';
+
+export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, PAYMENTS_ROLE] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 export function isServiceRole(value: unknown): value is ServiceRole {
@@ -20,4 +26,5 @@ export function isServiceRole(value: unknown): value is ServiceRole {
 /** What a service token grants, on `viewer.grant`; staff viewers have none. */
 export type ServiceGrant =
   | { readonly role: typeof CHANNEL_ROLE; readonly channelId: string; readonly channelName: string }
-  | { readonly role: typeof GUEST_ROLE; readonly bookingId: string };
+  | { readonly role: typeof GUEST_ROLE; readonly bookingId: string }
+  | { readonly role: typeof PAYMENTS_ROLE; readonly bookingId: string };

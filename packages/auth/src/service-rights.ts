@@ -22,6 +22,7 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
     'Mutation.annullaPrenotazione',
     'Mutation.updatePrenotazione',
   ]),
+  payments: new Set(['Mutation.eventoStripe']),
 };
 
 /**

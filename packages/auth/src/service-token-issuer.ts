@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { MIN_HMAC_SECRET_BYTES } from './algorithms.js';
-import { CHANNEL_ROLE, GUEST_ROLE, SERVICE_TOKEN_ISSUER } from './service-grant.js';
+import { CHANNEL_ROLE, GUEST_ROLE, PAYMENTS_ROLE, SERVICE_TOKEN_ISSUER } from './service-grant.js';
 import { isValidTenantId } from './tenant-id.js';
 
 /**
@@ -29,7 +29,12 @@ export interface ServiceTokenIssuer {
    * end). RangeError when that is not in the future: a token born expired would be useless.
    */
   guestToken(input: { tenantId: string; bookingId: string; expiresAt: Date }): Promise<IssuedToken>;
+  /** The service's own token for one booking's guarantee (role `payments`, `sub` = the booking id), for 60 s. */
+  paymentsToken(input: { tenantId: string; bookingId: string }): Promise<IssuedToken>;
 }
+
+/** How long a payments token lives: one webhook's hand-over and the booking move it makes. */
+export const PAYMENTS_TOKEN_LIFETIME_SECONDS = 60;
 
 /** `secret`: the service-token key (SERVICE_TOKEN_SECRET or the one in DATA_DIR), at least 32 bytes. */
 export function createServiceTokenIssuer(options: {
@@ -72,6 +77,12 @@ export function createServiceTokenIssuer(options: {
         throw new RangeError('A guest token must expire in the future');
       }
       return sign({ tenantId, role: GUEST_ROLE }, bookingId, exp);
+    },
+    async paymentsToken({ tenantId, bookingId }) {
+      checkTenant(tenantId);
+      checkId('bookingId', bookingId);
+      const exp = Math.floor(now() / 1000) + PAYMENTS_TOKEN_LIFETIME_SECONDS;
+      return sign({ tenantId, role: PAYMENTS_ROLE }, bookingId, exp);
     },
   };
   return Object.freeze(issuer);

@@ -3,7 +3,13 @@ import { UnauthenticatedError } from '@coperto/errors';
 import { DEFAULT_MAX_TOKEN_LENGTH } from './auth-options.js';
 import { bearerTokenOf } from './bearer.js';
 import type { ChannelDirectory } from './channel-directory.js';
-import { CHANNEL_ROLE, GUEST_ROLE, SERVICE_TOKEN_ISSUER, type ServiceGrant } from './service-grant.js';
+import {
+  CHANNEL_ROLE,
+  GUEST_ROLE,
+  PAYMENTS_ROLE,
+  SERVICE_TOKEN_ISSUER,
+  type ServiceGrant,
+} from './service-grant.js';
 import { createTokenVerifier, type TokenVerifier, type VerifierClock } from './token-verifier.js';
 import type { Viewer } from './viewer.js';
 
@@ -21,7 +27,7 @@ export interface ServiceTokenVerifierOptions {
 
 /**
  * Verifies the tokens the service issued (service-token-issuer.ts): HS256 with the service key only, `iss` must be
- * SERVICE_TOKEN_ISSUER, `exp` required, `role` `channel` or `guest` with a `sub`. The viewer carries the grant
+ * SERVICE_TOKEN_ISSUER, `exp` required, `role` `channel`, `guest` or `payments` with a `sub`. The viewer carries the grant
  * (`viewer.grant`), is never an administrator, and has exactly its one role.
  */
 export function createServiceTokenVerifier(
@@ -78,6 +84,8 @@ function withGrant(viewer: Viewer): Viewer {
     grant = Object.freeze({ role: CHANNEL_ROLE, channelId: sub, channelName: name });
   } else if (role === GUEST_ROLE) {
     grant = Object.freeze({ role: GUEST_ROLE, bookingId: sub });
+  } else if (role === PAYMENTS_ROLE) {
+    grant = Object.freeze({ role: PAYMENTS_ROLE, bookingId: sub });
   } else {
     throw new UnauthenticatedError('Token role claim is invalid');
   }

@@ -1,4 +1,5 @@
 export * from './servers.js';
 export * from './server-urls.js';
+export * from './stripe-mock-url.js';
 export * from './tokens.js';
 export * from './deferred.js';

@@ -20,7 +20,7 @@ export const Mutation: MutationResolvers = {
     return context.prenotazioni.changeState(args.id, 'annullata', args.motivo);
   },
   cambiaStatoPrenotazione: (_, args, context) => {
-    context.rights.requireVisible(args.id);
+    context.rights.checkStateChange(args.id, args.nuovoStato);
     return context.prenotazioni.changeState(args.id, args.nuovoStato);
   },
   gestionePrenotazione: (_, args, context) => {

@@ -1,0 +1,47 @@
+import { buildSubgraphSchema } from '@apollo/subgraph';
+import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
+import { bookingEventConsumer } from './booking-events.js';
+import { createGaranzieContext, type GaranzieContext, type GaranzieDeps } from './context.js';
+import { ensureGaranzieIndexes } from './garanzie-store.js';
+import type { Resolvers } from './generated/resolvers-types.js';
+import { Garanzia, Prenotazione } from './resolvers/Garanzia.js';
+import { Mutation } from './resolvers/Mutation.js';
+import { PenaleGaranzia, PoliticaGaranzie, RegolaGaranzia } from './resolvers/PoliticaGaranzie.js';
+import { Query } from './resolvers/Query.js';
+import { createStripePayments } from './stripe-payments.js';
+import type { StripeSettings } from './stripe-settings.js';
+
+export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
+
+const resolvers: Resolvers = {
+  Query,
+  Mutation,
+  Garanzia,
+  Prenotazione,
+  PoliticaGaranzie,
+  RegolaGaranzia,
+  PenaleGaranzia,
+};
+
+/**
+ * The garanzie subgraph (guarantees and payments through Stripe), ready to be served in-process or over HTTP, with
+ * its durable consumer of the booking events. `stripe`: how to reach Stripe (no key: no guarantees).
+ */
+export function createGaranzieSubgraph(
+  deps: GaranzieDeps,
+  stripe: StripeSettings,
+): Subgraph<GaranzieContext> {
+  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const payments = createStripePayments(stripe);
+  return {
+    name: 'garanzie',
+    typeDefs,
+    schema,
+    outboxCollections: [],
+    createContext: (request) => createGaranzieContext(deps, payments, request),
+    init: () => ensureGaranzieIndexes(deps.store),
+    eventConsumers: [bookingEventConsumer(deps.store, payments, deps.now ?? (() => new Date()))],
+  };
+}
+export type { GaranzieDeps } from './context.js';
+export { stripeSettingsOf, stripeSettingsShape, type StripeSettings } from './stripe-settings.js';
