@@ -56,8 +56,11 @@ export const POLICY_LIMITS = {
   maxHours: 24 * 60,
 } as const;
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
-const CURRENCY = /^[A-Za-z]{3}$/;
-const ACCOUNT = /^acct_[A-Za-z0-9]{1,64}$/;
+/** ISO 4217, either case; a connected account's id as Stripe writes it (the REST schemas reuse both). */
+export const CURRENCY_PATTERN = '^[A-Za-z]{3}$';
+export const ACCOUNT_ID_PATTERN = '^acct_[A-Za-z0-9]{1,64}$';
+const CURRENCY = new RegExp(CURRENCY_PATTERN);
+const ACCOUNT = new RegExp(ACCOUNT_ID_PATTERN);
 
 export function defaultPolicy(now: string): PoliticaRecord {
   return {

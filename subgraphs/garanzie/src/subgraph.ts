@@ -44,4 +44,11 @@ export function createGaranzieSubgraph(
   };
 }
 export type { GaranzieDeps } from './context.js';
+export {
+  ACCOUNT_ID_PATTERN,
+  CURRENCY_PATTERN,
+  DEFAULT_DUE_MINUTES,
+  DUE_MINUTES_RANGE,
+  POLICY_LIMITS,
+} from './policy.js';
 export { stripeSettingsOf, stripeSettingsShape, type StripeSettings } from './stripe-settings.js';
