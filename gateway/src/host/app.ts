@@ -197,11 +197,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-<<<<<<< HEAD
-  return { subgraphs, executors, relay, channelDirectory };
-=======
-  return { executors, relay, channelDirectory, client };
->>>>>>> google
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';
