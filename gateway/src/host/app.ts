@@ -10,6 +10,7 @@ import {
   startEventConsumers,
   operationLimitsFromConfig,
   startHost,
+  startWorkers,
   type Dependencies,
   type Host,
   type Logger,
@@ -52,7 +53,8 @@ export async function startGatewayApp(
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
     // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
     const remoteUrls: Record<string, string> = {};
-    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
+    const subgraphClient = hosted?.client ?? createHttpSubgraphClient(remoteUrls);
+    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(subgraphClient));
     const subgraphSource = (name: string, url: string | undefined) => {
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
@@ -114,6 +116,15 @@ export async function startGatewayApp(
       stripeWebhook: { secret: config.STRIPE_WEBHOOK_SECRET, tokens: deps.serviceTokens },
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
+      google: {
+        canali: subgraphClient,
+        serviceTokens: deps.serviceTokens,
+        timeZone: config.RESTAURANT_TIMEZONE,
+        credentials:
+          config.GOOGLE_BOOKING_USER && config.GOOGLE_BOOKING_PASSWORD
+            ? { user: config.GOOGLE_BOOKING_USER, password: config.GOOGLE_BOOKING_PASSWORD }
+            : undefined,
+      },
     });
     metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
       gateway.subscriptions.connections(),
@@ -137,6 +148,7 @@ export async function startGatewayApp(
       );
       metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
     }
+    let workers: ReturnType<typeof startWorkers> | undefined;
     const host = await startHost({
       config,
       logger,
@@ -147,11 +159,14 @@ export async function startGatewayApp(
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
       beforeClose: async () => {
+        await workers?.stop();
         await gateway.close();
         await rateLimit?.close();
       },
       handleSignals: options.handleSignals ?? true,
     });
+    // After the relay started (in startHost): a worker's writes carry events the relay publishes.
+    if (hosted) workers = startWorkers(hosted.subgraphs);
     return { ...host, gateway, deps };
   } catch (error) {
     await rateLimit?.close();
@@ -162,7 +177,7 @@ export async function startGatewayApp(
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
-  const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
+  const { subgraphs, executors, channelDirectory, client } = await hostSubgraphsInProcess({
     factories: subgraphFactories(config),
     deps: {
       store: deps.store!,
@@ -183,7 +198,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay, channelDirectory };
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

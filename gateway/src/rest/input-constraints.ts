@@ -12,13 +12,13 @@ import {
   TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
-import { CANALE_LIMITS } from '@coperto/subgraph-canali';
 import {
   ACCOUNT_ID_PATTERN,
   CURRENCY_PATTERN,
   DUE_MINUTES_RANGE,
   POLICY_LIMITS,
 } from '@coperto/subgraph-garanzie';
+import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
 import {
   DISPONIBILITA_LIMIT_RANGE,
@@ -210,6 +210,11 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   ...prefixed('PenaleGaranziaInput', PENALE_GARANZIA),
   ...prefixed('PoliticaGaranzieInput', POLITICA_GARANZIE),
   'UpdateStripeAccount.$accountId': { pattern: ACCOUNT_ID_PATTERN },
+  'IntegrazioneGoogleInput.merchantId': {
+    minLength: 1,
+    maxLength: GOOGLE_LIMITS.merchantIdMaxLength,
+    pattern: MERCHANT_ID_PATTERN,
+  },
   ...prefixed('SalaPatch', { ...SALA, codice: { ...SALA.codice, ...notNull } }),
   ...prefixed('TavoloInput', TAVOLO),
   ...prefixed('TavoloPatch', { ...TAVOLO, deviceId }),

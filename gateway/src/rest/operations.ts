@@ -9,6 +9,7 @@ import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
 import { garanzieOperations } from './operations/garanzie.js';
+import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
@@ -26,6 +27,7 @@ export const operations = {
   ...canaliOperations,
   ...ospitiOperations,
   ...garanzieOperations,
+  ...integrazioniOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -7,6 +7,7 @@ import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { garanzieRoutes } from './routes/garanzie.js';
+import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
@@ -27,6 +28,7 @@ export const routes: readonly RestRoute[] = [
   ...canaliRoutes,
   ...ospitiRoutes,
   ...garanzieRoutes,
+  ...integrazioniRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -32,9 +32,11 @@ export {
   loadOrCreateEmbeddedSecret,
   readEmbeddedSecret,
 } from './embedded-secret.js';
-export type { ServiceGrant, ServiceRole } from './service-grant.js';
+export type { ChannelOrigine, ServiceGrant, ServiceRole } from './service-grant.js';
 export {
+  CHANNEL_ORIGINI,
   CHANNEL_ROLE,
+  GOOGLE_ROLE,
   GUEST_ROLE,
   PAYMENTS_ROLE,
   SERVICE_ROLES,
@@ -45,6 +47,7 @@ export type { IssuedToken, ServiceTokenIssuer } from './service-token-issuer.js'
 export {
   CHANNEL_KEY_LIFETIME_SECONDS,
   PAYMENTS_TOKEN_LIFETIME_SECONDS,
+  GOOGLE_TOKEN_LIFETIME_SECONDS,
   createServiceTokenIssuer,
 } from './service-token-issuer.js';
 export type { ServiceTokenVerifierOptions } from './service-token-verifier.js';

@@ -62,6 +62,11 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+export type IntegrazioneGoogleInput = {
+  /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
+  merchantId: string;
+};
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -853,6 +858,18 @@ export type EventoStripeMutationVariables = Exact<{
 
 export type EventoStripeMutation = { eventoStripe: { esito: string, outcome: string } };
 
+export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type LinkGoogleMutationVariables = Exact<{
+  input: IntegrazioneGoogleInput;
+}>;
+
+
+export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -920,4 +937,6 @@ export interface OperationResults {
   UpdateStripeAccount: UpdateStripeAccountMutation;
   ListGaranzieBloccate: ListGaranzieBloccateQuery;
   EventoStripe: EventoStripeMutation;
+  IntegrazioneGoogle: IntegrazioneGoogleQuery;
+  LinkGoogle: LinkGoogleMutation;
 }
