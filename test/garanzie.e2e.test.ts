@@ -3,9 +3,9 @@
 // charged by its tier; bad signatures refused (docs/guarantees.md).
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken, newTenantId, serverUrls, stripeMockUrl, uniqueName } from '@coperto/testkit';
-import { MODES } from './support/modes.js';
-import { startDistributed, startEmbedded, type Stack } from './support/stack.js';
+import { mintToken, newTenantId, stripeMockUrl } from '@coperto/testkit';
+import { MODES, startStack } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const WEBHOOK_SECRET = 'whsec_coperto_e2e';
 const stripeEnv = () => ({
@@ -28,17 +28,7 @@ describe.each(MODES)('guarantees (%s mode)', (mode) => {
   let admin: string;
 
   beforeAll(async () => {
-    const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-    stack =
-      mode === 'embedded'
-        ? await startEmbedded(stripeEnv())
-        : await startDistributed({
-            mongoUrl,
-            natsUrl,
-            redisUrl,
-            database: uniqueName('e2e'),
-            extraEnv: stripeEnv(),
-          });
+    stack = await startStack(mode, stripeEnv());
     tenant = newTenantId();
     staff = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });

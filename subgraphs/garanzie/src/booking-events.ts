@@ -3,7 +3,7 @@ import { isSubjectToken, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { GaranzieStore } from './garanzie-store.js';
-import { GuaranteeService } from './guarantee-service.js';
+import { GuaranteeService, type DueTimes } from './guarantee-service.js';
 import type { BookingFacts } from './rules.js';
 import type { BookingEnd } from './state-flow.js';
 import type { StripePayments } from './stripe-payments.js';
@@ -60,6 +60,7 @@ function tenantOfSubject(subject: string): string | null {
 export function bookingEventConsumer(
   store: DocumentStore,
   stripe: StripePayments | null,
+  dueTimes: DueTimes,
   now: () => Date,
 ): EventConsumer {
   return {
@@ -69,8 +70,9 @@ export function bookingEventConsumer(
       const tenant = tenantOfSubject(subject);
       const step = stepOf(event);
       if (!tenant || !step) return;
-      const tenantStore = new GaranzieStore(store.forTenant(trustedTenantId(tenant)));
-      const service = new GuaranteeService({ tenantId: tenant, store: tenantStore, stripe, now });
+      const tenantId = trustedTenantId(tenant);
+      const tenantStore = new GaranzieStore(store.forTenant(tenantId));
+      const service = new GuaranteeService({ tenantId, store: tenantStore, stripe, dueTimes, now });
       if (step.kind === 'ensure') await service.ensure(step.booking);
       else await service.settle(step.bookingId, step.end);
     },

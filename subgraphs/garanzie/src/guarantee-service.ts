@@ -1,3 +1,4 @@
+import type { TenantId } from '@coperto/auth';
 import type { GaranziaRecord } from './garanzia-record.js';
 import type { GaranzieStore } from './garanzie-store.js';
 import { dueAt, guaranteeAmount, matchingRule, modeFor, type BookingFacts } from './rules.js';
@@ -6,11 +7,17 @@ import { StripeRefusal, type StripePayments } from './stripe-payments.js';
 
 const MAX_CAS_ATTEMPTS = 8;
 
+/** Where a requested guarantee's due time is kept (the scheduler: a keyed, idempotent upsert). */
+export interface DueTimes {
+  schedule(request: { tenantId: TenantId; key: string; dueAt: string }): Promise<unknown>;
+}
+
 export interface GuaranteeServiceDeps {
-  tenantId: string;
+  tenantId: TenantId;
   store: GaranzieStore;
   /** Null when no Stripe key is configured: no guarantee is asked for. */
   stripe: StripePayments | null;
+  dueTimes: DueTimes;
   now: () => Date;
 }
 
@@ -59,7 +66,14 @@ export class GuaranteeService {
           updatedAt: stamp,
         })) ?? (await store.guarantee(booking.id));
     }
-    if (!record || record.intentId || record.stato !== 'requested' || !stripe) return record;
+    if (!record || record.stato !== 'requested') return record;
+    // Unpaid at its due time, the booking is cancelled (due-times.ts); the same due time again changes nothing.
+    await this.deps.dueTimes.schedule({
+      tenantId: this.deps.tenantId,
+      key: record.id,
+      dueAt: record.scadenza,
+    });
+    if (record.intentId || !stripe) return record;
     let created: Awaited<ReturnType<StripePayments['createIntent']>>;
     try {
       created = await stripe.createIntent({

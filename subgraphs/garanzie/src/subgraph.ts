@@ -2,6 +2,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { bookingEventConsumer } from './booking-events.js';
 import { createGaranzieContext, type GaranzieContext, type GaranzieDeps } from './context.js';
+import { dueTimeScheduler } from './due-times.js';
 import { ensureGaranzieIndexes } from './garanzie-store.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { Garanzia, Prenotazione } from './resolvers/Garanzia.js';
@@ -33,14 +34,26 @@ export function createGaranzieSubgraph(
 ): Subgraph<GaranzieContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
   const payments = createStripePayments(stripe);
+  if (!deps.serviceTokens) throw new Error('garanzie needs the service-token issuer (SERVICE_TOKEN_SECRET)');
+  const now = deps.now ?? (() => new Date());
+  const dueTimes = dueTimeScheduler({
+    store: deps.store,
+    subgraphs: deps.subgraphs,
+    serviceTokens: deps.serviceTokens,
+    now,
+  });
   return {
     name: 'garanzie',
     typeDefs,
     schema,
     outboxCollections: [],
     createContext: (request) => createGaranzieContext(deps, payments, request),
-    init: () => ensureGaranzieIndexes(deps.store),
-    eventConsumers: [bookingEventConsumer(deps.store, payments, deps.now ?? (() => new Date()))],
+    init: async () => {
+      await ensureGaranzieIndexes(deps.store);
+      await dueTimes.init();
+    },
+    eventConsumers: [bookingEventConsumer(deps.store, payments, dueTimes, now)],
+    workers: [dueTimes],
   };
 }
 export type { GaranzieDeps } from './context.js';

@@ -1,7 +1,10 @@
 // garanzie hosted with prenotazione on the real servers (mongo-java-server, stripe-mock): guarantees asked for by the
 // policy, secured by Stripe events, settled with the booking; the booking moved only through prenotazione's API.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { trustedTenantId } from '@coperto/auth';
 import { AppError } from '@coperto/errors';
+import { Scheduler } from '@coperto/scheduler';
+import { dueTimeJob, DUE_JOBS_COLLECTION } from '../src/due-times.js';
 import { hostGaranzie, newTenant, serviceTokens, type Hosted } from './support/hosted.js';
 import { stripeEvent } from './support/stripe-events.js';
 
@@ -147,6 +150,58 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     });
   });
 
+  it('unpaid at its due time: the booking cancelled (guarantee_not_provided), the guarantee released; once', async () => {
+    const { id } = await book(3, 30);
+    const g = await waitGuarantee(id);
+    // The due time is kept by the scheduler, keyed by the booking.
+    const jobs = new Scheduler({
+      store: h.store,
+      collection: DUE_JOBS_COLLECTION,
+      handler: async () => ({ outcome: 'done' }),
+    });
+    const job = await jobs.get(trustedTenantId(t.tenantId), id);
+    expect(job).toMatchObject({ state: 'pending', dueAt: g.scadenza });
+    const deps = { store: h.store, subgraphs: h.hosted.client, serviceTokens, now: () => new Date() };
+    const due = {
+      tenantId: trustedTenantId(t.tenantId),
+      key: id,
+      dueAt: g.scadenza,
+      payload: {},
+      version: 1,
+      effectId: 'e1',
+      attempt: 1,
+    };
+    expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'done' });
+    const { prenotazione } = await h.run(
+      'prenotazione',
+      'query($id: ID!) { prenotazione(id: $id) { state motivo } }',
+      { id },
+      t.staff,
+    );
+    expect(prenotazione).toEqual({ state: 'annullata', motivo: 'guarantee_not_provided' });
+    await waitGuarantee(id, (x) => x.stato === 'released');
+    expect((await guaranteeOf(id))!.addebitato).toBe(0);
+    expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'skipped', reason: 'guarantee released' });
+  });
+
+  it('a guarantee in place by its due time: the due job does nothing', async () => {
+    const { id } = await book(6, 30);
+    const g = await waitGuarantee(id);
+    await deliver(id, 'payment_intent.succeeded', g.stripeIntentId);
+    const deps = { store: h.store, subgraphs: h.hosted.client, serviceTokens, now: () => new Date() };
+    const due = {
+      tenantId: trustedTenantId(t.tenantId),
+      key: id,
+      dueAt: g.scadenza,
+      payload: {},
+      version: 1,
+      effectId: 'e2',
+      attempt: 1,
+    };
+    expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'skipped', reason: 'guarantee paid' });
+    expect(await stateOf(id)).toBe('caparra_pagata');
+  });
+
   it('a small party has no guarantee; an event for it is recorded and changes nothing', async () => {
     const { id } = await book(2, 30);
     await new Promise((r) => setTimeout(r, 300));
@@ -173,9 +228,9 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     });
     await expect(h.run('garanzie', EVENT, { e }, payments)).rejects.toMatchObject({ code: 'FORBIDDEN' });
     await expect(h.run('garanzie', EVENT, { e }, t.admin)).rejects.toMatchObject({ code: 'FORBIDDEN' });
-    // A payments token moves its booking to caparra_pagata only.
+    // A payments token moves its booking to caparra_pagata or annullata only.
     await expect(
-      h.run('prenotazione', STATE, { id: other.id, s: 'annullata' }, payments),
+      h.run('prenotazione', STATE, { id: other.id, s: 'confermata' }, payments),
     ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });

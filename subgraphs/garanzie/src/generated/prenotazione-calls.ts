@@ -19,5 +19,13 @@ export type GaranziaInPostoMutationVariables = Exact<{
 
 export type GaranziaInPostoMutation = { cambiaStatoPrenotazione: { id: string, state: BookingState } };
 
+export type GaranziaNonFornitaMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GaranziaNonFornitaMutation = { annullaPrenotazione: { id: string, state: BookingState } };
+
 
 export const GaranziaInPostoDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GaranziaInPosto"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"cambiaStatoPrenotazione"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"nuovoStato"},"value":{"kind":"EnumValue","value":"caparra_pagata"}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}}]}}]} as unknown as DocumentNode<GaranziaInPostoMutation, GaranziaInPostoMutationVariables>;
+export const GaranziaNonFornitaDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"mutation","name":{"kind":"Name","value":"GaranziaNonFornita"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"id"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"ID"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"annullaPrenotazione"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"id"},"value":{"kind":"Variable","name":{"kind":"Name","value":"id"}}},{"kind":"Argument","name":{"kind":"Name","value":"motivo"},"value":{"kind":"StringValue","value":"guarantee_not_provided","block":false}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}}]}}]} as unknown as DocumentNode<GaranziaNonFornitaMutation, GaranziaNonFornitaMutationVariables>;

@@ -72,11 +72,14 @@ export class ServiceTokenRights {
     return own === null || own === id;
   }
 
-  /** A payments token (garanzie, its guarantee in place) moves its booking to caparra_pagata only. */
+  /**
+   * A payments token (garanzie) moves its booking to caparra_pagata (its guarantee in place) or annullata (its
+   * guarantee not provided in time) only.
+   */
   checkStateChange(id: string, to: BookingState): void {
     this.requireVisible(id);
-    if (this.viewer.grant?.role === 'payments' && to !== 'caparra_pagata') {
-      throw new ForbiddenError('A payments token only moves its booking to caparra_pagata');
+    if (this.viewer.grant?.role === 'payments' && to !== 'caparra_pagata' && to !== 'annullata') {
+      throw new ForbiddenError('A payments token only moves its booking to caparra_pagata or annullata');
     }
   }
 
