@@ -1,6 +1,6 @@
 // Guarantees through the REST facade and the Stripe webhook, in both modes, against stripe-mock: the policy, a
 // booking pending with its guarantee, a signed Stripe event that makes it caparra_pagata (once), a cancellation
-// charged by its tier; bad signatures refused (docs/guarantees.md).
+// charged by its tier; bad signatures refused (docs/payments.md).
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mintToken, newTenantId, stripeMockUrl } from '@coperto/testkit';

@@ -19,7 +19,7 @@ export const SUBGRAPH_NAMES = [
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
-  /** Embedded mode hosts garanzie: its Stripe key and API base (docs/guarantees.md). */
+  /** Embedded mode hosts garanzie: its Stripe key and API base (docs/payments.md). */
   ...stripeSettingsShape,
   /** Stripe's webhook signing secret (whsec_…): POST /webhooks/stripe verifies each event with it; unset = 503. */
   STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),

@@ -42,7 +42,7 @@ export function bookingOfEvent(event: unknown): { tenantId: string; bookingId: s
  * SDK, tolerance 300 s) or the answer is 400; the event then goes to garanzie (`eventoStripe`) with a payments token
  * for the tenant and booking in its intent's metadata. A well-signed event is answered 2xx whatever it is (an event
  * not of ours, a repeat, a late one: garanzie records it), except 503 while a service it needs is unreachable, so
- * that Stripe delivers it again (docs/guarantees.md).
+ * that Stripe delivers it again (docs/payments.md).
  */
 export function registerStripeWebhook(app: FastifyInstance, options: StripeWebhookOptions): void {
   void app.register(async (scope) => {

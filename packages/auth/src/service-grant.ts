@@ -17,7 +17,7 @@ export const GOOGLE_ROLE = 'google';
 
 /**
  * The service itself acting on one booking's guarantee: the gateway hands over a Stripe event it verified, and
- * garanzie moves that booking when its guarantee is in place (docs/guarantees.md). Never given to anyone outside.
+ * garanzie moves that booking when its guarantee is in place (docs/payments.md). Never given to anyone outside.
  */
 export const PAYMENTS_ROLE = 'payments';
 

@@ -1,4 +1,4 @@
-/** Operations behind the guarantee routes (docs/guarantees.md) and the Stripe webhook's hand-over. */
+/** Operations behind the guarantee routes (docs/payments.md) and the Stripe webhook's hand-over. */
 const POLITICA_FIELDS = /* GraphQL */ `
   fragment PoliticaGaranzieFields on PoliticaGaranzie {
     regole {

@@ -1,6 +1,6 @@
 import type { RestRoute } from '../rest-route.js';
 
-/** Guarantee policies, the Stripe account and stuck money (docs/guarantees.md). */
+/** Guarantee policies, the Stripe account and stuck money (docs/payments.md). */
 export const garanzieRoutes: readonly RestRoute[] = [
   {
     method: 'GET',

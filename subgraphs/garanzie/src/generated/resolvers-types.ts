@@ -18,7 +18,7 @@ export type Scalars = {
 };
 
 /**
- * A tenant's guarantee policy (docs/guarantees.md): the first rule matching a booking's party, weekday and local time
+ * A tenant's guarantee policy (docs/payments.md): the first rule matching a booking's party, weekday and local time
  * asks its guest for a deposit or a card. Italian and English names of each field carry the same value.
  */
 export type PoliticaGaranzie = {
