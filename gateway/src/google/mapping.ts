@@ -38,14 +38,15 @@ export function wallClockOf(startSec: number, zone: string): { date: string; dat
   return { date: local.slice(0, 10), dataOra: local.slice(0, 19) };
 }
 
-/** The search to run for a slot: one per local date and party size (`date|party`). */
-export function searchKey(slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>, zone: string): string {
-  return `${wallClockOf(seconds(slot.start_sec), zone).date}|${slot.resource_ids?.party_size ?? 0}`;
-}
-
-export function parseSearchKey(key: string): { date: string; covers: number } {
-  const [date, covers] = key.split('|') as [string, string];
-  return { date, covers: Number(covers) };
+/** The search a slot needs: its local date and its party size. */
+export function searchOf(
+  slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>,
+  zone: string,
+): { date: string; covers: number } {
+  return {
+    date: wallClockOf(seconds(slot.start_sec), zone).date,
+    covers: slot.resource_ids?.party_size ?? 0,
+  };
 }
 
 /** The offered times of one search by their start (seconds since the epoch), with the longest stay each allows. */

@@ -1,0 +1,40 @@
+import { PARTIES_PER_OPERATION, type Acting, type GoogleApi } from './api-calls.js';
+import { boundedMap } from './bounded-map.js';
+import { offeredByStart } from './mapping.js';
+
+/** Search operations one request runs at once. */
+const SEARCH_CONCURRENCY = 4;
+
+/** `date|covers` → the offered starts (seconds since the epoch) with the longest stay each allows (minutes). */
+export type Offered = ReadonlyMap<string, ReadonlyMap<number, number>>;
+
+export const offeredKey = (date: string, covers: number) => `${date}|${covers}`;
+
+/**
+ * The availability search for each date and party size asked: one operation per date (and per
+ * PARTIES_PER_OPERATION party sizes), so the parties of a day share its reads. Pure of everything but the API.
+ */
+export async function searchDays(
+  api: GoogleApi,
+  acting: Acting,
+  wanted: ReadonlyMap<string, ReadonlySet<number>>,
+  timeZone: string,
+): Promise<Offered> {
+  const operations = [...wanted].flatMap(([date, parties]) => {
+    const sorted = [...parties].sort((a, b) => a - b);
+    return Array.from({ length: Math.ceil(sorted.length / PARTIES_PER_OPERATION) }, (_, i) => ({
+      date,
+      parties: sorted.slice(i * PARTIES_PER_OPERATION, (i + 1) * PARTIES_PER_OPERATION),
+    }));
+  });
+  const answers = await boundedMap(operations, SEARCH_CONCURRENCY, ({ date, parties }) =>
+    api.disponibilita(acting, date, parties),
+  );
+  const offered = new Map<string, ReadonlyMap<number, number>>();
+  operations.forEach(({ date, parties }, index) => {
+    parties.forEach((covers, p) =>
+      offered.set(offeredKey(date, covers), offeredByStart(answers[index]![p]!, timeZone)),
+    );
+  });
+  return offered;
+}
