@@ -10,6 +10,7 @@ import {
   startEventConsumers,
   operationLimitsFromConfig,
   startHost,
+  startWorkers,
   type Dependencies,
   type Host,
   type Logger,
@@ -146,6 +147,7 @@ export async function startGatewayApp(
       );
       metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
     }
+    let workers: ReturnType<typeof startWorkers> | undefined;
     const host = await startHost({
       config,
       logger,
@@ -156,11 +158,14 @@ export async function startGatewayApp(
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
       beforeClose: async () => {
+        await workers?.stop();
         await gateway.close();
         await rateLimit?.close();
       },
       handleSignals: options.handleSignals ?? true,
     });
+    // After the relay started (in startHost): a worker's writes carry events the relay publishes.
+    if (hosted) workers = startWorkers(hosted.subgraphs);
     return { ...host, gateway, deps };
   } catch (error) {
     await rateLimit?.close();
@@ -192,7 +197,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay, channelDirectory, client };
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

@@ -16,3 +16,4 @@ export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
 export * from './event-consumers.js';
 export * from './channel-directories.js';
+export * from './workers.js';

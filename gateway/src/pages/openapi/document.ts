@@ -107,6 +107,7 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
       description: success.description,
       headers,
       content: { 'application/json': { schema: success.schema } },
+      ...(route.docs.links ? { links: linksObject(route.docs.links) } : {}),
     },
   };
   for (const [errorStatus, codes] of routeErrors(route)) {
@@ -129,6 +130,16 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
     ...(request.body ? { requestBody: requestBody(route, request.body, options.schema, operation) } : {}),
     responses,
   };
+}
+
+/** A route's links as OpenAPI Link Objects (the target named by its operationId, which is its operation). */
+function linksObject(links: NonNullable<RestRoute['docs']['links']>) {
+  return Object.fromEntries(
+    Object.entries(links).map(([name, link]) => [
+      name,
+      { operationId: link.operation, parameters: link.parameters },
+    ]),
+  );
 }
 
 function documentedOperation(route: DocumentedRoute) {
