@@ -109,6 +109,8 @@ describe('requests as operation variables', () => {
       ),
     ).toEqual({ kind: 'move', patch: { bookingDate: '2027-05-04T20:00:00', covers: 5 } });
     expect(updateIntent({ booking: { ...booking, status: 'CONFIRMED' } }, ZONE)).toBeNull();
+    // A guest's move keeps the party's turn time: a new duration alone changes nothing.
+    expect(updateIntent({ booking: { ...booking, slot: { duration_sec: 3600 } } }, ZONE)).toBeNull();
     expect(
       updateIntent({ update_mask: 'status', booking: { ...booking, slot: { start_sec: 1 } } }, ZONE),
     ).toBeNull();

@@ -94,7 +94,11 @@ export function bookingInput(request: CreateBookingRequest, zone: string): Recor
   return input;
 }
 
-/** What UpdateBooking asks: cancel, or move (time, stay, party); null when it asks nothing Coperto changes. */
+/**
+ * What UpdateBooking asks: cancel, or move (time, party); null when it asks nothing Coperto changes. A move is a
+ * guest's change (docs/channels.md): placed again by the autoAssign rule for the party's turn time, so a new
+ * `duration_sec` is not taken.
+ */
 export type UpdateIntent = { kind: 'cancel' } | { kind: 'move'; patch: Record<string, unknown> } | null;
 
 export function updateIntent(request: UpdateBookingRequest, zone: string): UpdateIntent {
@@ -107,9 +111,6 @@ export function updateIntent(request: UpdateBookingRequest, zone: string): Updat
   const patch: Record<string, unknown> = {};
   if (asked('start_sec', slot.start_sec !== undefined) && slot.start_sec !== undefined) {
     patch.bookingDate = wallClockOf(seconds(slot.start_sec), zone).dataOra;
-  }
-  if (asked('duration_sec', slot.duration_sec !== undefined) && slot.duration_sec !== undefined) {
-    patch.durationMinutes = Math.ceil(seconds(slot.duration_sec) / 60);
   }
   const party = slot.resources?.party_size;
   if (asked('party_size', party !== undefined) && party !== undefined) patch.covers = party;
