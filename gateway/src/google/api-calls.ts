@@ -28,8 +28,8 @@ const OPERATIONS = {
 
 type OperationName = keyof typeof OPERATIONS;
 
-/** Party sizes one search operation asks about (aliases: the operation limits allow 30). */
-export const PARTIES_PER_OPERATION = 25;
+/** Party sizes one search operation asks about, at most (each is an alias: GRAPHQL_MAX_ALIASES bounds them too). */
+const MAX_PARTIES_PER_OPERATION = 25;
 
 /**
  * The day's search for several party sizes in one operation (`p<covers>` aliases of `disponibilita`): prenotazione
@@ -37,12 +37,17 @@ export const PARTIES_PER_OPERATION = 25;
  * few distinct documents, each planned once.
  */
 function daySearchDocument(parties: readonly number[]): string {
-  const fields = parties.map(
-    (covers) =>
-      `p${covers}: disponibilita(date: $date, covers: ${covers}) { times { bookingDate durationMinutes } }`,
-  );
+  const fields = parties.map((covers) => {
+    const key = resultKey(parties, covers);
+    const alias = key === 'disponibilita' ? '' : `${key}: `;
+    return `${alias}disponibilita(date: $date, covers: ${covers}) { times { bookingDate durationMinutes } }`;
+  });
   return `query GoogleDisponibilita($date: String!) { ${fields.join(' ')} }`;
 }
+
+/** Where a party's answer is: one party's search goes without an alias (GRAPHQL_MAX_ALIASES may be 0). */
+const resultKey = (parties: readonly number[], covers: number) =>
+  parties.length > 1 ? `p${covers}` : 'disponibilita';
 
 /** Who an operation runs as (`Bearer <token>`), and the Google request it serves (its id in the access log). */
 export interface Acting {
@@ -52,12 +57,19 @@ export interface Acting {
 
 /** Runs one of the booking server's operations as the holder of `authorization` (`Bearer <token>`). */
 export class GoogleApi {
+  /** Party sizes one search operation asks about. */
+  readonly partiesPerOperation: number;
+
+  /** `maxAliases`: the operation limit of the gateway (and, in the same deployment, of the subgraphs). */
   constructor(
     private readonly apollo: ApolloServer<GatewayContext>,
     private readonly verifier: TokenVerifier,
-  ) {}
+    maxAliases: number,
+  ) {
+    this.partiesPerOperation = Math.max(1, Math.min(MAX_PARTIES_PER_OPERATION, maxAliases));
+  }
 
-  /** The offered times of `date` for each of `parties` (at most PARTIES_PER_OPERATION), in that order. */
+  /** The offered times of `date` for each of `parties` (at most partiesPerOperation), in that order. */
   async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<OfferedTime[][]> {
     const data = await this.execute<Record<string, { times: OfferedTime[] }>>(
       auth,
@@ -65,7 +77,7 @@ export class GoogleApi {
       daySearchDocument(parties),
       { date },
     );
-    return parties.map((covers) => data[`p${covers}`]!.times);
+    return parties.map((covers) => data[resultKey(parties, covers)]!.times);
   }
 
   async create(auth: Acting, input: Record<string, unknown>): Promise<CopertoBooking> {

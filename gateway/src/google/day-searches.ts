@@ -1,4 +1,4 @@
-import { PARTIES_PER_OPERATION, type Acting, type GoogleApi } from './api-calls.js';
+import type { Acting, GoogleApi } from './api-calls.js';
 import { boundedMap } from './bounded-map.js';
 import { offeredByStart } from './mapping.js';
 
@@ -12,7 +12,7 @@ export const offeredKey = (date: string, covers: number) => `${date}|${covers}`;
 
 /**
  * The availability search for each date and party size asked: one operation per date (and per
- * PARTIES_PER_OPERATION party sizes), so the parties of a day share its reads. Pure of everything but the API.
+ * `api.partiesPerOperation` party sizes), so the parties of a day share its reads.
  */
 export async function searchDays(
   api: GoogleApi,
@@ -20,11 +20,12 @@ export async function searchDays(
   wanted: ReadonlyMap<string, ReadonlySet<number>>,
   timeZone: string,
 ): Promise<Offered> {
+  const per = api.partiesPerOperation;
   const operations = [...wanted].flatMap(([date, parties]) => {
     const sorted = [...parties].sort((a, b) => a - b);
-    return Array.from({ length: Math.ceil(sorted.length / PARTIES_PER_OPERATION) }, (_, i) => ({
+    return Array.from({ length: Math.ceil(sorted.length / per) }, (_, i) => ({
       date,
-      parties: sorted.slice(i * PARTIES_PER_OPERATION, (i + 1) * PARTIES_PER_OPERATION),
+      parties: sorted.slice(i * per, (i + 1) * per),
     }));
   });
   const answers = await boundedMap(operations, SEARCH_CONCURRENCY, ({ date, parties }) =>
