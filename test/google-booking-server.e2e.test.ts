@@ -179,6 +179,21 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
       expect.objectContaining({ booking_id: bookingId, status: 'CONFIRMED', slot: made.body.booking.slot }),
     ]);
 
+    // A move, as the booking's guest would make it: placed again at the new time.
+    const later = startSec('2027-05-07T21:00');
+    const moved = await google('UpdateBooking', {
+      update_mask: 'start_sec',
+      booking: { booking_id: bookingId, slot: { start_sec: later, duration_sec: '3600' } },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.booking).toMatchObject({ booking_id: bookingId, slot: { start_sec: later } });
+    const full = await google('UpdateBooking', {
+      booking: { booking_id: bookingId, slot: { start_sec: later, resources: { party_size: 40 } } },
+    });
+    expect(full.body).toEqual({
+      booking_failure: { cause: 'SLOT_UNAVAILABLE', description: expect.any(String) },
+    });
+
     const cancel = { booking: { booking_id: bookingId, status: 'CANCELED' }, update_mask: 'status' };
     const cancelled = await google('UpdateBooking', cancel);
     expect(cancelled.status).toBe(200);
