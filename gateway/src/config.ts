@@ -1,6 +1,7 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
 import { z } from 'zod';
+import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
 export const SUBGRAPH_NAMES = [
@@ -39,6 +40,10 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: count.default(200),
   /** Subscription sockets on this process (more: close 4503); 0 = no cap. */
   SUBSCRIPTION_MAX_SOCKETS: count.default(5000),
+  /** A subscription with `after` resumes from an event at most this old (ms; older: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
+  /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
 });
 
 export type GatewayConfig = Omit<

@@ -103,6 +103,10 @@ export async function startGatewayApp(
         maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
         maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
       },
+      subscriptionReplay: {
+        windowMs: config.SUBSCRIPTION_REPLAY_WINDOW_MS,
+        maxEvents: config.SUBSCRIPTION_REPLAY_MAX_EVENTS,
+      },
       explorer: config.GRAPHQL_EXPLORER,
       corsOrigins: config.CORS_ORIGINS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,

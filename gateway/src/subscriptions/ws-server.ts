@@ -23,6 +23,7 @@ import {
 import { socketSubscriber } from './socket-subscriber.js';
 import { createSubscriptionGroups, type Executor } from './subscription-groups.js';
 import { createSubscriptionSchema } from './subscription-schema.js';
+import type { Replayer } from './resume-replay.js';
 import { createWriteBatcher } from './write-batcher.js';
 import { onTokenExpiry } from './token-expiry.js';
 
@@ -49,6 +50,8 @@ export interface SubscriptionServerOptions {
   closeGraceMs?: number;
   /** Executes a group's selection per event. Default graphql's `execute` (tests count the calls). */
   execute?: Executor;
+  /** Reads what a subscription with `after` missed (the source bus's stored events). Without it, `after` is refused. */
+  replay?: Replayer;
 }
 
 export interface SubscriptionServer {
@@ -95,6 +98,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const groups = createSubscriptionGroups({
     schema,
     ...(options.execute ? { execute: options.execute } : {}),
+    ...(options.replay ? { replay: options.replay } : {}),
   });
   const wss = new WebSocketServer({
     server: options.httpServer,
