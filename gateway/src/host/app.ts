@@ -9,12 +9,14 @@ import {
   hostSubgraphsInProcess,
   startEventConsumers,
   operationLimitsFromConfig,
+  reportSubgraphBounds,
   startHost,
   type Dependencies,
   type Host,
   type Logger,
 } from '@coperto/server-kit';
 import type { GatewayConfig } from '../config.js';
+import { reportGatewayBounds } from './bounded-state.js';
 import { dedupeInFlight } from './fetch-dedupe.js';
 import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
@@ -131,6 +133,13 @@ export async function startGatewayApp(
       'Subscriptions open on graphql-ws sockets',
       () => gateway.subscriptions.groups().members,
     );
+    reportGatewayBounds(metrics, {
+      cache: deps.cache,
+      rateLimit,
+      subscriptions: gateway.subscriptions,
+      bus: deps.bus,
+    });
+    if (hosted) reportSubgraphBounds(metrics, hosted.subgraphs);
     if (deps.cache) {
       const cache = deps.cache;
       metrics.totalCounter(
@@ -186,7 +195,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay, channelDirectory };
+  return { subgraphs, executors, relay, channelDirectory };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

@@ -27,6 +27,8 @@ export interface ReplayLog {
   replay(subject: string, afterId: string, options: ReplayOptions): ReplayResult;
   /** Events held now. */
   readonly size: number;
+  /** The most events it holds. */
+  readonly capacity: number;
   /** Events dropped for the bounds so far. */
   readonly evicted: number;
 }
@@ -90,6 +92,7 @@ export function createReplayLog(options: ReplayLogOptions): ReplayLog {
     get size() {
       return size;
     },
+    capacity: options.maxEvents,
     get evicted() {
       return evicted;
     },
