@@ -40,6 +40,7 @@ export interface Subgraph<Context = unknown> {
    * it serves (its outbox relay running) and stops it before the relay and the store close.
    */
   readonly workers?: readonly SubgraphWorker[];
+  /**
    * The subgraph's per-tenant state kept across requests, each with its bound (docs/scaling.md): reported by
    * the hosting process's metrics as `bounded_state_*{structure="<subgraph>_<name>"}`. Names are fixed.
    */
