@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const screenshotDir = process.env.FLOOR_PLAN_SCREENSHOTS;
 
@@ -76,7 +77,7 @@ describe('floor plan page (embedded mode, chromium)', () => {
   }
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     const tenant = newTenantId();
     waiter = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });
@@ -289,6 +290,8 @@ describe('floor plan page (embedded mode, chromium)', () => {
     }
     await drag(await handle('rotate'), { x: centre.x + 100, y: centre.y });
     await page.getByRole('button', { name: 'Save layout (1)' }).click();
+    // The previous test's "Layout saved (1 table)" may still be on screen: wait for this save's PATCH itself.
+    await page.getByRole('button', { name: 'Save layout (1)' }).waitFor({ state: 'detached', ...WAIT });
     await page.locator('#messages', { hasText: 'Layout saved (1 table)' }).waitFor(WAIT);
     const saved = (await stack.api('GET', `/api/tavoli/${tables.A!.id}`, { token: admin })).body;
     expect(Math.abs(saved.width - (90 + (2 * 15) / scale))).toBeLessThanOrEqual(2);

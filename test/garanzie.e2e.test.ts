@@ -3,16 +3,12 @@
 // charged by its tier; bad signatures refused (docs/payments.md).
 import Stripe from 'stripe';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken, newTenantId, stripeMockUrl } from '@coperto/testkit';
-import { MODES, startStack } from './support/modes.js';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { MODES, SHARED_STACK_ENV, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
-const WEBHOOK_SECRET = 'whsec_coperto_e2e';
-const stripeEnv = () => ({
-  STRIPE_SECRET_KEY: 'sk_test_coperto',
-  STRIPE_API_BASE: stripeMockUrl(),
-  STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
-});
+/** The shared stacks run with stripe-mock and this webhook secret (test/support/modes.ts). */
+const WEBHOOK_SECRET = SHARED_STACK_ENV.STRIPE_WEBHOOK_SECRET;
 const signer = new Stripe('sk_test_coperto');
 
 /** A local wall-clock time `hours` from now (Europe/Rome), on the quarter hour. */
@@ -28,7 +24,7 @@ describe.each(MODES)('guarantees (%s mode)', (mode) => {
   let admin: string;
 
   beforeAll(async () => {
-    stack = await startStack(mode, stripeEnv());
+    stack = await startStack(mode);
     tenant = newTenantId();
     staff = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });
