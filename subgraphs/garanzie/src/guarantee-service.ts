@@ -1,7 +1,14 @@
 import type { TenantId } from '@coperto/auth';
 import type { GaranziaRecord } from './garanzia-record.js';
 import type { GaranzieStore } from './garanzie-store.js';
-import { dueAt, guaranteeAmount, matchingRule, modeFor, type BookingFacts } from './rules.js';
+import {
+  dueAt,
+  guaranteeAmount,
+  leavesTimeToPay,
+  matchingRule,
+  modeFor,
+  type BookingFacts,
+} from './rules.js';
 import { chiusuraOf, settlement, type BookingEnd } from './state-flow.js';
 import { StripeRefusal, type StripePayments } from './stripe-payments.js';
 
@@ -33,10 +40,11 @@ export class GuaranteeService {
     const { store, stripe } = this.deps;
     let record = await store.guarantee(booking.id);
     if (!record) {
+      const now = this.deps.now();
+      if (!leavesTimeToPay(booking.startsAt, now)) return null;
       const policy = await store.policy();
       const rule = policy && matchingRule(policy, booking);
       if (!policy || !rule || !stripe) return null;
-      const now = this.deps.now();
       const stamp = now.toISOString();
       record =
         (await store.insertGuarantee({

@@ -50,6 +50,17 @@ export function guaranteeAmount(rule: Regola, covers: number): number {
   return rule.importoPerCoperto * covers;
 }
 
+/**
+ * A booking starting within this many minutes (a walk-in seated from the waitlist, a party booked at the door) is
+ * asked for no guarantee: there is no time to pay, and its due time would cancel it at once. The policy's shortest
+ * due time.
+ */
+export const MIN_NOTICE_MINUTES = 10;
+
+export function leavesTimeToPay(startsAt: string, now: Date): boolean {
+  return new Date(startsAt).getTime() - now.getTime() >= MIN_NOTICE_MINUTES * 60_000;
+}
+
 /** Due `scadenzaMinuti` after it was asked for, never after the booking starts. */
 export function dueAt(now: Date, scadenzaMinuti: number, startsAt: string): string {
   const due = Math.min(now.getTime() + scadenzaMinuti * 60_000, new Date(startsAt).getTime());

@@ -22,9 +22,10 @@ const EVENT = `mutation($e: String!) { eventoStripe(evento: $e) { esito outcome 
 const STUCK = `{ garanzieBloccate { prenotazioneId stato motivo } }`;
 
 const HOUR = 3600_000;
-/** A local wall-clock time `hours` from now (Europe/Rome), on the quarter hour. */
-function localIn(hours: number): string {
-  const at = new Date(Math.ceil((Date.now() + hours * HOUR) / (15 * 60_000)) * 15 * 60_000);
+/** A local wall-clock time `hours` from now (Europe/Rome), on the quarter hour (or to the second). */
+function localIn(hours: number, quarter = true): string {
+  const exact = Date.now() + hours * HOUR;
+  const at = new Date(quarter ? Math.ceil(exact / (15 * 60_000)) * 15 * 60_000 : exact);
   return at.toLocaleString('sv-SE', { timeZone: 'Europe/Rome' }).replace(' ', 'T');
 }
 
@@ -56,8 +57,8 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
   });
   afterAll(() => h?.close());
 
-  const book = async (covers: number, hoursAhead: number) => {
-    const input = { covers, bookingDate: localIn(hoursAhead), customerName: 'Rossi' };
+  const book = async (covers: number, hoursAhead: number, quarter = true) => {
+    const input = { covers, bookingDate: localIn(hoursAhead, quarter), customerName: 'Rossi' };
     return (await h.run('prenotazione', CREATE, { input }, t.staff)).createPrenotazione as { id: string };
   };
   const guaranteeOf = async (id: string, token = t.staff) =>
@@ -200,6 +201,13 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     };
     expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'skipped', reason: 'guarantee paid' });
     expect(await stateOf(id)).toBe('caparra_pagata');
+  });
+
+  it('a walk-in (starting now) is asked for no guarantee, so no due time cancels it', async () => {
+    const { id } = await book(6, 0.05, false); // 3 minutes from now
+    await new Promise((r) => setTimeout(r, 300));
+    expect(await guaranteeOf(id)).toBeNull();
+    expect(await stateOf(id)).toBe('pending');
   });
 
   it('a small party has no guarantee; an event for it is recorded and changes nothing', async () => {

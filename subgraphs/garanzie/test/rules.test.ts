@@ -5,6 +5,7 @@ import {
   dueAt,
   guaranteeAmount,
   isoWeekday,
+  leavesTimeToPay,
   matchingRule,
   modeFor,
   penaltyPercent,
@@ -58,6 +59,11 @@ describe('amounts, modes and due times', () => {
     expect(modeFor('deposit', '2027-03-01T10:00:00Z', now)).toBe('deposit');
     expect(modeFor('card', '2026-12-06T10:00:00Z', now)).toBe('hold');
     expect(modeFor('card', '2026-12-06T10:00:01Z', now)).toBe('saved_card');
+  });
+  it('asks nothing of a booking starting within 10 minutes (a walk-in: its due time would cancel it at once)', () => {
+    expect(leavesTimeToPay('2026-12-01T10:09:59Z', now)).toBe(false);
+    expect(leavesTimeToPay('2026-12-01T09:00:00Z', now)).toBe(false);
+    expect(leavesTimeToPay('2026-12-01T10:10:00Z', now)).toBe(true);
   });
   it('is due dueMinutes after the booking, never after its start', () => {
     expect(dueAt(now, 60, '2026-12-04T19:30:00Z')).toBe('2026-12-01T11:00:00.000Z');
