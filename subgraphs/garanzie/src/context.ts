@@ -4,6 +4,7 @@ import { ForbiddenError } from '@coperto/errors';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import type { GaranziaRecord } from './garanzia-record.js';
 import { GaranzieStore } from './garanzie-store.js';
+import { GuaranteeService, type DueTimes } from './guarantee-service.js';
 import { PolicyService } from './policy-service.js';
 import type { StripePayments } from './stripe-payments.js';
 import { WebhookService } from './webhook-service.js';
@@ -16,6 +17,7 @@ export interface GaranzieContext {
   /** Staff only (a channel key, guest token or payments token: 403). */
   policy(): PolicyService;
   webhooks: WebhookService;
+  guarantees: GuaranteeService;
   /** Batches the guarantees of the bookings of one request: one store query for N. */
   guaranteeOf: DataLoader<string, GaranziaRecord | null>;
   /** Whether the viewer may read booking `id`'s guarantee, and its clientSecret. */
@@ -25,6 +27,7 @@ export interface GaranzieContext {
 export async function createGaranzieContext(
   deps: GaranzieDeps,
   stripe: StripePayments | null,
+  dueTimes: DueTimes,
   request: SubgraphRequest,
 ): Promise<GaranzieContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
@@ -39,6 +42,7 @@ export async function createGaranzieContext(
       return policy;
     },
     webhooks: new WebhookService({ store, viewer, subgraphs: deps.subgraphs, now }),
+    guarantees: new GuaranteeService({ tenantId: viewer.tenantId, store, stripe, dueTimes, now }),
     guaranteeOf: new DataLoader(async (ids) => {
       const found = new Map((await store.guarantees(ids)).map((g) => [g.id, g]));
       return ids.map((id) => found.get(id) ?? null);

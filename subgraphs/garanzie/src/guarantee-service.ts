@@ -9,7 +9,8 @@ import {
   modeFor,
   type BookingFacts,
 } from './rules.js';
-import { chiusuraOf, settlement, type BookingEnd } from './state-flow.js';
+import { InvalidTransitionError, NotFoundError } from '@coperto/errors';
+import { chiusuraOf, settlement, stuckRefund, type BookingEnd, type Settlement } from './state-flow.js';
 import { StripeRefusal, type StripePayments } from './stripe-payments.js';
 
 const MAX_CAS_ATTEMPTS = 8;
@@ -118,11 +119,27 @@ export class GuaranteeService {
    * attempt), then the stored state, compare-and-set, so a redelivered or concurrent close charges once. A fee Stripe
    * refuses (a declined card) leaves the guarantee `failed` with Stripe's reason.
    */
-  async settle(bookingId: string, end: BookingEnd): Promise<GaranziaRecord | null> {
+  settle(bookingId: string, end: BookingEnd): Promise<GaranziaRecord | null> {
+    return this.apply(bookingId, 'settle', (g) => settlement(g, chiusuraOf(g, end)));
+  }
+
+  /** Staff give a stuck guarantee's money back (a hold let go, a deposit refunded); 409 unless it is stuck. */
+  async refundStuck(bookingId: string): Promise<GaranziaRecord> {
+    const current = await this.deps.store.guarantee(bookingId);
+    if (!current) throw new NotFoundError('Garanzia', bookingId);
+    if (current.stato !== 'stuck') throw new InvalidTransitionError(current.stato, 'refunded');
+    return (await this.apply(bookingId, 'stuck', stuckRefund))!;
+  }
+
+  private async apply(
+    bookingId: string,
+    step: 'settle' | 'stuck',
+    planOf: (g: GaranziaRecord) => Settlement | null,
+  ): Promise<GaranziaRecord | null> {
     for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
       const current = await this.deps.store.guarantee(bookingId);
       if (!current) return null;
-      const plan = settlement(current, chiusuraOf(current, end));
+      const plan = planOf(current);
       if (!plan) return current;
       let changes: Partial<GaranziaRecord> = {
         stato: plan.stato,
@@ -130,7 +147,8 @@ export class GuaranteeService {
         rimborsato: current.rimborsato + plan.rimborsato,
       };
       try {
-        if (this.deps.stripe) await this.deps.stripe.settle(this.deps.tenantId, current, plan.operation);
+        if (this.deps.stripe)
+          await this.deps.stripe.settle(this.deps.tenantId, current, plan.operation, step);
       } catch (error) {
         if (!(error instanceof StripeRefusal)) throw error;
         changes = { stato: 'failed', motivo: error.stripeCode ?? error.message };

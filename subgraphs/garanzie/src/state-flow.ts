@@ -135,6 +135,19 @@ export function settlement(g: GaranziaRecord, chiusura: Chiusura): Settlement | 
   }
 }
 
+/** Staff give stuck money back: a hold let go, a deposit refunded in full. Null unless the guarantee is stuck. */
+export function stuckRefund(g: GaranziaRecord): Settlement | null {
+  if (g.stato !== 'stuck') return null;
+  return g.modo === 'deposit'
+    ? {
+        operation: { op: 'refund', amount: g.importo },
+        stato: 'refunded',
+        addebitato: 0,
+        rimborsato: g.importo,
+      }
+    : { operation: { op: 'cancel_intent' }, stato: 'released', addebitato: 0, rimborsato: 0 };
+}
+
 /** How a booking ended, as its event tells. */
 export type BookingEnd =
   | { kind: 'cancelled'; cancelledAt: string; motivo: string | null }

@@ -34,8 +34,16 @@ export function idempotencyKey(tenantId: string, bookingId: string, tentativo: n
 /** The Stripe calls of guarantees (official SDK), or null when no key is configured. */
 export interface StripePayments {
   createIntent(plan: IntentPlan): Promise<CreatedIntent>;
-  /** Carries out a settlement's operation on the guarantee's intent (idempotent per booking and attempt). */
-  settle(tenantId: string, g: GaranziaRecord, operation: Operazione): Promise<void>;
+  /**
+   * Carries out a settlement's operation on the guarantee's intent (idempotent per booking, attempt and `step`:
+   * `settle` for the booking's end, `stuck` for staff giving stuck money back).
+   */
+  settle(
+    tenantId: string,
+    g: GaranziaRecord,
+    operation: Operazione,
+    step?: 'settle' | 'stuck',
+  ): Promise<void>;
 }
 
 export function createStripePayments(settings: StripeSettings): StripePayments | null {
@@ -89,10 +97,10 @@ export function createStripePayments(settings: StripeSettings): StripePayments |
       });
     },
 
-    async settle(tenantId, g, operation) {
+    async settle(tenantId, g, operation, step = 'settle') {
       if (operation.op === 'none' || !g.intentId) return;
       const options: Stripe.RequestOptions = {
-        idempotencyKey: idempotencyKey(tenantId, g.id, g.tentativo, `settle-${operation.op}`),
+        idempotencyKey: idempotencyKey(tenantId, g.id, g.tentativo, `${step}-${operation.op}`),
         ...(g.account ? { stripeAccount: g.account } : {}),
       };
       const intentId = g.intentId;

@@ -47,7 +47,7 @@ export function createGaranzieSubgraph(
     typeDefs,
     schema,
     outboxCollections: [],
-    createContext: (request) => createGaranzieContext(deps, payments, request),
+    createContext: (request) => createGaranzieContext(deps, payments, dueTimes, request),
     init: async () => {
       await ensureGaranzieIndexes(deps.store);
       await dueTimes.init();

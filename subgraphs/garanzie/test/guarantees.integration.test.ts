@@ -149,6 +149,19 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
       stato: 'stuck',
       motivo: 'money_after_booking_ended',
     });
+    // Administrators give it back at Stripe (the hold let go); then it is no longer listed, and not refunded twice.
+    const REFUND = `mutation($id: ID!) { rimborsaGaranziaBloccata(id: $id) { stato } }`;
+    await expect(h.run('garanzie', REFUND, { id }, t.staff)).rejects.toMatchObject({ code: 'FORBIDDEN' });
+    expect((await h.run('garanzie', REFUND, { id }, t.admin)).rimborsaGaranziaBloccata).toEqual({
+      stato: 'released',
+    });
+    await expect(h.run('garanzie', REFUND, { id }, t.admin)).rejects.toMatchObject({
+      code: 'INVALID_TRANSITION',
+    });
+    const after = (await h.run('garanzie', STUCK, {}, t.staff)).garanzieBloccate as Array<{
+      prenotazioneId: string;
+    }>;
+    expect(after.map((g) => g.prenotazioneId)).not.toContain(id);
   });
 
   it('unpaid at its due time: the booking cancelled (guarantee_not_provided), the guarantee released; once', async () => {

@@ -7,6 +7,7 @@ import {
   applyEvent,
   chiusuraOf,
   settlement,
+  stuckRefund,
   type BookingEnd,
   type StripeFacts,
 } from '../src/state-flow.js';
@@ -155,6 +156,17 @@ describe('settlement', () => {
         motivo: 'guarantee_not_provided',
       }),
     ).toEqual({ operation: { op: 'cancel_intent' }, stato: 'released', addebitato: 0, rimborsato: 0 });
+  });
+
+  it('stuck money is given back in full: a hold let go, a deposit refunded; nothing else is', () => {
+    expect(stuckRefund(guarantee({ stato: 'stuck', modo: 'hold' }))?.operation).toEqual({
+      op: 'cancel_intent',
+    });
+    expect(stuckRefund(guarantee({ stato: 'stuck' }))).toMatchObject({
+      operation: { op: 'refund', amount: 4000 },
+      stato: 'refunded',
+    });
+    expect(stuckRefund(guarantee({ stato: 'paid' }))).toBeNull();
   });
 
   it('a settled or stuck guarantee is never settled again', () => {

@@ -844,12 +844,19 @@ export type UpdateStripeAccountMutationVariables = Exact<{
 
 export type UpdateStripeAccountMutation = { updateStripeAccount: { scadenzaMinuti: number, dueMinutes: number, percentualeNoShow: number, noShowPercent: number, stripeAccount: string | null, stripeConfigured: boolean, regole: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, rules: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, penali: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }>, penalties: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }> } };
 
+export type RimborsaGaranziaBloccataMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RimborsaGaranziaBloccataMutation = { rimborsaGaranziaBloccata: { prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string } };
+
+export type GaranziaFieldsFragment = { prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string };
+
 export type ListGaranzieBloccateQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type ListGaranzieBloccateQuery = { garanzieBloccate: Array<{ prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string }> };
-
-export type GaranziaFieldsFragment = { prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string };
 
 export type EventoStripeMutationVariables = Exact<{
   evento: string;
@@ -935,6 +942,7 @@ export interface OperationResults {
   GetPoliticaGaranzie: GetPoliticaGaranzieQuery;
   UpdatePoliticaGaranzie: UpdatePoliticaGaranzieMutation;
   UpdateStripeAccount: UpdateStripeAccountMutation;
+  RimborsaGaranziaBloccata: RimborsaGaranziaBloccataMutation;
   ListGaranzieBloccate: ListGaranzieBloccateQuery;
   EventoStripe: EventoStripeMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;

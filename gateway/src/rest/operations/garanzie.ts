@@ -76,6 +76,7 @@ export const garanzieOperations = {
   GetPoliticaGaranzie: `query GetPoliticaGaranzie { politicaGaranzie { ...PoliticaGaranzieFields } } ${POLITICA_FIELDS}`,
   UpdatePoliticaGaranzie: `mutation UpdatePoliticaGaranzie($input: PoliticaGaranzieInput!) { updatePoliticaGaranzie(input: $input) { ...PoliticaGaranzieFields } } ${POLITICA_FIELDS}`,
   UpdateStripeAccount: `mutation UpdateStripeAccount($accountId: String) { updateStripeAccount(accountId: $accountId) { ...PoliticaGaranzieFields } } ${POLITICA_FIELDS}`,
+  RimborsaGaranziaBloccata: `mutation RimborsaGaranziaBloccata($id: ID!) { rimborsaGaranziaBloccata(id: $id) { ...GaranziaFields } } ${GARANZIA_FIELDS}`,
   ListGaranzieBloccate: `query ListGaranzieBloccate { garanzieBloccate { ...GaranziaFields } } ${GARANZIA_FIELDS}`,
   EventoStripe: `mutation EventoStripe($evento: String!) { eventoStripe(evento: $evento) { esito outcome } }`,
 } as const;

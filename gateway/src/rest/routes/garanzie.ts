@@ -81,4 +81,19 @@ export const garanzieRoutes: readonly RestRoute[] = [
     },
     field: 'garanzieBloccate',
   },
+  {
+    method: 'POST',
+    path: '/api/garanzie/bloccate/:id/rimborsa',
+    operation: 'RimborsaGaranziaBloccata',
+    docs: {
+      tag: 'Garanzie',
+      summary: "Give a stuck guarantee's money back",
+      description:
+        'Administrator only. `id`: the booking. A held card is let go (`released`), a deposit refunded in full ' +
+        '(`refunded`); a guarantee that is not stuck: 409 `INVALID_TRANSITION`.',
+      errors: ['INVALID_TRANSITION'],
+    },
+    field: 'rimborsaGaranziaBloccata',
+    notFound: 'Garanzia',
+  },
 ];

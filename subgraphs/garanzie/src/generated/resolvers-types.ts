@@ -189,6 +189,8 @@ export type Mutation = {
   __typename?: 'Mutation';
   /** Replaces the policy (administrator); rules without a Stripe key configured: 409 STRIPE_NOT_CONFIGURED. */
   updatePoliticaGaranzie: PoliticaGaranzie;
+  /** Gives a stuck guarantee's money back (a hold let go, a deposit refunded) (administrator); not stuck: 409. */
+  rimborsaGaranziaBloccata: Garanzia;
   /** Sets (or, with null, clears) the tenant's Stripe connected account (administrator). */
   updateStripeAccount: PoliticaGaranzie;
   /** A Stripe event the gateway verified (POST /webhooks/stripe): only for the token the gateway made for it. */
@@ -198,6 +200,11 @@ export type Mutation = {
 
 export type MutationUpdatePoliticaGaranzieArgs = {
   input: PoliticaGaranzieInput;
+};
+
+
+export type MutationRimborsaGaranziaBloccataArgs = {
+  id: Scalars['ID']['input'];
 };
 
 
@@ -426,6 +433,7 @@ export type QueryResolvers<ContextType = GaranzieContext, ParentType extends Res
 
 export type MutationResolvers<ContextType = GaranzieContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   updatePoliticaGaranzie?: Resolver<ResolversTypes['PoliticaGaranzie'], ParentType, ContextType, RequireFields<MutationUpdatePoliticaGaranzieArgs, 'input'>>;
+  rimborsaGaranziaBloccata?: Resolver<ResolversTypes['Garanzia'], ParentType, ContextType, RequireFields<MutationRimborsaGaranziaBloccataArgs, 'id'>>;
   updateStripeAccount?: Resolver<ResolversTypes['PoliticaGaranzie'], ParentType, ContextType, Partial<MutationUpdateStripeAccountArgs>>;
   eventoStripe?: Resolver<ResolversTypes['EsitoEventoStripe'], ParentType, ContextType, RequireFields<MutationEventoStripeArgs, 'evento'>>;
 };
