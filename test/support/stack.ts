@@ -202,6 +202,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
 ] as const;
 
 type DistributedOptions = {

@@ -167,7 +167,7 @@ export async function startGatewayApp(
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
   const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
-    factories: subgraphFactories,
+    factories: subgraphFactories(config),
     deps: {
       store: deps.store!,
       cache: deps.cache,
