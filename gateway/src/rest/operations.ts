@@ -9,6 +9,7 @@ import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
 import { ospitiOperations } from './operations/ospiti.js';
+import { promemoriaOperations } from './operations/promemoria.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -24,6 +25,7 @@ export const operations = {
   ...attesaOperations,
   ...canaliOperations,
   ...ospitiOperations,
+  ...promemoriaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

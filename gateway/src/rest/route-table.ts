@@ -7,6 +7,7 @@ import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { ospitiRoutes } from './routes/ospiti.js';
+import { promemoriaRoutes } from './routes/promemoria.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -25,6 +26,7 @@ export const routes: readonly RestRoute[] = [
   ...attesaRoutes,
   ...canaliRoutes,
   ...ospitiRoutes,
+  ...promemoriaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

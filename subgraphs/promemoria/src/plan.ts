@@ -8,8 +8,10 @@ export interface ReminderRule {
 
 /** Until a tenant saves its own: one reminder a day before. */
 export const DEFAULT_RULES: readonly ReminderRule[] = Object.freeze([{ hoursBefore: 24 }]);
-export const HOURS_RANGE = { min: 1, max: 720 } as const;
-export const MAX_RULES = 5;
+const HOURS_RANGE = { min: 1, max: 720 } as const;
+const MAX_RULES = 5;
+/** The bounds of the rules (also the REST schema's, gateway/src/rest/input-constraints.ts). */
+export const REMINDER_LIMITS = { hours: HOURS_RANGE, maxRules: MAX_RULES } as const;
 
 /** A reminder a booking should have: its scheduler key and due time. */
 export interface PlannedReminder {

@@ -81,3 +81,4 @@ export function createPromemoriaSubgraph(
 }
 export type { PromemoriaDeps } from './context.js';
 export { mailSettingsOf, mailSettingsShape, type MailSettings } from './mail-settings.js';
+export { REMINDER_LIMITS } from './plan.js';

@@ -62,6 +62,12 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+/** Replaces the rules; the bookings still to come are planned again at once. */
+export type ImpostazioniPromemoriaInput = {
+  promemoria?: Array<RegolaPromemoriaInput> | null | undefined;
+  reminders?: Array<RegolaPromemoriaInput> | null | undefined;
+};
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -167,6 +173,12 @@ export type ProductionCategoryInput = {
 export type ProductionCategoryPatch = {
   name?: string | null | undefined;
   capacityPerSlot?: number | null | undefined;
+};
+
+/** English or Italian names; when both are sent the English one wins. */
+export type RegolaPromemoriaInput = {
+  orePrima?: number | null | undefined;
+  hoursBefore?: number | null | undefined;
 };
 
 export type SalaInput = {
@@ -758,6 +770,20 @@ export type OblioOspiteMutationVariables = Exact<{
 
 export type OblioOspiteMutation = { oblioOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
 
+export type GetImpostazioniPromemoriaQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetImpostazioniPromemoriaQuery = { impostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
+
+export type ImpostazioniPromemoriaFieldsFragment = { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> };
+
+export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
+  input: ImpostazioniPromemoriaInput;
+}>;
+
+
+export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -820,4 +846,6 @@ export interface OperationResults {
   UnisciOspiti: UnisciOspitiMutation;
   EsportaOspite: EsportaOspiteQuery;
   OblioOspite: OblioOspiteMutation;
+  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
+  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
 }
