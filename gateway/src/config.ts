@@ -1,5 +1,6 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
@@ -12,12 +13,15 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
+  /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
+  ...mailSettingsShape,
   /** embedded: everything in this process; distributed: subgraphs are separate processes. */
   COPERTO_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
   /** Persisted-query manifest file: /graphql then runs only its documents (docs/security.md). */
