@@ -1,14 +1,13 @@
 // Reserve with Google's booking server (docs/integrations.md): HTTP Basic, merchant links, BatchAvailabilityLookup,
 // CreateBooking once per idempotency token under concurrency, UpdateBooking, GetBookingStatus, ListBookings and the
 // availability feed, through the gateway in both modes.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
-import { MODES, startStack } from './support/modes.js';
+import { MODES, SHARED_STACK_ENV, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
-const USER = 'google-partner';
-const PASSWORD = randomBytes(18).toString('base64url');
+const { GOOGLE_BOOKING_USER: USER, GOOGLE_BOOKING_PASSWORD: PASSWORD } = SHARED_STACK_ENV;
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 /** Europe/Rome (the stacks' RESTAURANT_TIMEZONE) is UTC+2 in May 2027. */
@@ -22,7 +21,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   let channelId: string;
 
   beforeAll(async () => {
-    stack = await startStack(mode, { GOOGLE_BOOKING_USER: USER, GOOGLE_BOOKING_PASSWORD: PASSWORD });
+    stack = await startStack(mode);
     const tenantId = newTenantId();
     admin = await mintToken({ tenantId, admin: true });
     staff = await mintToken({ tenantId });
