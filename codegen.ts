@@ -80,6 +80,13 @@ const config: CodegenConfig = {
       ImpostazioniPromemoria: '../promemoria-service.js#ReminderSettings',
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
     }),
+    ...subgraphResolverTypes('garanzie', 'GaranzieContext', {
+      Garanzia: '../garanzia-record.js#GaranziaRecord',
+      PoliticaGaranzie: '../policy-service.js#PolicyView',
+      RegolaGaranzia: '../policy.js#Regola',
+      PenaleGaranzia: '../policy.js#Penale',
+      Prenotazione: "FederationReferenceTypes['Prenotazione']",
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

@@ -38,3 +38,12 @@ if [ ! -x "$root/.cache/go-bin/mailpit" ]; then
   GOBIN="$root/.cache/go-bin" go install github.com/axllent/mailpit@v1.33.1
 fi
 echo "install-test-servers: nats-server $(nats-server --version 2>&1 | head -1 | awk '{print $NF}'), redis-server $(redis-server --version | awk '{print $3}'), mongo-java-server 1.47.0"
+
+# stripe-mock (garanzie's tests: Stripe's API with canned fixtures), built from source into .cache/go-bin.
+STRIPE_MOCK_VERSION=v0.203.0
+if [ ! -x "$root/.cache/go-bin/stripe-mock" ] || [ "$(cat "$root/.cache/go-bin/stripe-mock.version" 2>/dev/null)" != "$STRIPE_MOCK_VERSION" ]; then
+  echo "install-test-servers: go install github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"
+  GOBIN="$root/.cache/go-bin" go install "github.com/stripe/stripe-mock@$STRIPE_MOCK_VERSION"
+  echo "$STRIPE_MOCK_VERSION" > "$root/.cache/go-bin/stripe-mock.version"
+fi
+echo "install-test-servers: stripe-mock $STRIPE_MOCK_VERSION"

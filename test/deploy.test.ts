@@ -33,6 +33,7 @@ const SUBGRAPHS = [
   'canali',
   'ospiti',
   'promemoria',
+  'garanzie',
 ] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
@@ -48,6 +49,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   canali: 4006,
   ospiti: 4007,
   promemoria: 4009,
+  garanzie: 4008,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -59,6 +61,7 @@ const ENTRIES: Record<ProcessName, string> = {
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
   promemoria: 'subgraphs/promemoria/src/index.ts',
+  garanzie: 'subgraphs/garanzie/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
@@ -116,9 +119,11 @@ const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
-/** Variables only one subgraph reads (its own config.ts). */
+/** Variables only one subgraph reads (its own config.ts; garanzie's are declared in the gateway's config too, for
+ * embedded mode). */
 const OWN_ENV: Partial<Record<ProcessName, readonly string[]>> = {
   promemoria: Object.keys(mailSettingsShape),
+  garanzie: gatewayKeys.filter((key) => key.startsWith('STRIPE_') && key !== 'STRIPE_WEBHOOK_SECRET'),
 };
 
 const SECRET_VARS: readonly string[] = SECRET_VARIABLES;

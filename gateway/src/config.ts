@@ -1,6 +1,7 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
 import { mailSettingsShape } from '@coperto/subgraph-promemoria';
+import { stripeSettingsShape } from '@coperto/subgraph-garanzie';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
@@ -14,6 +15,7 @@ export const SUBGRAPH_NAMES = [
   'canali',
   'ospiti',
   'promemoria',
+  'garanzie',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
@@ -22,6 +24,10 @@ const count = z.coerce.number().int().min(0);
 const gatewayConfigSchema = serviceConfigSchema.extend({
   /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
   ...mailSettingsShape,
+  /** Embedded mode hosts garanzie: its Stripe key and API base (docs/payments.md). */
+  ...stripeSettingsShape,
+  /** Stripe's webhook signing secret (whsec_…): POST /webhooks/stripe verifies each event with it; unset = 503. */
+  STRIPE_WEBHOOK_SECRET: z.string().min(1).optional(),
   /** embedded: everything in this process; distributed: subgraphs are separate processes. */
   COPERTO_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
   /** Persisted-query manifest file: /graphql then runs only its documents (docs/security.md). */

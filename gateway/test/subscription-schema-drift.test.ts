@@ -15,7 +15,7 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
   Tavolo: ['sala', 'prenotazioni'],
   // `gestione|manage` (a guest token) is only in the answer to the channel that made the booking, never in an event.
-  // `promemoria|reminders`: the promemoria subgraph's.
+  // `promemoria|reminders`: the promemoria subgraph's. `garanzia|guarantee`: the garanzie subgraph's (its clientSecret is for staff and the guest only).
   Prenotazione: [
     'tavoli',
     'effectiveDurationMinutes',
@@ -26,6 +26,8 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
     'manage',
     'promemoria',
     'reminders',
+    'garanzia',
+    'guarantee',
   ],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { serverUrls, uniqueName } from '@coperto/testkit';
+import { serverUrls, stripeMockUrl, uniqueName } from '@coperto/testkit';
 import {
   startDistributed,
   startEmbedded,
@@ -25,17 +25,23 @@ let embedded: Promise<EmbeddedStack> | undefined;
 
 /**
  * Settings every shared stack runs with beside stack.ts's defaults: the partner credentials Google's booking
- * server asks for (made for this process, never written anywhere).
+ * server asks for, and Stripe pointed at the suite's stripe-mock with a webhook signing secret (secrets made for
+ * this process, never written anywhere).
  */
 export const SHARED_STACK_ENV = {
   GOOGLE_BOOKING_USER: 'google-partner',
   GOOGLE_BOOKING_PASSWORD: randomBytes(18).toString('base64url'),
+  STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
+  STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
 } as const;
+
+/** SHARED_STACK_ENV and the stripe-mock the global setup started. */
+const sharedStackEnv = () => ({ ...SHARED_STACK_ENV, STRIPE_API_BASE: stripeMockUrl() });
 let distributed: Promise<DistributedStack> | undefined;
 
 export function sharedEmbedded(): Promise<EmbeddedStack> {
   embedded ??= kept(
-    startEmbedded(SHARED_STACK_ENV).then((stack) => {
+    startEmbedded(sharedStackEnv()).then((stack) => {
       process.once('exit', () => rmSync(stack.dataDir, { recursive: true, force: true }));
       return stack;
     }),
@@ -53,7 +59,7 @@ export function sharedDistributed(): Promise<DistributedStack> {
       natsUrl,
       redisUrl,
       database: uniqueName('e2e'),
-      extraEnv: SHARED_STACK_ENV,
+      extraEnv: sharedStackEnv(),
     }),
     () => (distributed = undefined),
   );

@@ -204,6 +204,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'canali',
   'ospiti',
   'promemoria',
+  'garanzie',
 ] as const;
 
 type DistributedOptions = {

@@ -119,6 +119,7 @@ export async function startGatewayApp(
       trustedDocuments: config.GRAPHQL_TRUSTED_DOCUMENTS
         ? loadTrustedDocuments(config.GRAPHQL_TRUSTED_DOCUMENTS)
         : undefined,
+      stripeWebhook: { secret: config.STRIPE_WEBHOOK_SECRET, tokens: deps.serviceTokens },
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
       google: {

@@ -6,7 +6,7 @@ import { ApolloServerPluginDrainHttpServer } from '@apollo/server/plugin/drainHt
 import { ApolloServerPluginLandingPageDisabled } from '@apollo/server/plugin/disabled';
 import { InMemoryLRUCache } from '@apollo/utils.keyvaluecache';
 import { GraphQLError, type DocumentNode } from 'graphql';
-import type { TokenVerifier } from '@coperto/auth';
+import type { ServiceTokenIssuer, TokenVerifier } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import {
@@ -26,6 +26,7 @@ import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-
 import type { GatewayContext } from '../graphql/context.js';
 import { registerFloorPlan } from '../pages/floor-plan.js';
 import { registerBookingPages } from '../pages/prenota/serve.js';
+import { registerStripeWebhook } from '../webhooks/stripe-webhook.js';
 import { FEED_ROUTE_DOCS } from '../google/feed-route-docs.js';
 import { mountGoogle, type GoogleDeps } from '../google/mount.js';
 import { registerGraphQLRoute } from '../graphql/graphql-http.js';
@@ -90,6 +91,8 @@ export interface GatewayDeps {
   /** GRAPHQL_TRUSTED_DOCUMENTS loaded: when set, `/graphql` runs only these documents. */
   trustedDocuments?: TrustedDocuments | undefined;
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
+  /** `POST /webhooks/stripe`: the signing secret (unset: 503) and the issuer of the payments tokens. */
+  stripeWebhook?: { secret: string | undefined; tokens: ServiceTokenIssuer };
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
   /** Reserve with Google's booking server and feed (docs/integrations.md); absent: not served. */
@@ -279,6 +282,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   registerAsyncApiRoute(app, asyncApiDocument);
   registerFloorPlan(app);
   registerBookingPages(app);
+  if (deps.stripeWebhook) {
+    registerStripeWebhook(app, { ...deps.stripeWebhook, verifier: deps.verifier, server: apollo });
+  }
   if (deps.google) {
     mountGoogle(app, {
       ...deps.google,

@@ -2,6 +2,7 @@ import type { SubgraphFactory } from '@coperto/server-kit';
 import { createBookingsSubgraph } from '@coperto/subgraph-bookings';
 import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
+import { createGaranzieSubgraph, stripeSettingsOf } from '@coperto/subgraph-garanzie';
 import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createPromemoriaSubgraph, mailSettingsOf } from '@coperto/subgraph-promemoria';
@@ -9,7 +10,10 @@ import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
 import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
-/** Every subgraph the embedded mode hosts in-process, by its supergraph name (promemoria with its SMTP settings). */
+/**
+ * Every subgraph the embedded mode hosts in-process, by its supergraph name (promemoria with its SMTP settings,
+ * garanzie with the Stripe settings).
+ */
 export const subgraphFactories = (
   config: GatewayConfig,
 ): Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> => ({
@@ -21,4 +25,5 @@ export const subgraphFactories = (
   canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
   promemoria: (deps) => createPromemoriaSubgraph(deps, mailSettingsOf(config)),
+  garanzie: (deps) => createGaranzieSubgraph(deps, stripeSettingsOf(config)),
 });

@@ -12,6 +12,12 @@ import {
   TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
+import {
+  ACCOUNT_ID_PATTERN,
+  CURRENCY_PATTERN,
+  DUE_MINUTES_RANGE,
+  POLICY_LIMITS,
+} from '@coperto/subgraph-garanzie';
 import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
 import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
@@ -163,10 +169,48 @@ const CANALE = {
   origins: { maxItems: CANALE_LIMITS.maxOrigins, items: { maxLength: CANALE_LIMITS.originMaxLength } },
 };
 
+const percent = { ...int(0, 100), ...notNull };
+const REGOLA_GARANZIA = {
+  tipo: notNull,
+  type: notNull,
+  minCoperti: { ...int(1, POLICY_LIMITS.maxCovers), ...notNull },
+  minCovers: { ...int(1, POLICY_LIMITS.maxCovers), ...notNull },
+  giorni: { maxItems: 7, items: int(1, 7), ...notNull },
+  weekdays: { maxItems: 7, items: int(1, 7), ...notNull },
+  dalle: { pattern: CLOCK_PATTERN, ...notNull },
+  from: { pattern: CLOCK_PATTERN, ...notNull },
+  alle: { pattern: `${CLOCK_PATTERN}|^24:00$`, ...notNull },
+  to: { pattern: `${CLOCK_PATTERN}|^24:00$`, ...notNull },
+  importoPerCoperto: { ...int(1, POLICY_LIMITS.maxAmountPerCover), ...notNull },
+  amountPerCover: { ...int(1, POLICY_LIMITS.maxAmountPerCover), ...notNull },
+  valuta: { pattern: CURRENCY_PATTERN, ...notNull },
+  currency: { pattern: CURRENCY_PATTERN, ...notNull },
+};
+const PENALE_GARANZIA = {
+  oreAlmeno: { ...int(0, POLICY_LIMITS.maxHours), ...notNull },
+  minHours: { ...int(0, POLICY_LIMITS.maxHours), ...notNull },
+  percentuale: percent,
+  percent,
+};
+const POLITICA_GARANZIE = {
+  regole: { maxItems: POLICY_LIMITS.rules },
+  rules: { maxItems: POLICY_LIMITS.rules },
+  penali: { maxItems: POLICY_LIMITS.penalties },
+  penalties: { maxItems: POLICY_LIMITS.penalties },
+  scadenzaMinuti: int(...DUE_MINUTES_RANGE),
+  dueMinutes: int(...DUE_MINUTES_RANGE),
+  percentualeNoShow: int(0, 100),
+  noShowPercent: int(0, 100),
+};
+
 /** `Type.field` of GraphQL input types, or `Operation.$variable` for a top-level variable of an operation. */
 export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   ...prefixed('SalaInput', SALA),
   ...prefixed('CanaleInput', CANALE),
+  ...prefixed('RegolaGaranziaInput', REGOLA_GARANZIA),
+  ...prefixed('PenaleGaranziaInput', PENALE_GARANZIA),
+  ...prefixed('PoliticaGaranzieInput', POLITICA_GARANZIE),
+  'UpdateStripeAccount.$accountId': { pattern: ACCOUNT_ID_PATTERN },
   'IntegrazioneGoogleInput.merchantId': {
     minLength: 1,
     maxLength: GOOGLE_LIMITS.merchantIdMaxLength,
@@ -312,6 +356,15 @@ const optionBooking = {
  * type). Required twins, x with y, the seating placement's exclusive fields.
  */
 export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
+  // A rule needs its type, amount and currency (in either language); a tier its hours and percent.
+  RegolaGaranziaInput: {
+    allOf: [
+      eitherOf('type', 'tipo'),
+      eitherOf('amountPerCover', 'importoPerCoperto'),
+      eitherOf('currency', 'valuta'),
+    ],
+  },
+  PenaleGaranziaInput: { allOf: [eitherOf('minHours', 'oreAlmeno'), eitherOf('percent', 'percentuale')] },
   TavoloInput: {
     allOf: [
       eitherOf('name', 'nome'),

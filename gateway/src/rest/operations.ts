@@ -8,6 +8,7 @@ import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
+import { garanzieOperations } from './operations/garanzie.js';
 import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
 import { promemoriaOperations } from './operations/promemoria.js';
@@ -26,6 +27,7 @@ export const operations = {
   ...attesaOperations,
   ...canaliOperations,
   ...ospitiOperations,
+  ...garanzieOperations,
   ...integrazioniOperations,
   ...promemoriaOperations,
 } as const;

@@ -38,6 +38,7 @@ export {
   CHANNEL_ROLE,
   GOOGLE_ROLE,
   GUEST_ROLE,
+  PAYMENTS_ROLE,
   SERVICE_ROLES,
   SERVICE_TOKEN_ISSUER,
   isServiceRole,
@@ -45,6 +46,7 @@ export {
 export type { IssuedToken, ServiceTokenIssuer } from './service-token-issuer.js';
 export {
   CHANNEL_KEY_LIFETIME_SECONDS,
+  PAYMENTS_TOKEN_LIFETIME_SECONDS,
   GOOGLE_TOKEN_LIFETIME_SECONDS,
   createServiceTokenIssuer,
 } from './service-token-issuer.js';

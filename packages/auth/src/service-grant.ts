@@ -15,7 +15,13 @@ export const GUEST_ROLE = 'guest';
  */
 export const GOOGLE_ROLE = 'google';
 
-export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, GOOGLE_ROLE] as const;
+/**
+ * The service itself acting on one booking's guarantee: the gateway hands over a Stripe event it verified, and
+ * garanzie moves that booking when its guarantee is in place (docs/payments.md). Never given to anyone outside.
+ */
+export const PAYMENTS_ROLE = 'payments';
+
+export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, GOOGLE_ROLE, PAYMENTS_ROLE] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 export function isServiceRole(value: unknown): value is ServiceRole {
@@ -32,7 +38,8 @@ export type ServiceGrant =
       readonly origine: ChannelOrigine;
     }
   | { readonly role: typeof GUEST_ROLE; readonly bookingId: string }
-  | { readonly role: typeof GOOGLE_ROLE };
+  | { readonly role: typeof GOOGLE_ROLE }
+  | { readonly role: typeof PAYMENTS_ROLE; readonly bookingId: string };
 
 /** The `origine` of a channel's bookings (a channel key's `origine` claim; absent = `online`). */
 export const CHANNEL_ORIGINI = ['online', 'google'] as const;

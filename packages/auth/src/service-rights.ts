@@ -22,6 +22,7 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
     'Mutation.annullaPrenotazione',
     'Mutation.updatePrenotazione',
   ]),
+  payments: new Set(['Mutation.eventoStripe']),
   // Nothing public: it reaches canali's Google records through canali's own port (inaccessible fields).
   google: new Set(),
 };

@@ -5,6 +5,7 @@ import {
   CHANNEL_ROLE,
   GOOGLE_ROLE,
   GUEST_ROLE,
+  PAYMENTS_ROLE,
   SERVICE_TOKEN_ISSUER,
   type ChannelOrigine,
 } from './service-grant.js';
@@ -43,9 +44,14 @@ export interface ServiceTokenIssuer {
    * end). RangeError when that is not in the future: a token born expired would be useless.
    */
   guestToken(input: { tenantId: string; bookingId: string; expiresAt: Date }): Promise<IssuedToken>;
+  /** The service's own token for one booking's guarantee (role `payments`, `sub` = the booking id), for 60 s. */
+  paymentsToken(input: { tenantId: string; bookingId: string }): Promise<IssuedToken>;
   /** The gateway's own token for Google's booking server acting for `tenantId` (role `google`), for 10 minutes. */
   googleToken(input: { tenantId: string }): Promise<IssuedToken>;
 }
+
+/** How long a payments token lives: one webhook's hand-over and the booking move it makes. */
+export const PAYMENTS_TOKEN_LIFETIME_SECONDS = 60;
 
 /** How long a `google` token lives: the gateway mints one for itself and reuses it for a few minutes. */
 export const GOOGLE_TOKEN_LIFETIME_SECONDS = 600;
@@ -92,6 +98,12 @@ export function createServiceTokenIssuer(options: {
         throw new RangeError('A guest token must expire in the future');
       }
       return sign({ tenantId, role: GUEST_ROLE }, bookingId, exp);
+    },
+    async paymentsToken({ tenantId, bookingId }) {
+      checkTenant(tenantId);
+      checkId('bookingId', bookingId);
+      const exp = Math.floor(now() / 1000) + PAYMENTS_TOKEN_LIFETIME_SECONDS;
+      return sign({ tenantId, role: PAYMENTS_ROLE }, bookingId, exp);
     },
     async googleToken({ tenantId }) {
       checkTenant(tenantId);

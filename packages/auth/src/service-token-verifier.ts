@@ -8,6 +8,7 @@ import {
   CHANNEL_ROLE,
   GOOGLE_ROLE,
   GUEST_ROLE,
+  PAYMENTS_ROLE,
   SERVICE_TOKEN_ISSUER,
   type ChannelOrigine,
   type ServiceGrant,
@@ -29,7 +30,7 @@ export interface ServiceTokenVerifierOptions {
 
 /**
  * Verifies the tokens the service issued (service-token-issuer.ts): HS256 with the service key only, `iss` must be
- * SERVICE_TOKEN_ISSUER, `exp` required, `role` `channel` or `guest` with a `sub`. The viewer carries the grant
+ * SERVICE_TOKEN_ISSUER, `exp` required, `role` `channel`, `guest` or `payments` with a `sub`. The viewer carries the grant
  * (`viewer.grant`), is never an administrator, and has exactly its one role.
  */
 export function createServiceTokenVerifier(
@@ -86,6 +87,8 @@ function withGrant(viewer: Viewer): Viewer {
     grant = Object.freeze({ role: CHANNEL_ROLE, channelId: sub, channelName: name, origine });
   } else if (role === GUEST_ROLE) {
     grant = Object.freeze({ role: GUEST_ROLE, bookingId: sub });
+  } else if (role === PAYMENTS_ROLE) {
+    grant = Object.freeze({ role: PAYMENTS_ROLE, bookingId: sub });
   } else if (role === GOOGLE_ROLE) {
     grant = Object.freeze({ role: GOOGLE_ROLE });
   } else {

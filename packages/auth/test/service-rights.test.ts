@@ -28,7 +28,7 @@ describe('forbiddenRootFields', () => {
   });
 
   it("lists only fields of the service roles; Google's booking server has no public field", () => {
-    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual(['channel', 'google', 'guest']);
+    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual(['channel', 'google', 'guest', 'payments']);
     expect(forbiddenRootFields({ ...guest, grant: { role: 'google' } }, ['Query.disponibilita'])).toEqual([
       'Query.disponibilita',
     ]);

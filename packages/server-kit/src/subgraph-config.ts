@@ -16,6 +16,7 @@ export const ALL_SUBGRAPHS = [
   'canali',
   'ospiti',
   'promemoria',
+  'garanzie',
 ] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */

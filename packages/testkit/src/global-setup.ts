@@ -1,11 +1,18 @@
 /**
- * Vitest global setup: starts one MongoDB-protocol, one NATS (JetStream) and one Redis server for the whole
+ * Vitest global setup: starts one MongoDB-protocol, one NATS (JetStream), one Redis server and one stripe-mock for the whole
  * run, unless MONGO_URL / NATS_URL / REDIS_URL already point at servers (which are then used and left alone).
  * Tests read the URLs with `serverUrls()` from @coperto/testkit. Fault tests start private servers instead.
  */
 import type { TestProject } from 'vitest/node';
 import type {} from './server-urls.js';
-import { startMongoServer, startNatsServer, startRedisServer, type TestServer } from './servers.js';
+import {
+  startMongoServer,
+  startNatsServer,
+  startRedisServer,
+  startStripeMock,
+  type TestServer,
+} from './servers.js';
+import type {} from './stripe-mock-url.js';
 
 export default async function setup(project: TestProject) {
   const started: TestServer[] = [];
@@ -22,6 +29,8 @@ export default async function setup(project: TestProject) {
       use(process.env.REDIS_URL, () => startRedisServer()),
     ]);
     project.provide('serverUrls', { mongoUrl, natsUrl, redisUrl });
+    // stripe-mock (garanzie's tests), unless STRIPE_MOCK_URL points at one.
+    project.provide('stripeMockUrl', await use(process.env.STRIPE_MOCK_URL, () => startStripeMock()));
   } catch (error) {
     await Promise.allSettled(started.map((s) => s.stop()));
     throw error;

@@ -1,5 +1,6 @@
 export * from './servers.js';
 export * from './server-urls.js';
+export * from './stripe-mock-url.js';
 export * from './tokens.js';
 export * from './deferred.js';
 export * from './mailpit.js';

@@ -11,7 +11,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export interface TestServer {
-  readonly kind: 'mongo' | 'nats' | 'redis';
+  readonly kind: 'mongo' | 'nats' | 'redis' | 'stripe-mock';
   readonly url: string;
   readonly port: number;
   /** SIGKILL, as a crash would; the server stays down until `restart()`. */
@@ -295,6 +295,24 @@ export function startRedisServer(port?: number): Promise<TestServer> {
           '--dir',
           dataDir,
         ],
+      }),
+    },
+    port,
+  );
+}
+
+/**
+ * stripe-mock (Stripe's own API mock, canned fixtures, stateless), installed by scripts/install-test-servers.sh
+ * into .cache/go-bin: HTTP on a free loopback port; its HTTPS listener on a socket in its temp dir (no second port).
+ */
+export function startStripeMock(port?: number): Promise<TestServer> {
+  return startServer(
+    {
+      kind: 'stripe-mock',
+      url: (p) => `http://127.0.0.1:${p}`,
+      command: (p, dataDir) => ({
+        cmd: join(repoRoot, '.cache', 'go-bin', 'stripe-mock'),
+        args: ['-http-addr', `127.0.0.1:${p}`, '-https-unix', join(dataDir, 'https.sock')],
       }),
     },
     port,

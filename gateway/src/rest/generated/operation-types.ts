@@ -80,6 +80,12 @@ export type LockInput = {
   ttl?: number | null | undefined;
 };
 
+/** How the guarantee is taken at Stripe: a deposit paid now, a card held (start <= 5 days away) or a card saved. */
+export type ModoGaranzia =
+  | 'deposit'
+  | 'hold'
+  | 'saved_card';
+
 export type OpeningDayInput = {
   weekday: number;
   intervals: Array<OpeningIntervalInput>;
@@ -120,6 +126,25 @@ export type OspitePatch = {
   notes?: string | null | undefined;
   consensoMarketing?: boolean | null | undefined;
   marketingConsent?: boolean | null | undefined;
+};
+
+export type PenaleGaranziaInput = {
+  oreAlmeno?: number | null | undefined;
+  minHours?: number | null | undefined;
+  percentuale?: number | null | undefined;
+  percent?: number | null | undefined;
+};
+
+/** The whole policy (what is not sent takes its default); English names win when both are sent. */
+export type PoliticaGaranzieInput = {
+  regole?: Array<RegolaGaranziaInput> | null | undefined;
+  rules?: Array<RegolaGaranziaInput> | null | undefined;
+  scadenzaMinuti?: number | null | undefined;
+  dueMinutes?: number | null | undefined;
+  penali?: Array<PenaleGaranziaInput> | null | undefined;
+  penalties?: Array<PenaleGaranziaInput> | null | undefined;
+  percentualeNoShow?: number | null | undefined;
+  noShowPercent?: number | null | undefined;
 };
 
 /** Create input: English or Italian names; when both are sent the English one wins. */
@@ -180,6 +205,23 @@ export type ProductionCategoryPatch = {
   capacityPerSlot?: number | null | undefined;
 };
 
+export type RegolaGaranziaInput = {
+  tipo?: TipoGaranzia | null | undefined;
+  type?: TipoGaranzia | null | undefined;
+  minCoperti?: number | null | undefined;
+  minCovers?: number | null | undefined;
+  giorni?: Array<number> | null | undefined;
+  weekdays?: Array<number> | null | undefined;
+  dalle?: string | null | undefined;
+  from?: string | null | undefined;
+  alle?: string | null | undefined;
+  to?: string | null | undefined;
+  importoPerCoperto?: number | null | undefined;
+  amountPerCover?: number | null | undefined;
+  valuta?: string | null | undefined;
+  currency?: string | null | undefined;
+};
+
 /** English or Italian names; when both are sent the English one wins. */
 export type RegolaPromemoriaInput = {
   orePrima?: number | null | undefined;
@@ -229,6 +271,16 @@ export type StatoAttesa =
   | 'seated'
   | 'left'
   | 'cancelled';
+
+export type StatoGaranzia =
+  | 'requested'
+  | 'authorized'
+  | 'paid'
+  | 'released'
+  | 'refunded'
+  | 'charged'
+  | 'failed'
+  | 'stuck';
 
 export type TableShape =
   | 'round'
@@ -296,6 +348,10 @@ export type TavoloPatch = {
   /** A waiter device writing while another device holds the lock gets LOCK_CONFLICT. */
   deviceId?: string | null | undefined;
 };
+
+export type TipoGaranzia =
+  | 'deposit'
+  | 'card';
 
 export type TurnTimeInput = {
   maxCovers: number;
@@ -775,6 +831,45 @@ export type OblioOspiteMutationVariables = Exact<{
 
 export type OblioOspiteMutation = { oblioOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
 
+export type GetPoliticaGaranzieQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetPoliticaGaranzieQuery = { politicaGaranzie: { scadenzaMinuti: number, dueMinutes: number, percentualeNoShow: number, noShowPercent: number, stripeAccount: string | null, stripeConfigured: boolean, regole: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, rules: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, penali: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }>, penalties: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }> } };
+
+export type PoliticaGaranzieFieldsFragment = { scadenzaMinuti: number, dueMinutes: number, percentualeNoShow: number, noShowPercent: number, stripeAccount: string | null, stripeConfigured: boolean, regole: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, rules: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, penali: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }>, penalties: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }> };
+
+export type RegolaGaranziaFieldsFragment = { tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string };
+
+export type PenaleGaranziaFieldsFragment = { oreAlmeno: number, minHours: number, percentuale: number, percent: number };
+
+export type UpdatePoliticaGaranzieMutationVariables = Exact<{
+  input: PoliticaGaranzieInput;
+}>;
+
+
+export type UpdatePoliticaGaranzieMutation = { updatePoliticaGaranzie: { scadenzaMinuti: number, dueMinutes: number, percentualeNoShow: number, noShowPercent: number, stripeAccount: string | null, stripeConfigured: boolean, regole: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, rules: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, penali: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }>, penalties: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }> } };
+
+export type UpdateStripeAccountMutationVariables = Exact<{
+  accountId?: string | null | undefined;
+}>;
+
+
+export type UpdateStripeAccountMutation = { updateStripeAccount: { scadenzaMinuti: number, dueMinutes: number, percentualeNoShow: number, noShowPercent: number, stripeAccount: string | null, stripeConfigured: boolean, regole: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, rules: Array<{ tipo: TipoGaranzia, type: TipoGaranzia, minCoperti: number, minCovers: number, giorni: Array<number>, weekdays: Array<number>, dalle: string, from: string, alle: string, to: string, importoPerCoperto: number, amountPerCover: number, valuta: string, currency: string }>, penali: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }>, penalties: Array<{ oreAlmeno: number, minHours: number, percentuale: number, percent: number }> } };
+
+export type ListGaranzieBloccateQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListGaranzieBloccateQuery = { garanzieBloccate: Array<{ prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string }> };
+
+export type GaranziaFieldsFragment = { prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string };
+
+export type EventoStripeMutationVariables = Exact<{
+  evento: string;
+}>;
+
+
+export type EventoStripeMutation = { eventoStripe: { esito: string, outcome: string } };
+
 export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -863,6 +958,11 @@ export interface OperationResults {
   UnisciOspiti: UnisciOspitiMutation;
   EsportaOspite: EsportaOspiteQuery;
   OblioOspite: OblioOspiteMutation;
+  GetPoliticaGaranzie: GetPoliticaGaranzieQuery;
+  UpdatePoliticaGaranzie: UpdatePoliticaGaranzieMutation;
+  UpdateStripeAccount: UpdateStripeAccountMutation;
+  ListGaranzieBloccate: ListGaranzieBloccateQuery;
+  EventoStripe: EventoStripeMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
   GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;

@@ -1,7 +1,12 @@
 import type { Viewer } from '@coperto/auth';
 import { ForbiddenError, NotFoundError } from '@coperto/errors';
 import { InputChecks } from '@coperto/domain';
-import type { OpzioneInput, PrenotazioneInput, PrenotazionePatch } from '../generated/resolvers-types.js';
+import type {
+  BookingState,
+  OpzioneInput,
+  PrenotazioneInput,
+  PrenotazionePatch,
+} from '../generated/resolvers-types.js';
 
 /** The longest hold a channel may ask for, in seconds (decisions: "an option with autoAssign (ttl <= 600)"). */
 export const CHANNEL_OPTION_MAX_TTL_SECONDS = 600;
@@ -55,10 +60,27 @@ export class ServiceTokenRights {
     return grant?.role === 'guest' ? grant.bookingId : null;
   }
 
-  /** Whether the caller may see booking `id` at all (a guest: its own only). */
+  /** The one booking a guest token or the service's payments token (garanzie) is for; null for any other caller. */
+  private get grantedBookingId(): string | null {
+    const { grant } = this.viewer;
+    return grant?.role === 'guest' || grant?.role === 'payments' ? grant.bookingId : null;
+  }
+
+  /** Whether the caller may see booking `id` at all (a guest, a payments token: its own only). */
   maySee(id: string): boolean {
-    const own = this.guestBookingId;
+    const own = this.grantedBookingId;
     return own === null || own === id;
+  }
+
+  /**
+   * A payments token (garanzie) moves its booking to caparra_pagata (its guarantee in place) or annullata (its
+   * guarantee not provided in time) only.
+   */
+  checkStateChange(id: string, to: BookingState): void {
+    this.requireVisible(id);
+    if (this.viewer.grant?.role === 'payments' && to !== 'caparra_pagata' && to !== 'annullata') {
+      throw new ForbiddenError('A payments token only moves its booking to caparra_pagata or annullata');
+    }
   }
 
   /**
@@ -68,7 +90,9 @@ export class ServiceTokenRights {
   visible<T extends { id: string }>(records: readonly T[]): T[] {
     const { grant } = this.viewer;
     if (grant === undefined) return [...records];
-    return grant.role === 'guest' ? records.filter((r) => r.id === grant.bookingId) : [];
+    return grant.role === 'guest' || grant.role === 'payments'
+      ? records.filter((r) => r.id === grant.bookingId)
+      : [];
   }
 
   /** 404 for a booking the caller may not see, exactly as for one that does not exist. */
@@ -125,10 +149,11 @@ export class ServiceTokenRights {
     checks.throwIfAny();
   }
 
-  /** A guest token may not create or hold anything; staff pass; a channel goes on to its own checks. */
+  /** A guest (or payments) token may not create or hold anything; staff pass; a channel goes on to its own checks. */
   private refuseGuest(): boolean {
     const { grant } = this.viewer;
-    if (grant?.role === 'guest') throw new ForbiddenError('A guest token cannot do this');
+    if (grant !== undefined && grant.role !== 'channel')
+      throw new ForbiddenError(`A ${grant.role} token cannot do this`);
     return grant === undefined;
   }
 }

@@ -16,11 +16,11 @@ export const Mutation: MutationResolvers = {
     return context.prenotazioni.changeState(args.id, 'confermata');
   },
   annullaPrenotazione: (_, args, context) => {
-    context.rights.requireVisible(args.id);
+    context.rights.checkStateChange(args.id, 'annullata');
     return context.prenotazioni.changeState(args.id, 'annullata', args.motivo);
   },
   cambiaStatoPrenotazione: (_, args, context) => {
-    context.rights.requireVisible(args.id);
+    context.rights.checkStateChange(args.id, args.nuovoStato);
     return context.prenotazioni.changeState(args.id, args.nuovoStato);
   },
   gestionePrenotazione: (_, args, context) => {

@@ -1,0 +1,139 @@
+import type { TenantId } from '@coperto/auth';
+import type { GaranziaRecord } from './garanzia-record.js';
+import type { GaranzieStore } from './garanzie-store.js';
+import { dueAt, guaranteeAmount, matchingRule, modeFor, type BookingFacts } from './rules.js';
+import { chiusuraOf, settlement, type BookingEnd } from './state-flow.js';
+import { StripeRefusal, type StripePayments } from './stripe-payments.js';
+
+const MAX_CAS_ATTEMPTS = 8;
+
+/** Where a requested guarantee's due time is kept (the scheduler: a keyed, idempotent upsert). */
+export interface DueTimes {
+  schedule(request: { tenantId: TenantId; key: string; dueAt: string }): Promise<unknown>;
+}
+
+export interface GuaranteeServiceDeps {
+  tenantId: TenantId;
+  store: GaranzieStore;
+  /** Null when no Stripe key is configured: no guarantee is asked for. */
+  stripe: StripePayments | null;
+  dueTimes: DueTimes;
+  now: () => Date;
+}
+
+/** A booking's guarantee from the policy, and its end with the booking: the Stripe calls and the stored state. */
+export class GuaranteeService {
+  constructor(private readonly deps: GuaranteeServiceDeps) {}
+
+  /**
+   * The booking's guarantee when a rule applies: stored `requested` first, then its intent made at Stripe (the
+   * same idempotency key whatever instance or redelivery does it), then the intent stored. Null = no rule applies.
+   */
+  async ensure(booking: BookingFacts): Promise<GaranziaRecord | null> {
+    const { store, stripe } = this.deps;
+    let record = await store.guarantee(booking.id);
+    if (!record) {
+      const policy = await store.policy();
+      const rule = policy && matchingRule(policy, booking);
+      if (!policy || !rule || !stripe) return null;
+      const now = this.deps.now();
+      const stamp = now.toISOString();
+      record =
+        (await store.insertGuarantee({
+          id: booking.id,
+          tipo: rule.tipo,
+          modo: modeFor(rule.tipo, booking.startsAt, now),
+          stato: 'requested',
+          importo: guaranteeAmount(rule, booking.covers),
+          valuta: rule.valuta,
+          scadenza: dueAt(now, policy.scadenzaMinuti, booking.startsAt),
+          startsAt: booking.startsAt,
+          penali: policy.penali,
+          percentualeNoShow: policy.percentualeNoShow,
+          tentativo: 1,
+          account: policy.stripeAccount,
+          intentId: null,
+          clientSecret: null,
+          customerId: null,
+          paymentMethodId: null,
+          addebitato: 0,
+          rimborsato: 0,
+          motivo: null,
+          eventi: [],
+          spostaPrenotazione: false,
+          version: 1,
+          createdAt: stamp,
+          updatedAt: stamp,
+        })) ?? (await store.guarantee(booking.id));
+    }
+    if (!record || record.stato !== 'requested') return record;
+    // Unpaid at its due time, the booking is cancelled (due-times.ts); the same due time again changes nothing.
+    await this.deps.dueTimes.schedule({
+      tenantId: this.deps.tenantId,
+      key: record.id,
+      dueAt: record.scadenza,
+    });
+    if (record.intentId || !stripe) return record;
+    let created: Awaited<ReturnType<StripePayments['createIntent']>>;
+    try {
+      created = await stripe.createIntent({
+        tenantId: this.deps.tenantId,
+        bookingId: record.id,
+        tentativo: record.tentativo,
+        modo: record.modo,
+        importo: record.importo,
+        valuta: record.valuta,
+        account: record.account,
+      });
+    } catch (error) {
+      // Stripe refused it (e.g. an unknown connected account): nothing to retry; staff see why.
+      if (!(error instanceof StripeRefusal)) throw error;
+      const failed = { stato: 'failed' as const, motivo: error.stripeCode ?? error.message };
+      return (await store.updateGuarantee(record, failed, this.stamp())) ?? store.guarantee(booking.id);
+    }
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      if (record.intentId) return record;
+      if (record.stato !== 'requested') {
+        // The booking ended while the intent was being made: let it go at once.
+        await stripe.settle(this.deps.tenantId, { ...record, ...created }, { op: 'cancel_intent' });
+        return record;
+      }
+      const saved = await store.updateGuarantee(record, created, this.stamp());
+      if (saved) return saved;
+      record = (await store.guarantee(booking.id))!;
+    }
+    throw new Error(`Guarantee ${booking.id} kept changing while its intent was stored`);
+  }
+
+  /**
+   * Ends the booking's guarantee (see state-flow.ts `settlement`): the Stripe call first (idempotent per booking and
+   * attempt), then the stored state, compare-and-set, so a redelivered or concurrent close charges once. A fee Stripe
+   * refuses (a declined card) leaves the guarantee `failed` with Stripe's reason.
+   */
+  async settle(bookingId: string, end: BookingEnd): Promise<GaranziaRecord | null> {
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const current = await this.deps.store.guarantee(bookingId);
+      if (!current) return null;
+      const plan = settlement(current, chiusuraOf(current, end));
+      if (!plan) return current;
+      let changes: Partial<GaranziaRecord> = {
+        stato: plan.stato,
+        addebitato: current.addebitato + plan.addebitato,
+        rimborsato: current.rimborsato + plan.rimborsato,
+      };
+      try {
+        if (this.deps.stripe) await this.deps.stripe.settle(this.deps.tenantId, current, plan.operation);
+      } catch (error) {
+        if (!(error instanceof StripeRefusal)) throw error;
+        changes = { stato: 'failed', motivo: error.stripeCode ?? error.message };
+      }
+      const saved = await this.deps.store.updateGuarantee(current, changes, this.stamp());
+      if (saved) return saved;
+    }
+    throw new Error(`Guarantee ${bookingId} kept changing while it was settled`);
+  }
+
+  private stamp(): string {
+    return this.deps.now().toISOString();
+  }
+}

@@ -1,0 +1,26 @@
+import { z } from 'zod';
+
+/** How this process reaches Stripe; `secretKey` null = guarantees cannot be asked for (policies with rules: 409). */
+export interface StripeSettings {
+  secretKey: string | null;
+  /** STRIPE_API_BASE: another API host (tests: stripe-mock); null = api.stripe.com. */
+  apiBase: URL | null;
+}
+
+/** The Stripe variables garanzie reads (its process's config.ts; the embedded gateway's config.ts). */
+export const stripeSettingsShape = {
+  /** The platform's secret key (sk_live_… / sk_test_…); unset = no guarantees. */
+  STRIPE_SECRET_KEY: z.string().min(1).optional(),
+  /** The Stripe API's base URL, e.g. http://127.0.0.1:12111 for stripe-mock; unset = api.stripe.com. */
+  STRIPE_API_BASE: z.url({ protocol: /^https?$/ }).optional(),
+};
+
+export function stripeSettingsOf(config: {
+  STRIPE_SECRET_KEY?: string | undefined;
+  STRIPE_API_BASE?: string | undefined;
+}): StripeSettings {
+  return {
+    secretKey: config.STRIPE_SECRET_KEY ?? null,
+    apiBase: config.STRIPE_API_BASE ? new URL(config.STRIPE_API_BASE) : null,
+  };
+}
