@@ -72,6 +72,10 @@ const config: CodegenConfig = {
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
       VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
     }),
+    ...subgraphResolverTypes('webhooks', 'WebhooksContext', {
+      Webhook: '../webhook-view.js#WebhookView',
+      ConsegnaWebhook: '../webhook-view.js#DeliveryView',
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

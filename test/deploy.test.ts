@@ -23,7 +23,16 @@ const readText = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 // Expectations
 // ---------------------------------------------------------------------------------------------------------------
 
-const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali', 'ospiti'] as const;
+const SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+  'webhooks',
+] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
@@ -37,6 +46,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   capacity: 4005,
   canali: 4006,
   ospiti: 4007,
+  webhooks: 4010,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -47,6 +57,7 @@ const ENTRIES: Record<ProcessName, string> = {
   capacity: 'subgraphs/capacity/src/index.ts',
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
+  webhooks: 'subgraphs/webhooks/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');

@@ -11,6 +11,7 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'webhooks',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */

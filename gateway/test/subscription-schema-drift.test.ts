@@ -18,6 +18,8 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt', 'ospite', 'guest', 'gestione', 'manage'],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],
+  // Shown only in the answer that made it.
+  Webhook: ['secret'],
 };
 const ONLY_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Tavolo: ['previousStatus'],
@@ -67,6 +69,7 @@ describe("the subscription schema's record types", () => {
         'TableStatus',
         'Tavolo',
         'VoceAttesa',
+        'Webhook',
       ].sort(),
     );
   });

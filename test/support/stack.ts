@@ -202,6 +202,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'webhooks',
 ] as const;
 
 type DistributedOptions = {

@@ -7,6 +7,7 @@ import {
   connectDependencies,
   createHttpSubgraphClient,
   hostSubgraphsInProcess,
+  startBackgroundWorkers,
   startEventConsumers,
   operationLimitsFromConfig,
   startHost,
@@ -47,9 +48,10 @@ export async function startGatewayApp(
     name: 'gateway',
   });
   let rateLimit: TenantRateLimit | undefined;
+  let hosted: Awaited<ReturnType<typeof hostSubgraphs>> | undefined;
   try {
     const metrics = createMetrics({ service: 'gateway' });
-    const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
     // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
     const remoteUrls: Record<string, string> = {};
     deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
@@ -147,12 +149,14 @@ export async function startGatewayApp(
       ...(hosted ? { relay: hosted.relay } : {}),
       beforeClose: async () => {
         await gateway.close();
+        await hosted?.workers.stop();
         await rateLimit?.close();
       },
       handleSignals: options.handleSignals ?? true,
     });
     return { ...host, gateway, deps };
   } catch (error) {
+    await hosted?.workers.stop();
     await rateLimit?.close();
     await deps.close();
     throw error;
@@ -177,12 +181,13 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
   // Before the relay starts (in startHost): the in-process bus hands an event only to consumers already there.
   // They end with the bus, which closes after the relay stopped, so no event the relay publishes misses them.
   await startEventConsumers(subgraphs, deps.bus, logger);
+  const workers = startBackgroundWorkers(subgraphs);
   relay = createOutboxRelay({
     source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay, channelDirectory };
+  return { executors, relay, channelDirectory, workers };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

@@ -6,6 +6,7 @@ import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
+import { createWebhooksSubgraph } from '@coperto/subgraph-webhooks';
 import type { SUBGRAPH_NAMES } from '../config.js';
 
 /** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
@@ -17,4 +18,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   capacity: createCapacitySubgraph,
   canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
+  webhooks: (deps) => createWebhooksSubgraph(deps),
 };

@@ -12,6 +12,7 @@ import { ospitiOperations } from './operations/ospiti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
+import { webhooksOperations } from './operations/webhooks.js';
 
 export const operations = {
   ...tavoliOperations,
@@ -24,6 +25,7 @@ export const operations = {
   ...attesaOperations,
   ...canaliOperations,
   ...ospitiOperations,
+  ...webhooksOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

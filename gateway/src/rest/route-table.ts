@@ -10,6 +10,7 @@ import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 
 export type { HttpMethod, RestRoute } from './rest-route.js';
 
@@ -25,6 +26,7 @@ export const routes: readonly RestRoute[] = [
   ...attesaRoutes,
   ...canaliRoutes,
   ...ospitiRoutes,
+  ...webhooksRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -3,6 +3,7 @@ import { createMetrics } from '@coperto/metrics';
 import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
+import { startBackgroundWorkers, type RunningWorkers } from './background-workers.js';
 import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
 import { startHost, type Host } from './host.js';
 import type { Logger } from './logger.js';
@@ -32,6 +33,7 @@ export async function startSubgraphProcess(options: {
     name: options.name,
   });
   let consumers: RunningConsumers | undefined;
+  let workers: RunningWorkers | undefined;
   try {
     let kick = () => {};
     const client = createHttpSubgraphClient(options.subgraphUrls);
@@ -49,6 +51,7 @@ export async function startSubgraphProcess(options: {
     consumers = await startEventConsumers([subgraph], deps.bus, logger, {
       scope: deps.store!.info().database,
     });
+    workers = startBackgroundWorkers([subgraph]);
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({
@@ -79,10 +82,14 @@ export async function startSubgraphProcess(options: {
       appServer: app.server,
       metrics,
       ...(relay ? { relay } : {}),
-      beforeClose: () => consumers!.stop(),
+      beforeClose: async () => {
+        await workers!.stop();
+        await consumers!.stop();
+      },
       handleSignals: options.handleSignals ?? true,
     });
   } catch (error) {
+    await workers?.stop();
     await consumers?.stop();
     await deps.close();
     throw error;

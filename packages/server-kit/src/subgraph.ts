@@ -34,6 +34,11 @@ export interface Subgraph<Context = unknown> {
    * hosting process starts them after `init` and before its outbox relay, and stops them before it closes.
    */
   readonly eventConsumers?: readonly EventConsumer[];
+  /**
+   * Work the hosting process runs beside serving (webhooks' deliveries): started after the event consumers,
+   * stopped before the process closes.
+   */
+  readonly workers?: readonly BackgroundWorker[];
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
 }
@@ -45,6 +50,14 @@ export interface EventConsumer {
   /** Subject pattern (`tenant.*.restaurant.>`); the tenant of an event is its subject's, never its body's. */
   readonly subject: string;
   handle(event: CloudEvent, subject: string): Promise<void>;
+}
+
+/** Background work of a subgraph, one per hosting process (instances share the work through the store). */
+export interface BackgroundWorker {
+  readonly name: string;
+  start(): void;
+  /** Stops taking work and waits for the work in hand. */
+  stop(): Promise<void>;
 }
 
 /** Reads and parses a subgraph's `schema.graphql` (the source of truth, also read by supergraph composition). */

@@ -54,6 +54,11 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'VoceAttesa',
     summary: 'The entry was cancelled; data is the entry.',
   },
+  'webhooks.disabled': {
+    record: 'Webhook',
+    summary:
+      'A webhook endpoint was switched off after 5 days without a delivery that succeeded; data is the endpoint (never its secret).',
+  },
 };
 
 /**
