@@ -28,13 +28,16 @@ export interface DeliverDeps {
 export async function deliverOne(deps: DeliverDeps, entry: ClaimedEntry): Promise<void> {
   const tenant = new WebhooksStore(deps.store, entry.tenantId);
   const delivery = await tenant.deliveries.findById(entry.consegnaId);
+  let after: DeliveryRecord | null = delivery;
   if (delivery && isDue(delivery, deps.now())) {
     const endpoint = await tenant.webhooks.findById(delivery.webhookId);
-    if (!endpoint?.attivo)
-      await giveUp(tenant, delivery, endpoint ? 'endpoint switched off' : 'endpoint deleted', deps.now());
-    else await attempt(deps, tenant, endpoint, delivery);
+    after = !endpoint?.attivo
+      ? await giveUp(tenant, delivery, endpoint ? 'endpoint switched off' : 'endpoint deleted', deps.now())
+      : await attempt(deps, tenant, endpoint, delivery);
+    // Changed by someone else meanwhile (a resend): read what it is now.
+    after ??= await tenant.deliveries.findById(entry.consegnaId);
   }
-  await settle(deps.queue, entry, await tenant.deliveries.findById(entry.consegnaId));
+  await settle(deps.queue, entry, after);
 }
 
 function isDue(delivery: DeliveryRecord, now: Date): boolean {
@@ -56,7 +59,7 @@ async function attempt(
   tenant: WebhooksStore,
   endpoint: WebhookRecord,
   delivery: DeliveryRecord,
-): Promise<void> {
+): Promise<DeliveryRecord | null> {
   const at = deps.now();
   const secrets = signingSecrets(endpoint.segreti, at).map((s) => s.secret);
   const headers = signedHeaders(delivery.eventoId, at, delivery.corpo, secrets);
@@ -83,7 +86,11 @@ async function attempt(
       { $push: { tentativi: { ...outcome.attempt, prossimoTentativoAt: null } }, $inc: { version: 1 } },
     );
   await recordOnEndpoint(deps, tenant, endpoint, result, done);
+  return written;
 }
+
+/** `ultimaConsegnaAt` is kept to the minute: a busy endpoint's successes do not each cost a write. */
+const LAST_DELIVERED_RESOLUTION_MS = 60_000;
 
 async function recordOnEndpoint(
   deps: DeliverDeps,
@@ -94,17 +101,24 @@ async function recordOnEndpoint(
 ): Promise<void> {
   const now = at.toISOString();
   if (isDelivered(result)) {
-    await tenant.webhooks.findOneAndUpdate(
-      { id: endpoint.id },
-      { $set: { ultimaConsegnaAt: now, inErroreDa: null } },
-    );
+    const stale =
+      endpoint.inErroreDa !== null ||
+      endpoint.ultimaConsegnaAt === null ||
+      at.getTime() - Date.parse(endpoint.ultimaConsegnaAt) >= LAST_DELIVERED_RESOLUTION_MS;
+    if (stale)
+      await tenant.webhooks.findOneAndUpdate(
+        { id: endpoint.id },
+        { $set: { ultimaConsegnaAt: now, inErroreDa: null } },
+      );
     return;
   }
   const failing =
-    (await tenant.webhooks.findOneAndUpdate(
-      { id: endpoint.id, inErroreDa: null },
-      { $set: { inErroreDa: now } },
-    )) ?? (await tenant.webhooks.findById(endpoint.id));
+    endpoint.inErroreDa !== null
+      ? endpoint
+      : ((await tenant.webhooks.findOneAndUpdate(
+          { id: endpoint.id, inErroreDa: null },
+          { $set: { inErroreDa: now } },
+        )) ?? (await tenant.webhooks.findById(endpoint.id)));
   if (!failing?.attivo || !shouldDisable(failing.inErroreDa, at)) return;
   const off = { ...failing, attivo: false, disattivatoAt: now, updatedAt: now, version: failing.version + 1 };
   const { message } = buildEvent({
@@ -123,8 +137,13 @@ async function recordOnEndpoint(
   if (switched) deps.onEventsWritten();
 }
 
-async function giveUp(tenant: WebhooksStore, delivery: DeliveryRecord, why: string, at: Date): Promise<void> {
-  await tenant.deliveries.findOneAndUpdate(
+async function giveUp(
+  tenant: WebhooksStore,
+  delivery: DeliveryRecord,
+  why: string,
+  at: Date,
+): Promise<DeliveryRecord | null> {
+  return tenant.deliveries.findOneAndUpdate(
     { id: delivery.id, version: delivery.version },
     {
       $push: {

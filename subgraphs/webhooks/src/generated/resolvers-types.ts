@@ -34,6 +34,7 @@ export type Webhook = {
   /** Its first failed attempt since its last success; null while nothing fails. */
   inErroreDa?: Maybe<Scalars['String']['output']>;
   failingSince?: Maybe<Scalars['String']['output']>;
+  /** Its last delivery that succeeded, to the minute. */
   ultimaConsegnaAt?: Maybe<Scalars['String']['output']>;
   lastDeliveredAt?: Maybe<Scalars['String']['output']>;
   /** When it was switched off for failing for 5 days (event webhooks.disabled). */
