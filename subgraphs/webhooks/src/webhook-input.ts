@@ -4,7 +4,7 @@ import { MAX_URL_LENGTH, urlShapeProblem, urlTargetProblem } from './delivery/ur
 
 export { WEBHOOK_URL_PATTERN } from './delivery/url-guard.js';
 
-const MAX_ENDPOINTS = 20;
+const MAX_ENDPOINTS = 50;
 
 /** The limits the service enforces, for the REST facade's request schemas. */
 export const WEBHOOK_LIMITS = {

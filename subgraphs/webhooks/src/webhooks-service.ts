@@ -129,7 +129,7 @@ export class WebhooksService {
       },
     );
     if (!updated) return this.resend(id, consegnaId);
-    await this.deps.queue.enqueue(this.deps.store.tenantId, consegnaId, new Date(now));
+    await this.deps.queue.enqueue(this.deps.store.tenantId, consegnaId, id, new Date(now));
     this.deps.onQueued();
     return deliveryView(updated);
   }

@@ -6,6 +6,7 @@ import { trustedTenantId } from '@coperto/auth';
 import { buildEvent, type RestaurantEventType } from '@coperto/bus';
 import { mintToken, newTenantId, uniqueName } from '@coperto/testkit';
 import { DISABLE_AFTER_MS } from '../src/rules/disabling.js';
+import { WEBHOOK_LIMITS } from '../src/webhook-input.js';
 import { startInstance, type Instance } from './support/instance.js';
 import {
   CREATE,
@@ -97,6 +98,16 @@ describe('webhooks on MongoDB and NATS', () => {
     expect(await instance.refusal(DELETE, { id: made.id }, other)).toEqual(['NOT_FOUND']);
     await instance.run(DELETE, { id: made.id }, admin);
     expect((await instance.run<{ webhook: unknown }>(GET, { id: made.id }, admin)).webhook).toBeNull();
+    // At most WEBHOOK_LIMITS.maxEndpoints a tenant.
+    const crowded = await mintToken({ tenantId: newTenantId(), admin: true });
+    await Promise.all(
+      Array.from({ length: WEBHOOK_LIMITS.maxEndpoints }, () =>
+        instance.run(CREATE, { input: { url: receiver.url, active: false } }, crowded),
+      ),
+    );
+    expect(await instance.refusal(CREATE, { input: { url: receiver.url } }, crowded)).toEqual([
+      'VALIDATION_FAILED',
+    ]);
   });
 
   it('a receiver down then back gets every event, signed; the log shows each failed attempt and its next try', async () => {

@@ -23,7 +23,7 @@ export const webhooksRoutes: readonly RestRoute[] = [
       tag: 'Webhooks',
       summary: 'Register a webhook endpoint (administrator)',
       description:
-        'Every event of the tenant whose CloudEvents type is in `eventi|events` (default: all) is POSTed to `url` as its CloudEvent JSON, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds `secret` (`whsec_` + base64), shown only this once. A URL that is or resolves to a private, loopback or link-local address, or does not resolve, is a 400 naming `url`; at most 20 endpoints a tenant.',
+        'Every event of the tenant whose CloudEvents type is in `eventi|events` (default: all) is POSTed to `url` as its CloudEvent JSON, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds `secret` (`whsec_` + base64), shown only this once. A URL that is or resolves to a private, loopback or link-local address, or does not resolve, is a 400 naming `url`; at most 50 endpoints a tenant.',
       body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: {

@@ -27,10 +27,13 @@ export interface DeliverDeps {
  */
 export async function deliverOne(deps: DeliverDeps, entry: ClaimedEntry): Promise<void> {
   const tenant = new WebhooksStore(deps.store, entry.tenantId);
-  const delivery = await tenant.deliveries.findById(entry.consegnaId);
+  // Both reads at once: the entry names the endpoint.
+  const [delivery, endpoint] = await Promise.all([
+    tenant.deliveries.findById(entry.consegnaId),
+    tenant.webhooks.findById(entry.webhookId),
+  ]);
   let after: DeliveryRecord | null = delivery;
   if (delivery && isDue(delivery, deps.now())) {
-    const endpoint = await tenant.webhooks.findById(delivery.webhookId);
     after = !endpoint?.attivo
       ? await giveUp(tenant, delivery, endpoint ? 'endpoint switched off' : 'endpoint deleted', deps.now())
       : await attempt(deps, tenant, endpoint, delivery);
@@ -67,25 +70,32 @@ async function attempt(
   const done = deps.now();
   const outcome = afterAttempt(delivery, result, done, deps.waits);
   // Compare-and-set: a resend asked for during the attempt keeps its own schedule (the attempt is still logged).
-  const written = await tenant.deliveries.findOneAndUpdate(
-    { id: delivery.id, version: delivery.version },
-    {
-      $push: { tentativi: outcome.attempt },
-      $set: {
-        stato: outcome.stato,
-        prossimoTentativoAt: outcome.prossimoTentativoAt,
-        updatedAt: done.toISOString(),
-        ...(outcome.stato === 'consegnata' ? { consegnataAt: done.toISOString() } : {}),
-      },
-      $inc: { version: 1 },
-    },
-  );
-  if (!written)
-    await tenant.deliveries.findOneAndUpdate(
-      { id: delivery.id },
-      { $push: { tentativi: { ...outcome.attempt, prossimoTentativoAt: null } }, $inc: { version: 1 } },
-    );
-  await recordOnEndpoint(deps, tenant, endpoint, result, done);
+  // The delivery and the endpoint are written side by side.
+  const [written] = await Promise.all([
+    tenant.deliveries
+      .findOneAndUpdate(
+        { id: delivery.id, version: delivery.version },
+        {
+          $push: { tentativi: outcome.attempt },
+          $set: {
+            stato: outcome.stato,
+            prossimoTentativoAt: outcome.prossimoTentativoAt,
+            updatedAt: done.toISOString(),
+            ...(outcome.stato === 'consegnata' ? { consegnataAt: done.toISOString() } : {}),
+          },
+          $inc: { version: 1 },
+        },
+      )
+      .then(async (updated) => {
+        if (!updated)
+          await tenant.deliveries.findOneAndUpdate(
+            { id: delivery.id },
+            { $push: { tentativi: { ...outcome.attempt, prossimoTentativoAt: null } }, $inc: { version: 1 } },
+          );
+        return updated;
+      }),
+    recordOnEndpoint(deps, tenant, endpoint, result, done),
+  ]);
   return written;
 }
 

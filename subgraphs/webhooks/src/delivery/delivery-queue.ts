@@ -15,6 +15,8 @@ export interface QueueEntry {
   id: string;
   tenant: string;
   consegnaId: string;
+  /** The delivery's endpoint: read beside the delivery, not after it. */
+  webhookId: string;
   /** When it is due (ISO). */
   dovutoAt: string;
   /** An instance holds it until then ('' when none: `'' < any time`). */
@@ -38,12 +40,12 @@ export class DeliveryQueue {
   }
 
   /** Makes the delivery due at `at` (earlier than it was, never later); a lease held on it stays. */
-  async enqueue(tenant: string, consegnaId: string, at: Date): Promise<void> {
+  async enqueue(tenant: string, consegnaId: string, webhookId: string, at: Date): Promise<void> {
     const id = `${tenant}/${consegnaId}`;
     const due = at.toISOString();
     const entry = await this.entries.findOneAndUpdate(
       { id },
-      { $setOnInsert: { tenant, consegnaId, dovutoAt: due, leaseFino: '', claim: '' } },
+      { $setOnInsert: { tenant, consegnaId, webhookId, dovutoAt: due, leaseFino: '', claim: '' } },
       { upsert: true },
     );
     if (entry && entry.dovutoAt > due)

@@ -58,19 +58,38 @@ export function webhookIntake(
         wantsEvent(w.eventi, event.type),
       );
       if (endpoints.length === 0) return;
-      for (const endpoint of endpoints) {
-        const fresh = newDelivery(endpoint.id, event, now());
-        let delivery: DeliveryRecord | null = fresh;
-        try {
-          await tenantStore.deliveries.insertOne(fresh);
-        } catch (error) {
-          if (!(error instanceof DuplicateKeyError)) throw error;
-          delivery = await tenantStore.deliveries.findById(fresh.id);
-        }
-        if (delivery?.stato === 'in_attesa')
-          await queue.enqueue(tenant, delivery.id, new Date(delivery.prossimoTentativoAt ?? fresh.createdAt));
-      }
+      // The endpoints' deliveries are independent: stored side by side (one event to 50 endpoints costs two
+      // round trips, not a hundred); the handler resolves only once every one is queued.
+      await Promise.all(
+        endpoints.map((endpoint) => takeIn(tenantStore, queue, tenant, endpoint.id, event, now())),
+      );
       onQueued();
     },
   };
+}
+
+/** Stores the delivery of `event` to one endpoint (once, however often the event comes) and queues it if still due. */
+async function takeIn(
+  tenantStore: WebhooksStore,
+  queue: DeliveryQueue,
+  tenant: string,
+  webhookId: string,
+  event: CloudEvent,
+  now: Date,
+): Promise<void> {
+  const fresh = newDelivery(webhookId, event, now);
+  let delivery: DeliveryRecord | null = fresh;
+  try {
+    await tenantStore.deliveries.insertOne(fresh);
+  } catch (error) {
+    if (!(error instanceof DuplicateKeyError)) throw error;
+    delivery = await tenantStore.deliveries.findById(fresh.id);
+  }
+  if (delivery?.stato === 'in_attesa')
+    await queue.enqueue(
+      tenant,
+      delivery.id,
+      webhookId,
+      new Date(delivery.prossimoTentativoAt ?? fresh.createdAt),
+    );
 }

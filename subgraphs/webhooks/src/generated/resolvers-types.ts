@@ -130,7 +130,7 @@ export type QueryConsegneWebhookArgs = {
 
 export type Mutation = {
   __typename?: 'Mutation';
-  /** A new endpoint (at most 20 a tenant); the answer holds its secret, shown only this once. */
+  /** A new endpoint (at most 50 a tenant); the answer holds its secret, shown only this once. */
   createWebhook: Webhook;
   updateWebhook: Webhook;
   /** Removes an endpoint and its deliveries; nothing more is sent to it. */
