@@ -6,9 +6,9 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
-import { MODES } from './support/modes.js';
-import { startDistributed, startEmbedded, type Stack } from './support/stack.js';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { MODES, startStack } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 interface Hit {
   id: string;
@@ -42,29 +42,14 @@ describe.each(MODES)('webhooks (%s mode)', (mode) => {
   let stack: Stack;
   let receiver: Awaited<ReturnType<typeof startReceiver>>;
   let admin: string;
-  const privateAllowed = { WEBHOOKS_ALLOW_PRIVATE: 'true' };
-
   beforeAll(async () => {
     receiver = await startReceiver();
     admin = await mintToken({ tenantId: newTenantId(), admin: true });
-    if (mode === 'embedded') {
-      // The embedded gateway hosts webhooks in this process, which reads its settings from the environment.
-      process.env.WEBHOOKS_ALLOW_PRIVATE = 'true';
-      stack = await startEmbedded();
-    } else {
-      const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-      stack = await startDistributed({
-        mongoUrl,
-        natsUrl,
-        redisUrl,
-        database: uniqueName('e2e'),
-        extraEnv: privateAllowed,
-      });
-    }
+    // The shared stack runs with WEBHOOKS_ALLOW_PRIVATE=true (SHARED_STACK_ENV): the receiver is on loopback.
+    stack = await startStack(mode);
   });
   afterAll(async () => {
     await stack?.close();
-    delete process.env.WEBHOOKS_ALLOW_PRIVATE;
     receiver?.server.close();
   });
 

@@ -7,10 +7,10 @@ import {
   connectDependencies,
   createHttpSubgraphClient,
   hostSubgraphsInProcess,
-  startBackgroundWorkers,
   startEventConsumers,
   operationLimitsFromConfig,
   startHost,
+  startWorkers,
   type Dependencies,
   type Host,
   type Logger,
@@ -48,13 +48,13 @@ export async function startGatewayApp(
     name: 'gateway',
   });
   let rateLimit: TenantRateLimit | undefined;
-  let hosted: Awaited<ReturnType<typeof hostSubgraphs>> | undefined;
   try {
     const metrics = createMetrics({ service: 'gateway' });
-    hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
+    const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
     // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
     const remoteUrls: Record<string, string> = {};
-    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
+    const subgraphClient = hosted?.client ?? createHttpSubgraphClient(remoteUrls);
+    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(subgraphClient));
     const subgraphSource = (name: string, url: string | undefined) => {
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
@@ -115,6 +115,15 @@ export async function startGatewayApp(
         : undefined,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
+      google: {
+        canali: subgraphClient,
+        serviceTokens: deps.serviceTokens,
+        timeZone: config.RESTAURANT_TIMEZONE,
+        credentials:
+          config.GOOGLE_BOOKING_USER && config.GOOGLE_BOOKING_PASSWORD
+            ? { user: config.GOOGLE_BOOKING_USER, password: config.GOOGLE_BOOKING_PASSWORD }
+            : undefined,
+      },
     });
     metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
       gateway.subscriptions.connections(),
@@ -138,6 +147,7 @@ export async function startGatewayApp(
       );
       metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
     }
+    let workers: ReturnType<typeof startWorkers> | undefined;
     const host = await startHost({
       config,
       logger,
@@ -148,15 +158,16 @@ export async function startGatewayApp(
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
       beforeClose: async () => {
+        await workers?.stop();
         await gateway.close();
-        await hosted?.workers.stop();
         await rateLimit?.close();
       },
       handleSignals: options.handleSignals ?? true,
     });
+    // After the relay started (in startHost): a worker's writes carry events the relay publishes.
+    if (hosted) workers = startWorkers(hosted.subgraphs);
     return { ...host, gateway, deps };
   } catch (error) {
-    await hosted?.workers.stop();
     await rateLimit?.close();
     await deps.close();
     throw error;
@@ -165,8 +176,8 @@ export async function startGatewayApp(
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
-  const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
-    factories: subgraphFactories,
+  const { subgraphs, executors, channelDirectory, client } = await hostSubgraphsInProcess({
+    factories: subgraphFactories(config),
     deps: {
       store: deps.store!,
       cache: deps.cache,
@@ -181,13 +192,12 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
   // Before the relay starts (in startHost): the in-process bus hands an event only to consumers already there.
   // They end with the bus, which closes after the relay stopped, so no event the relay publishes misses them.
   await startEventConsumers(subgraphs, deps.bus, logger);
-  const workers = startBackgroundWorkers(subgraphs);
   relay = createOutboxRelay({
     source: deps.store!.outbox(subgraphs.flatMap((s) => s.outboxCollections)),
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { executors, relay, channelDirectory, workers };
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

@@ -7,10 +7,12 @@ import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
 import { createWebhooksSubgraph } from '@coperto/subgraph-webhooks';
-import type { SUBGRAPH_NAMES } from '../config.js';
+import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
-/** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
-export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
+/** Every subgraph the embedded mode hosts in-process, by its supergraph name, with the settings this process read. */
+export const subgraphFactories = (
+  config: Pick<GatewayConfig, 'WEBHOOKS_ALLOW_PRIVATE'>,
+): Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> => ({
   tavolo: createTavoloSubgraph,
   sala: createSalaSubgraph,
   prenotazione: createPrenotazioneSubgraph,
@@ -18,5 +20,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   capacity: createCapacitySubgraph,
   canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
-  webhooks: (deps) => createWebhooksSubgraph(deps),
-};
+  webhooks: (deps) => createWebhooksSubgraph(deps, { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE }),
+});

@@ -15,5 +15,5 @@ export * from './subgraph-process.js';
 export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
 export * from './event-consumers.js';
-export * from './background-workers.js';
 export * from './channel-directories.js';
+export * from './workers.js';

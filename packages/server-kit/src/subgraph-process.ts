@@ -3,7 +3,6 @@ import { createMetrics } from '@coperto/metrics';
 import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
-import { startBackgroundWorkers, type RunningWorkers } from './background-workers.js';
 import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
 import { startHost, type Host } from './host.js';
 import type { Logger } from './logger.js';
@@ -11,6 +10,7 @@ import { createSubgraphHttpServer } from './serve-subgraph.js';
 import { operationLimitsFromConfig, type ServiceConfig } from './service-config.js';
 import { createHttpSubgraphClient } from './subgraph-client.js';
 import type { SubgraphFactory } from './subgraph.js';
+import { startWorkers } from './workers.js';
 
 /**
  * Distributed mode: one subgraph in its own process, with MongoDB, NATS and Redis, its own outbox relay,
@@ -33,7 +33,6 @@ export async function startSubgraphProcess(options: {
     name: options.name,
   });
   let consumers: RunningConsumers | undefined;
-  let workers: RunningWorkers | undefined;
   try {
     let kick = () => {};
     const client = createHttpSubgraphClient(options.subgraphUrls);
@@ -51,7 +50,6 @@ export async function startSubgraphProcess(options: {
     consumers = await startEventConsumers([subgraph], deps.bus, logger, {
       scope: deps.store!.info().database,
     });
-    workers = startBackgroundWorkers([subgraph]);
     const relay =
       subgraph.outboxCollections.length > 0
         ? createOutboxRelay({
@@ -73,7 +71,8 @@ export async function startSubgraphProcess(options: {
       onRequest: ({ status, durationMs }) =>
         metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
     });
-    return await startHost({
+    let workers: ReturnType<typeof startWorkers> | undefined;
+    const host = await startHost({
       config,
       logger,
       nodeType: options.name,
@@ -83,13 +82,14 @@ export async function startSubgraphProcess(options: {
       metrics,
       ...(relay ? { relay } : {}),
       beforeClose: async () => {
-        await workers!.stop();
+        await workers?.stop();
         await consumers!.stop();
       },
       handleSignals: options.handleSignals ?? true,
     });
+    workers = startWorkers([subgraph]);
+    return host;
   } catch (error) {
-    await workers?.stop();
     await consumers?.stop();
     await deps.close();
     throw error;

@@ -35,10 +35,10 @@ export interface Subgraph<Context = unknown> {
    */
   readonly eventConsumers?: readonly EventConsumer[];
   /**
-   * Work the hosting process runs beside serving (webhooks' deliveries): started after the event consumers,
-   * stopped before the process closes.
+   * Background work beside the requests (a `@coperto/scheduler` poll loop): the hosting process starts each once
+   * it serves (its outbox relay running) and stops it before the relay and the store close.
    */
-  readonly workers?: readonly BackgroundWorker[];
+  readonly workers?: readonly SubgraphWorker[];
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
 }
@@ -52,11 +52,10 @@ export interface EventConsumer {
   handle(event: CloudEvent, subject: string): Promise<void>;
 }
 
-/** Background work of a subgraph, one per hosting process (instances share the work through the store). */
-export interface BackgroundWorker {
-  readonly name: string;
+/** A background loop a subgraph runs (see `Subgraph.workers`). */
+export interface SubgraphWorker {
   start(): void;
-  /** Stops taking work and waits for the work in hand. */
+  /** Resolves once the work in hand is finished; idempotent. */
   stop(): Promise<void>;
 }
 

@@ -21,7 +21,7 @@ import { createMemoryCache } from '@coperto/cache';
 import {
   createLogger,
   createSubgraphExecutor,
-  startBackgroundWorkers,
+  startWorkers,
   startEventConsumers,
   type SubgraphClient,
 } from '@coperto/server-kit';
@@ -110,7 +110,7 @@ const start = async (): Promise<Running> => {
   );
   await subgraph.init();
   const consumers = await startEventConsumers([subgraph], bus, logger, { scope: database });
-  const workers = startBackgroundWorkers([subgraph]);
+  const workers = startWorkers([subgraph]);
   return {
     store,
     bus,

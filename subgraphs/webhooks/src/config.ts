@@ -2,7 +2,10 @@ import { envBoolean, loadConfig } from '@coperto/config';
 import { readSubgraphConfig } from '@coperto/server-kit';
 import { z } from 'zod';
 
-/** The webhooks subgraph's own settings, wherever it is hosted (its process, or the embedded gateway). */
+/**
+ * The webhooks subgraph's own settings: its process reads them here; the embedded gateway reads the same variable
+ * in its own configuration and passes them.
+ */
 export interface WebhooksSettings {
   /** WEBHOOKS_ALLOW_PRIVATE=true lets endpoints be private, loopback or link-local addresses (tests only). */
   allowPrivate: boolean;
@@ -15,9 +18,6 @@ export function readWebhooksSettings(env: Readonly<Record<string, string | undef
   return { allowPrivate: loadConfig(settingsSchema, env).WEBHOOKS_ALLOW_PRIVATE };
 }
 
-/**
- * The only places this package reads the environment: its settings (whoever hosts it), and the process's
- * configuration (serviceConfigSpec + SUBGRAPH_<NAME>_URL) when it runs as its own process.
- */
+/** The only place the webhooks process reads its environment (serviceConfigSpec + SUBGRAPH_<NAME>_URL, settings). */
 export const settingsFromEnvironment = (): WebhooksSettings => readWebhooksSettings(process.env);
 export const processConfigFromEnvironment = () => readSubgraphConfig(process.env);

@@ -2,11 +2,11 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import {
   createLogger,
   loadSchemaFile,
-  type BackgroundWorker,
+  type SubgraphWorker,
   type Subgraph,
   type SubgraphDeps,
 } from '@coperto/server-kit';
-import { settingsFromEnvironment, type WebhooksSettings } from './config.js';
+import type { WebhooksSettings } from './config.js';
 import { createWebhooksContext, type WebhooksContext } from './context.js';
 import { DeliveryQueue } from './delivery/delivery-queue.js';
 import { createDeliveryWorker, type DeliveryWorkerOptions } from './delivery/delivery-worker.js';
@@ -35,7 +35,7 @@ export type WebhooksTuning = Pick<
  */
 export function createWebhooksSubgraph(
   deps: SubgraphDeps,
-  settings: WebhooksSettings = settingsFromEnvironment(),
+  settings: WebhooksSettings,
   tuning: WebhooksTuning = {},
 ): Subgraph<WebhooksContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
@@ -55,8 +55,7 @@ export function createWebhooksSubgraph(
     now,
     onEventsWritten: deps.onEventsWritten,
   });
-  const deliveries: BackgroundWorker = {
-    name: 'webhook deliveries',
+  const deliveries: SubgraphWorker = {
     start: () => worker.start(),
     stop: async () => {
       await worker.stop();

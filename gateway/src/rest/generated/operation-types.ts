@@ -62,6 +62,11 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+export type IntegrazioneGoogleInput = {
+  /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
+  merchantId: string;
+};
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -845,6 +850,18 @@ export type ReinviaConsegnaWebhookMutationVariables = Exact<{
 
 export type ReinviaConsegnaWebhookMutation = { reinviaConsegnaWebhook: { id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> } };
 
+export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type LinkGoogleMutationVariables = Exact<{
+  input: IntegrazioneGoogleInput;
+}>;
+
+
+export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -915,4 +932,6 @@ export interface OperationResults {
   RuotaSegretoWebhook: RuotaSegretoWebhookMutation;
   ConsegneWebhook: ConsegneWebhookQuery;
   ReinviaConsegnaWebhook: ReinviaConsegnaWebhookMutation;
+  IntegrazioneGoogle: IntegrazioneGoogleQuery;
+  LinkGoogle: LinkGoogleMutation;
 }

@@ -6,7 +6,7 @@ import { createMemoryCache } from '@coperto/cache';
 import {
   createLogger,
   createSubgraphExecutor,
-  startBackgroundWorkers,
+  startWorkers,
   startEventConsumers,
   type SubgraphClient,
 } from '@coperto/server-kit';
@@ -51,7 +51,7 @@ export async function startInstance(options: {
   );
   await subgraph.init();
   const consumers = await startEventConsumers([subgraph], bus, logger, { scope: options.database });
-  const workers = startBackgroundWorkers([subgraph]);
+  const workers = startWorkers([subgraph]);
   const relay = createOutboxRelay({
     source: store.outbox(subgraph.outboxCollections),
     bus,
