@@ -8,7 +8,7 @@
 # point, its default PORT and its EXPOSE list. Building all six costs one build:
 #
 #   docker build --target gateway -t coperto/gateway .
-#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, canali, ospiti, webhooks alike
+#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, canali, ospiti, promemoria, webhooks alike
 #
 # `docker build .` without --target builds the gateway (the last stage). The entry point is
 # `node --conditions=compiled <entry>` (the condition selects each workspace package's dist/), so any image can
@@ -101,6 +101,11 @@ FROM runtime AS ospiti
 ENV PORT=4007
 EXPOSE 4007
 CMD ["subgraphs/ospiti/dist/index.js"]
+
+FROM runtime AS promemoria
+ENV PORT=4009
+EXPOSE 4009
+CMD ["subgraphs/promemoria/dist/index.js"]
 
 FROM runtime AS webhooks
 ENV PORT=4010

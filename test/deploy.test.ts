@@ -12,6 +12,7 @@ import {
   serviceConfigSchema,
   SHUTDOWN_STEPS_MARGIN_MS,
 } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -31,6 +32,7 @@ const SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'webhooks',
 ] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
@@ -46,6 +48,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   capacity: 4005,
   canali: 4006,
   ospiti: 4007,
+  promemoria: 4009,
   webhooks: 4010,
 };
 const ENTRIES: Record<ProcessName, string> = {
@@ -57,6 +60,7 @@ const ENTRIES: Record<ProcessName, string> = {
   capacity: 'subgraphs/capacity/src/index.ts',
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
+  promemoria: 'subgraphs/promemoria/src/index.ts',
   webhooks: 'subgraphs/webhooks/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
@@ -115,6 +119,10 @@ const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
+/** Variables only one subgraph reads (its own config.ts). */
+const OWN_ENV: Partial<Record<ProcessName, readonly string[]>> = {
+  promemoria: Object.keys(mailSettingsShape),
+};
 
 const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
@@ -126,7 +134,9 @@ type Env = Record<string, string>;
 
 /** Parses a process's environment with the process's own reader and checks what distributed mode needs. */
 function checkDistributedEnv(name: ProcessName, env: Env) {
-  const unknown = Object.keys(env).filter((key) => !KNOWN_ENV[kindOf(name)].has(key));
+  const unknown = Object.keys(env).filter(
+    (key) => !KNOWN_ENV[kindOf(name)].has(key) && !(OWN_ENV[name] ?? []).includes(key),
+  );
   expect(unknown, `${name}: variables no code reads`).toEqual([]);
   expect(env.APOLLO_TELEMETRY_DISABLED, `${name}: APOLLO_TELEMETRY_DISABLED`).toBe('1');
 

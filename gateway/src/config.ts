@@ -1,6 +1,8 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { z } from 'zod';
+import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
 export const SUBGRAPH_NAMES = [
@@ -11,6 +13,7 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'webhooks',
 ] as const;
 
@@ -18,6 +21,8 @@ export const SUBGRAPH_NAMES = [
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
+  /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
+  ...mailSettingsShape,
   /** embedded: everything in this process; distributed: subgraphs are separate processes. */
   COPERTO_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
   /** Persisted-query manifest file: /graphql then runs only its documents (docs/security.md). */
@@ -43,6 +48,10 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
   GOOGLE_BOOKING_USER: z.string().min(1).optional(),
   GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
+  /** A subscription with `after` resumes from an event at most this old (ms; older: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
+  /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
   /** Embedded mode, the webhooks subgraph hosted here: endpoints may be private addresses (tests only). */
   WEBHOOKS_ALLOW_PRIVATE: envBoolean.default(false),
 });

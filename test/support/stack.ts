@@ -203,6 +203,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'webhooks',
 ] as const;
 

@@ -4,14 +4,18 @@ import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
+import { createPromemoriaSubgraph, mailSettingsOf } from '@coperto/subgraph-promemoria';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
 import { createWebhooksSubgraph } from '@coperto/subgraph-webhooks';
 import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
-/** Every subgraph the embedded mode hosts in-process, by its supergraph name, with the settings this process read. */
+/**
+ * Every subgraph the embedded mode hosts in-process, by its supergraph name (promemoria with its SMTP settings,
+ * webhooks with WEBHOOKS_ALLOW_PRIVATE).
+ */
 export const subgraphFactories = (
-  config: Pick<GatewayConfig, 'WEBHOOKS_ALLOW_PRIVATE'>,
+  config: GatewayConfig,
 ): Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> => ({
   tavolo: createTavoloSubgraph,
   sala: createSalaSubgraph,
@@ -20,5 +24,6 @@ export const subgraphFactories = (
   capacity: createCapacitySubgraph,
   canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
+  promemoria: (deps) => createPromemoriaSubgraph(deps, mailSettingsOf(config)),
   webhooks: (deps) => createWebhooksSubgraph(deps, { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE }),
 });

@@ -15,6 +15,7 @@ export const ALL_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'webhooks',
 ] as const;
 

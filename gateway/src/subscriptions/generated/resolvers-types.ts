@@ -26,6 +26,13 @@ export type Query = {
   _subscriptionsOnly?: Maybe<Scalars['Boolean']['output']>;
 };
 
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
 export type Subscription = {
   __typename?: 'Subscription';
   /** tables.status: a table changed status (any of the six, from any status). With salaId, only that room's tables. */
@@ -41,8 +48,64 @@ export type Subscription = {
 };
 
 
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
 export type SubscriptionTableStatusChangedArgs = {
   salaId?: InputMaybe<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingCreatedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingUpdatedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingCancelledArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionWaitlistChangedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** A tables.status event (CloudEvents envelope fields). */
@@ -235,6 +298,47 @@ export type Assegnazione =
   | 'manual'
   | 'auto';
 
+/**
+ * The data of a reminders.due event (the promemoria subgraph, docs/reminders.md). Published for integrations (SMS,
+ * messaging) through the bus; no subscription field follows it.
+ */
+export type PromemoriaDovuto = {
+  __typename?: 'PromemoriaDovuto';
+  /** The booking as promemoria knew it when the reminder came due. */
+  prenotazione: PrenotazionePromemoria;
+  orePrima: Scalars['Int']['output'];
+  hoursBefore: Scalars['Int']['output'];
+  /** When the reminder was due (the start minus hoursBefore). */
+  dueAt: Scalars['String']['output'];
+  /** The guest's manage page (its guest token in the fragment), valid until the booking's end. */
+  gestione: LinkGestione;
+  /** Whether promemoria emailed the guest too. */
+  email: Scalars['Boolean']['output'];
+};
+
+/** A booking in a reminders.due event. */
+export type PrenotazionePromemoria = {
+  __typename?: 'PrenotazionePromemoria';
+  id: Scalars['ID']['output'];
+  codice: Scalars['String']['output'];
+  state: Scalars['String']['output'];
+  startsAt: Scalars['String']['output'];
+  endsAt: Scalars['String']['output'];
+  covers: Scalars['Int']['output'];
+  customerName: Scalars['String']['output'];
+  customerEmail?: Maybe<Scalars['String']['output']>;
+  /** it or en when the booking says. */
+  lingua?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
+};
+
+/** A guest's manage link. */
+export type LinkGestione = {
+  __typename?: 'LinkGestione';
+  url: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+};
+
 /** A webhook endpoint as the webhooks subgraph returns it (event webhooks.disabled): never its secret. */
 export type Webhook = {
   __typename?: 'Webhook';
@@ -347,6 +451,9 @@ export type ResolversTypes = {
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
   StatoAttesa: StatoAttesa;
   Assegnazione: Assegnazione;
+  PromemoriaDovuto: ResolverTypeWrapper<PromemoriaDovuto>;
+  PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
+  LinkGestione: ResolverTypeWrapper<LinkGestione>;
   Webhook: ResolverTypeWrapper<Webhook>;
 };
 
@@ -367,6 +474,9 @@ export type ResolversParentTypes = {
   CanalePrenotazione: CanalePrenotazione;
   WaitlistEvent: CloudEventModel;
   VoceAttesa: VoceAttesa;
+  PromemoriaDovuto: PromemoriaDovuto;
+  PrenotazionePromemoria: PrenotazionePromemoria;
+  LinkGestione: LinkGestione;
   Webhook: Webhook;
 };
 
@@ -376,10 +486,10 @@ export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends
 
 export type SubscriptionResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   tableStatusChanged?: SubscriptionResolver<ResolversTypes['TableStatusEvent'], "tableStatusChanged", ParentType, ContextType, Partial<SubscriptionTableStatusChangedArgs>>;
-  bookingCreated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCreated", ParentType, ContextType>;
-  bookingUpdated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingUpdated", ParentType, ContextType>;
-  bookingCancelled?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCancelled", ParentType, ContextType>;
-  waitlistChanged?: SubscriptionResolver<ResolversTypes['WaitlistEvent'], "waitlistChanged", ParentType, ContextType>;
+  bookingCreated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCreated", ParentType, ContextType, Partial<SubscriptionBookingCreatedArgs>>;
+  bookingUpdated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingUpdated", ParentType, ContextType, Partial<SubscriptionBookingUpdatedArgs>>;
+  bookingCancelled?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCancelled", ParentType, ContextType, Partial<SubscriptionBookingCancelledArgs>>;
+  waitlistChanged?: SubscriptionResolver<ResolversTypes['WaitlistEvent'], "waitlistChanged", ParentType, ContextType, Partial<SubscriptionWaitlistChangedArgs>>;
 };
 
 export type TableStatusEventResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['TableStatusEvent'] = ResolversParentTypes['TableStatusEvent']> = {
@@ -501,6 +611,33 @@ export type VoceAttesaResolvers<ContextType = SubscriptionContext, ParentType ex
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PromemoriaDovutoResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PromemoriaDovuto'] = ResolversParentTypes['PromemoriaDovuto']> = {
+  prenotazione?: Resolver<ResolversTypes['PrenotazionePromemoria'], ParentType, ContextType>;
+  orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hoursBefore?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  dueAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gestione?: Resolver<ResolversTypes['LinkGestione'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type PrenotazionePromemoriaResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PrenotazionePromemoria'] = ResolversParentTypes['PrenotazionePromemoria']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  codice?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lingua?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type LinkGestioneResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['LinkGestione'] = ResolversParentTypes['LinkGestione']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type WebhookResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
   id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
   url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
@@ -529,6 +666,9 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   WaitlistEvent?: WaitlistEventResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
+  PromemoriaDovuto?: PromemoriaDovutoResolvers<ContextType>;
+  PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
+  LinkGestione?: LinkGestioneResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;
 };
 
