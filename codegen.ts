@@ -87,6 +87,10 @@ const config: CodegenConfig = {
       PenaleGaranzia: '../policy.js#Penale',
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
     }),
+    ...subgraphResolverTypes('webhooks', 'WebhooksContext', {
+      Webhook: '../webhook-view.js#WebhookView',
+      ConsegnaWebhook: '../webhook-view.js#DeliveryView',
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

@@ -34,6 +34,7 @@ const SUBGRAPHS = [
   'ospiti',
   'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
@@ -50,6 +51,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   ospiti: 4007,
   promemoria: 4009,
   garanzie: 4008,
+  webhooks: 4010,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -62,6 +64,7 @@ const ENTRIES: Record<ProcessName, string> = {
   ospiti: 'subgraphs/ospiti/src/index.ts',
   promemoria: 'subgraphs/promemoria/src/index.ts',
   garanzie: 'subgraphs/garanzie/src/index.ts',
+  webhooks: 'subgraphs/webhooks/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');

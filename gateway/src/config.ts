@@ -16,6 +16,7 @@ export const SUBGRAPH_NAMES = [
   'ospiti',
   'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
@@ -57,6 +58,8 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
   /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
   SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
+  /** Embedded mode, the webhooks subgraph hosted here: endpoints may be private addresses (tests only). */
+  WEBHOOKS_ALLOW_PRIVATE: envBoolean.default(false),
 });
 
 export type GatewayConfig = Omit<

@@ -31,6 +31,8 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   ],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],
+  // Shown only in the answer that made it.
+  Webhook: ['secret'],
 };
 const ONLY_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Tavolo: ['previousStatus'],
@@ -80,6 +82,7 @@ describe("the subscription schema's record types", () => {
         'TableStatus',
         'Tavolo',
         'VoceAttesa',
+        'Webhook',
       ].sort(),
     );
   });

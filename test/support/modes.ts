@@ -25,14 +25,16 @@ let embedded: Promise<EmbeddedStack> | undefined;
 
 /**
  * Settings every shared stack runs with beside stack.ts's defaults: the partner credentials Google's booking
- * server asks for, and Stripe pointed at the suite's stripe-mock with a webhook signing secret (secrets made for
- * this process, never written anywhere).
+ * server asks for, Stripe pointed at the suite's stripe-mock with a webhook signing secret (secrets made for
+ * this process, never written anywhere), and webhooks allowed to the tests' loopback receivers.
  */
 export const SHARED_STACK_ENV = {
   GOOGLE_BOOKING_USER: 'google-partner',
   GOOGLE_BOOKING_PASSWORD: randomBytes(18).toString('base64url'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+  // Webhook endpoints on this machine (the tests' receivers listen on loopback).
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;
 
 /** SHARED_STACK_ENV and the stripe-mock the global setup started. */

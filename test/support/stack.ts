@@ -205,6 +205,7 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'ospiti',
   'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 type DistributedOptions = {

@@ -8,11 +8,12 @@ import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createPromemoriaSubgraph, mailSettingsOf } from '@coperto/subgraph-promemoria';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
+import { createWebhooksSubgraph } from '@coperto/subgraph-webhooks';
 import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
 /**
  * Every subgraph the embedded mode hosts in-process, by its supergraph name (promemoria with its SMTP settings,
- * garanzie with the Stripe settings).
+ * garanzie with the Stripe settings, webhooks with WEBHOOKS_ALLOW_PRIVATE).
  */
 export const subgraphFactories = (
   config: GatewayConfig,
@@ -26,4 +27,5 @@ export const subgraphFactories = (
   ospiti: createOspitiSubgraph,
   promemoria: (deps) => createPromemoriaSubgraph(deps, mailSettingsOf(config)),
   garanzie: (deps) => createGaranzieSubgraph(deps, stripeSettingsOf(config)),
+  webhooks: (deps) => createWebhooksSubgraph(deps, { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE }),
 });

@@ -15,6 +15,7 @@ import { promemoriaOperations } from './operations/promemoria.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
+import { webhooksOperations } from './operations/webhooks.js';
 
 export const operations = {
   ...tavoliOperations,
@@ -28,6 +29,7 @@ export const operations = {
   ...canaliOperations,
   ...ospitiOperations,
   ...garanzieOperations,
+  ...webhooksOperations,
   ...integrazioniOperations,
   ...promemoriaOperations,
 } as const;

@@ -13,6 +13,7 @@ import { promemoriaRoutes } from './routes/promemoria.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 
 export type { HttpMethod, RestRoute } from './rest-route.js';
 
@@ -29,6 +30,7 @@ export const routes: readonly RestRoute[] = [
   ...canaliRoutes,
   ...ospitiRoutes,
   ...garanzieRoutes,
+  ...webhooksRoutes,
   ...integrazioniRoutes,
   ...promemoriaRoutes,
 ];

@@ -17,6 +17,7 @@ export const ALL_SUBGRAPHS = [
   'ospiti',
   'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */

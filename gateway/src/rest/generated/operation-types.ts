@@ -86,6 +86,15 @@ export type ModoGaranzia =
   | 'hold'
   | 'saved_card';
 
+/** A new endpoint. English or Italian names; when both are sent the English one wins. */
+export type NuovoWebhook = {
+  url: string;
+  eventi?: Array<string> | null | undefined;
+  events?: Array<string> | null | undefined;
+  attivo?: boolean | null | undefined;
+  active?: boolean | null | undefined;
+};
+
 export type OpeningDayInput = {
   weekday: number;
   intervals: Array<OpeningIntervalInput>;
@@ -272,6 +281,11 @@ export type StatoAttesa =
   | 'left'
   | 'cancelled';
 
+export type StatoConsegna =
+  | 'in_attesa'
+  | 'consegnata'
+  | 'fallita';
+
 export type StatoGaranzia =
   | 'requested'
   | 'authorized'
@@ -370,6 +384,15 @@ export type VoceAttesaInput = {
   numeroPersone?: number | null | undefined;
   customerPhone?: string | null | undefined;
   notes?: string | null | undefined;
+};
+
+/** A change of an endpoint: only what is sent changes. English or Italian names; the English one wins. */
+export type WebhookPatch = {
+  url?: string | null | undefined;
+  eventi?: Array<string> | null | undefined;
+  events?: Array<string> | null | undefined;
+  attivo?: boolean | null | undefined;
+  active?: boolean | null | undefined;
 };
 
 export type ListTavoliQueryVariables = Exact<{
@@ -870,6 +893,70 @@ export type EventoStripeMutationVariables = Exact<{
 
 export type EventoStripeMutation = { eventoStripe: { esito: string, outcome: string } };
 
+export type ListWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListWebhooksQuery = { webhooks: Array<{ id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string }> };
+
+export type WebhookFieldsFragment = { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string };
+
+export type GetWebhookQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetWebhookQuery = { webhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } | null };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: NuovoWebhook;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { secret: string | null, id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  id: string | number;
+  input: WebhookPatch;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type RuotaSegretoWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RuotaSegretoWebhookMutation = { ruotaSegretoWebhook: { secret: string | null, id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type ConsegneWebhookQueryVariables = Exact<{
+  id: string | number;
+  stato?: StatoConsegna | null | undefined;
+  limite?: number | null | undefined;
+}>;
+
+
+export type ConsegneWebhookQuery = { consegneWebhook: Array<{ id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> }> | null };
+
+export type ConsegnaFieldsFragment = { id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> };
+
+export type TentativoFieldsFragment = { at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null };
+
+export type ReinviaConsegnaWebhookMutationVariables = Exact<{
+  id: string | number;
+  consegnaId: string | number;
+}>;
+
+
+export type ReinviaConsegnaWebhookMutation = { reinviaConsegnaWebhook: { id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> } };
+
 export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -963,6 +1050,14 @@ export interface OperationResults {
   UpdateStripeAccount: UpdateStripeAccountMutation;
   ListGaranzieBloccate: ListGaranzieBloccateQuery;
   EventoStripe: EventoStripeMutation;
+  ListWebhooks: ListWebhooksQuery;
+  GetWebhook: GetWebhookQuery;
+  CreateWebhook: CreateWebhookMutation;
+  UpdateWebhook: UpdateWebhookMutation;
+  DeleteWebhook: DeleteWebhookMutation;
+  RuotaSegretoWebhook: RuotaSegretoWebhookMutation;
+  ConsegneWebhook: ConsegneWebhookQuery;
+  ReinviaConsegnaWebhook: ReinviaConsegnaWebhookMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
   GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;

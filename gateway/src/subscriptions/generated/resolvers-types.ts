@@ -339,6 +339,25 @@ export type LinkGestione = {
   expiresAt: Scalars['String']['output'];
 };
 
+/** A webhook endpoint as the webhooks subgraph returns it (event webhooks.disabled): never its secret. */
+export type Webhook = {
+  __typename?: 'Webhook';
+  id: Scalars['ID']['output'];
+  url: Scalars['String']['output'];
+  eventi: Array<Scalars['String']['output']>;
+  events: Array<Scalars['String']['output']>;
+  attivo: Scalars['Boolean']['output'];
+  active: Scalars['Boolean']['output'];
+  inErroreDa?: Maybe<Scalars['String']['output']>;
+  failingSince?: Maybe<Scalars['String']['output']>;
+  ultimaConsegnaAt?: Maybe<Scalars['String']['output']>;
+  lastDeliveredAt?: Maybe<Scalars['String']['output']>;
+  disattivatoAt?: Maybe<Scalars['String']['output']>;
+  disabledAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -435,6 +454,7 @@ export type ResolversTypes = {
   PromemoriaDovuto: ResolverTypeWrapper<PromemoriaDovuto>;
   PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
   LinkGestione: ResolverTypeWrapper<LinkGestione>;
+  Webhook: ResolverTypeWrapper<Webhook>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -457,6 +477,7 @@ export type ResolversParentTypes = {
   PromemoriaDovuto: PromemoriaDovuto;
   PrenotazionePromemoria: PrenotazionePromemoria;
   LinkGestione: LinkGestione;
+  Webhook: Webhook;
 };
 
 export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -617,6 +638,23 @@ export type LinkGestioneResolvers<ContextType = SubscriptionContext, ParentType 
   expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type WebhookResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventi?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  attivo?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  inErroreDa?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ultimaConsegnaAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastDeliveredAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disattivatoAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubscriptionContext> = {
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
@@ -631,5 +669,6 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   PromemoriaDovuto?: PromemoriaDovutoResolvers<ContextType>;
   PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
   LinkGestione?: LinkGestioneResolvers<ContextType>;
+  Webhook?: WebhookResolvers<ContextType>;
 };
 
