@@ -44,6 +44,9 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
   /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
   SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
+  /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
+  GOOGLE_BOOKING_USER: z.string().min(1).optional(),
+  GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = Omit<

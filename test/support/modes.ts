@@ -4,8 +4,9 @@ import { startDistributed, startEmbedded, type Mode, type Stack } from './stack.
 /** The run modes every e2e file covers (both are first-class). */
 export const MODES: readonly Mode[] = ['embedded', 'distributed'];
 
-export function startStack(mode: Mode): Promise<Stack> {
-  if (mode === 'embedded') return startEmbedded();
+/** `extraEnv`: settings for every process of the stack (e.g. credentials a feature needs). */
+export function startStack(mode: Mode, extraEnv: Record<string, string> = {}): Promise<Stack> {
+  if (mode === 'embedded') return startEmbedded(extraEnv);
   const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('e2e') });
+  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('e2e'), extraEnv });
 }

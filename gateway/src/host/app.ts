@@ -11,6 +11,7 @@ import {
   operationLimitsFromConfig,
   reportSubgraphBounds,
   startHost,
+  startWorkers,
   type Dependencies,
   type Host,
   type Logger,
@@ -54,7 +55,8 @@ export async function startGatewayApp(
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
     // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
     const remoteUrls: Record<string, string> = {};
-    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
+    const subgraphClient = hosted?.client ?? createHttpSubgraphClient(remoteUrls);
+    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(subgraphClient));
     const subgraphSource = (name: string, url: string | undefined) => {
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
@@ -119,6 +121,15 @@ export async function startGatewayApp(
         : undefined,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
+      google: {
+        canali: subgraphClient,
+        serviceTokens: deps.serviceTokens,
+        timeZone: config.RESTAURANT_TIMEZONE,
+        credentials:
+          config.GOOGLE_BOOKING_USER && config.GOOGLE_BOOKING_PASSWORD
+            ? { user: config.GOOGLE_BOOKING_USER, password: config.GOOGLE_BOOKING_PASSWORD }
+            : undefined,
+      },
     });
     metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
       gateway.subscriptions.connections(),
@@ -149,6 +160,7 @@ export async function startGatewayApp(
       );
       metrics.totalCounter('cache_misses_total', 'Cache reads that missed', () => cache.stats().misses);
     }
+    let workers: ReturnType<typeof startWorkers> | undefined;
     const host = await startHost({
       config,
       logger,
@@ -159,11 +171,14 @@ export async function startGatewayApp(
       metrics,
       ...(hosted ? { relay: hosted.relay } : {}),
       beforeClose: async () => {
+        await workers?.stop();
         await gateway.close();
         await rateLimit?.close();
       },
       handleSignals: options.handleSignals ?? true,
     });
+    // After the relay started (in startHost): a worker's writes carry events the relay publishes.
+    if (hosted) workers = startWorkers(hosted.subgraphs);
     return { ...host, gateway, deps };
   } catch (error) {
     await rateLimit?.close();
@@ -174,7 +189,7 @@ export async function startGatewayApp(
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
-  const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
+  const { subgraphs, executors, channelDirectory, client } = await hostSubgraphsInProcess({
     factories: subgraphFactories,
     deps: {
       store: deps.store!,
@@ -195,7 +210,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { subgraphs, executors, relay, channelDirectory };
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

@@ -6,6 +6,7 @@ import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
+import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
@@ -25,6 +26,7 @@ export const routes: readonly RestRoute[] = [
   ...attesaRoutes,
   ...canaliRoutes,
   ...ospitiRoutes,
+  ...integrazioniRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -17,3 +17,4 @@ export * from './subgraph-config.js';
 export * from './in-process-subgraphs.js';
 export * from './event-consumers.js';
 export * from './channel-directories.js';
+export * from './workers.js';

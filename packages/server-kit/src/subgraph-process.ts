@@ -11,6 +11,7 @@ import { createSubgraphHttpServer } from './serve-subgraph.js';
 import { operationLimitsFromConfig, type ServiceConfig } from './service-config.js';
 import { createHttpSubgraphClient } from './subgraph-client.js';
 import type { SubgraphFactory } from './subgraph.js';
+import { startWorkers } from './workers.js';
 
 /**
  * Distributed mode: one subgraph in its own process, with MongoDB, NATS and Redis, its own outbox relay,
@@ -72,7 +73,8 @@ export async function startSubgraphProcess(options: {
       onRequest: ({ status, durationMs }) =>
         metrics.observeRequest({ method: 'POST', route: '/graphql', status, durationMs }),
     });
-    return await startHost({
+    let workers: ReturnType<typeof startWorkers> | undefined;
+    const host = await startHost({
       config,
       logger,
       nodeType: options.name,
@@ -81,9 +83,14 @@ export async function startSubgraphProcess(options: {
       appServer: app.server,
       metrics,
       ...(relay ? { relay } : {}),
-      beforeClose: () => consumers!.stop(),
+      beforeClose: async () => {
+        await workers?.stop();
+        await consumers!.stop();
+      },
       handleSignals: options.handleSignals ?? true,
     });
+    workers = startWorkers([subgraph]);
+    return host;
   } catch (error) {
     await consumers?.stop();
     await deps.close();

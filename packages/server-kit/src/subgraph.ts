@@ -40,6 +40,11 @@ export interface Subgraph<Context = unknown> {
    * the hosting process's metrics as `bounded_state_*{structure="<subgraph>_<name>"}`. Names are fixed.
    */
   readonly bounded?: () => Readonly<Record<string, BoundedStats>>;
+  /**
+   * Background work beside the requests (a `@coperto/scheduler` poll loop): the hosting process starts each once
+   * it serves (its outbox relay running) and stops it before the relay and the store close.
+   */
+  readonly workers?: readonly SubgraphWorker[];
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
 }
@@ -51,6 +56,13 @@ export interface EventConsumer {
   /** Subject pattern (`tenant.*.restaurant.>`); the tenant of an event is its subject's, never its body's. */
   readonly subject: string;
   handle(event: CloudEvent, subject: string): Promise<void>;
+}
+
+/** A background loop a subgraph runs (see `Subgraph.workers`). */
+export interface SubgraphWorker {
+  start(): void;
+  /** Resolves once the work in hand is finished; idempotent. */
+  stop(): Promise<void>;
 }
 
 /** Reads and parses a subgraph's `schema.graphql` (the source of truth, also read by supergraph composition). */

@@ -62,6 +62,11 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+export type IntegrazioneGoogleInput = {
+  /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
+  merchantId: string;
+};
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -758,6 +763,18 @@ export type OblioOspiteMutationVariables = Exact<{
 
 export type OblioOspiteMutation = { oblioOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
 
+export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type LinkGoogleMutationVariables = Exact<{
+  input: IntegrazioneGoogleInput;
+}>;
+
+
+export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -820,4 +837,6 @@ export interface OperationResults {
   UnisciOspiti: UnisciOspitiMutation;
   EsportaOspite: EsportaOspiteQuery;
   OblioOspite: OblioOspiteMutation;
+  IntegrazioneGoogle: IntegrazioneGoogleQuery;
+  LinkGoogle: LinkGoogleMutation;
 }
