@@ -3,11 +3,11 @@
 // instance it was on restarts. Every change arrives once, in order. Both modes (embedded: the in-process log;
 // distributed: the JetStream stream read by a gateway that never saw the events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts, mintToken, newTenantId } from '@coperto/testkit';
+import { freePorts, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
 import { resumingScreen } from '../gateway/test/support/resuming-screen.js';
 import { graphqlWsClient } from '../gateway/test/support/ws-clients.js';
 import { MODES, startStack } from './support/modes.js';
-import { startProcess, type ProcessHandle, type Stack } from './support/stack.js';
+import { startDistributed, startProcess, type ProcessHandle, type Stack } from './support/stack.js';
 
 const STATUSES = ['occupied', 'dirty', 'free'] as const;
 const CHANGES = 60;
@@ -41,10 +41,13 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
   let screenPorts: { app: number; health: number; metrics: number };
 
   beforeAll(async () => {
-    stack = await startStack(mode);
     token = await mintToken({ tenantId: newTenantId() });
-    if (mode === 'distributed') {
-      const processes = (stack as Stack & { processes: ProcessHandle[] }).processes;
+    if (mode === 'embedded') stack = await startStack(mode);
+    else {
+      // This file stops and starts a gateway: a distributed stack of its own, whose gateway's settings it copies.
+      const own = await startDistributed({ ...serverUrls(), database: uniqueName('resume') });
+      stack = own;
+      const processes = own.processes;
       const [app, health, metrics] = (await freePorts(3)) as [number, number, number];
       screenPorts = { app, health, metrics };
       screenGateway = await startProcess(
