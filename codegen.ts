@@ -74,6 +74,12 @@ const config: CodegenConfig = {
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
       VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
     }),
+    ...subgraphResolverTypes('promemoria', 'PromemoriaContext', {
+      Promemoria: '../promemoria-service.js#ReminderView',
+      RegolaPromemoria: '../plan.js#ReminderRule',
+      ImpostazioniPromemoria: '../promemoria-service.js#ReminderSettings',
+      Prenotazione: "FederationReferenceTypes['Prenotazione']",
+    }),
     ...subgraphResolverTypes(
       'bookings',
       'BookingsContext',

@@ -12,6 +12,7 @@ import {
   serviceConfigSchema,
   SHUTDOWN_STEPS_MARGIN_MS,
 } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -23,7 +24,16 @@ const readText = (path: string) => readFileSync(join(repoRoot, path), 'utf8');
 // Expectations
 // ---------------------------------------------------------------------------------------------------------------
 
-const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali', 'ospiti'] as const;
+const SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+  'promemoria',
+] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
 
@@ -37,6 +47,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   capacity: 4005,
   canali: 4006,
   ospiti: 4007,
+  promemoria: 4009,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -47,6 +58,7 @@ const ENTRIES: Record<ProcessName, string> = {
   capacity: 'subgraphs/capacity/src/index.ts',
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
+  promemoria: 'subgraphs/promemoria/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
@@ -104,6 +116,10 @@ const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
+/** Variables only one subgraph reads (its own config.ts). */
+const OWN_ENV: Partial<Record<ProcessName, readonly string[]>> = {
+  promemoria: Object.keys(mailSettingsShape),
+};
 
 const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
@@ -115,7 +131,9 @@ type Env = Record<string, string>;
 
 /** Parses a process's environment with the process's own reader and checks what distributed mode needs. */
 function checkDistributedEnv(name: ProcessName, env: Env) {
-  const unknown = Object.keys(env).filter((key) => !KNOWN_ENV[kindOf(name)].has(key));
+  const unknown = Object.keys(env).filter(
+    (key) => !KNOWN_ENV[kindOf(name)].has(key) && !(OWN_ENV[name] ?? []).includes(key),
+  );
   expect(unknown, `${name}: variables no code reads`).toEqual([]);
   expect(env.APOLLO_TELEMETRY_DISABLED, `${name}: APOLLO_TELEMETRY_DISABLED`).toBe('1');
 

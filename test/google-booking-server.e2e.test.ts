@@ -1,14 +1,13 @@
 // Reserve with Google's booking server (docs/integrations.md): HTTP Basic, merchant links, BatchAvailabilityLookup,
 // CreateBooking once per idempotency token under concurrency, UpdateBooking, GetBookingStatus, ListBookings and the
 // availability feed, through the gateway in both modes.
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
-import { MODES, startStack } from './support/modes.js';
+import { MODES, SHARED_STACK_ENV, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
-const USER = 'google-partner';
-const PASSWORD = randomBytes(18).toString('base64url');
+const { GOOGLE_BOOKING_USER: USER, GOOGLE_BOOKING_PASSWORD: PASSWORD } = SHARED_STACK_ENV;
 const basic = (user: string, password: string) =>
   `Basic ${Buffer.from(`${user}:${password}`).toString('base64')}`;
 /** Europe/Rome (the stacks' RESTAURANT_TIMEZONE) is UTC+2 in May 2027. */
@@ -22,7 +21,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   let channelId: string;
 
   beforeAll(async () => {
-    stack = await startStack(mode, { GOOGLE_BOOKING_USER: USER, GOOGLE_BOOKING_PASSWORD: PASSWORD });
+    stack = await startStack(mode);
     const tenantId = newTenantId();
     admin = await mintToken({ tenantId, admin: true });
     staff = await mintToken({ tenantId });
@@ -115,7 +114,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   it('CreateBooking repeated concurrently with one idempotency_token makes one booking, origine google', async () => {
     const request = {
       slot: slot('2027-05-05T20:00', 2),
-      user_information: user('user-1'),
+      user_information: user(`user-${randomUUID()}`),
       idempotency_token: randomUUID(),
       payment_information: { prepayment_status: 'PREPAYMENT_NOT_PROVIDED' },
     };
@@ -151,7 +150,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   it('a slot nobody can take is a booking_failure (HTTP 200), kept for the token too', async () => {
     const request = {
       slot: slot('2027-05-06T20:00', 40),
-      user_information: user('user-2'),
+      user_information: user(`user-${randomUUID()}`),
       idempotency_token: randomUUID(),
     };
     const res = await google('CreateBooking', request);
@@ -163,9 +162,10 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   });
 
   it('GetBookingStatus, UpdateBooking (cancel) and ListBookings of Google bookings only', async () => {
+    const userId = `user-${randomUUID()}`;
     const made = await google('CreateBooking', {
       slot: slot('2027-05-07T19:30', 4),
-      user_information: user('user-3'),
+      user_information: user(userId),
       idempotency_token: randomUUID(),
     });
     const bookingId = made.body.booking.booking_id as string;
@@ -175,10 +175,25 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
       booking_status: 'CONFIRMED',
       prepayment_status: 'PREPAYMENT_NOT_PROVIDED',
     });
-    const listed = await google('ListBookings', { user_id: 'user-3' });
+    const listed = await google('ListBookings', { user_id: userId });
     expect(listed.body.bookings).toEqual([
       expect.objectContaining({ booking_id: bookingId, status: 'CONFIRMED', slot: made.body.booking.slot }),
     ]);
+
+    // A move, as the booking's guest would make it: placed again at the new time.
+    const later = startSec('2027-05-07T21:00');
+    const moved = await google('UpdateBooking', {
+      update_mask: 'start_sec',
+      booking: { booking_id: bookingId, slot: { start_sec: later, duration_sec: '3600' } },
+    });
+    expect(moved.status).toBe(200);
+    expect(moved.body.booking).toMatchObject({ booking_id: bookingId, slot: { start_sec: later } });
+    const full = await google('UpdateBooking', {
+      booking: { booking_id: bookingId, slot: { start_sec: later, resources: { party_size: 40 } } },
+    });
+    expect(full.body).toEqual({
+      booking_failure: { cause: 'SLOT_UNAVAILABLE', description: expect.any(String) },
+    });
 
     const cancel = { booking: { booking_id: bookingId, status: 'CANCELED' }, update_mask: 'status' };
     const cancelled = await google('UpdateBooking', cancel);

@@ -1,5 +1,6 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
@@ -12,12 +13,15 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
+  /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
+  ...mailSettingsShape,
   /** embedded: everything in this process; distributed: subgraphs are separate processes. */
   COPERTO_MODE: z.enum(['embedded', 'distributed']).default('embedded'),
   /** Persisted-query manifest file: /graphql then runs only its documents (docs/security.md). */
@@ -40,13 +44,13 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: count.default(200),
   /** Subscription sockets on this process (more: close 4503); 0 = no cap. */
   SUBSCRIPTION_MAX_SOCKETS: count.default(5000),
+  /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
+  GOOGLE_BOOKING_USER: z.string().min(1).optional(),
+  GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
   /** A subscription with `after` resumes from an event at most this old (ms; older: RELOAD_REQUIRED). */
   SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
   /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
   SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
-  /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
-  GOOGLE_BOOKING_USER: z.string().min(1).optional(),
-  GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = Omit<

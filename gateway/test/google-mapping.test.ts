@@ -9,7 +9,7 @@ import {
   isAvailable,
   offeredByStart,
   parseGoogleBookingId,
-  searchKey,
+  searchOf,
   toGoogleBooking,
   updateIntent,
   wallClockOf,
@@ -33,10 +33,9 @@ describe("Google's slots and Coperto's times", () => {
     expect(wallClockOf(Date.parse('2027-10-31T01:30:00Z') / 1000, ZONE).dataOra).toBe('2027-10-31T02:30:00');
   });
 
-  it('one search per local date and party size', () => {
-    expect(searchKey(slotTime(EIGHT_PM, 4), ZONE)).toBe('2027-05-04|4');
-    expect(searchKey(slotTime(EIGHT_PM + 3600, 4), ZONE)).toBe(searchKey(slotTime(EIGHT_PM, 4), ZONE));
-    expect(searchKey(slotTime(EIGHT_PM, 2), ZONE)).not.toBe(searchKey(slotTime(EIGHT_PM, 4), ZONE));
+  it('the search a slot needs: its local date and party size', () => {
+    expect(searchOf(slotTime(EIGHT_PM, 4), ZONE)).toEqual({ date: '2027-05-04', covers: 4 });
+    expect(searchOf(slotTime(EIGHT_PM + 6 * 3600, 2), ZONE)).toEqual({ date: '2027-05-05', covers: 2 });
   });
 
   it('a slot is available when an offered time starts then and allows its duration, for our one service', () => {
@@ -110,6 +109,8 @@ describe('requests as operation variables', () => {
       ),
     ).toEqual({ kind: 'move', patch: { bookingDate: '2027-05-04T20:00:00', covers: 5 } });
     expect(updateIntent({ booking: { ...booking, status: 'CONFIRMED' } }, ZONE)).toBeNull();
+    // A guest's move keeps the party's turn time: a new duration alone changes nothing.
+    expect(updateIntent({ booking: { ...booking, slot: { duration_sec: 3600 } } }, ZONE)).toBeNull();
     expect(
       updateIntent({ update_mask: 'status', booking: { ...booking, slot: { start_sec: 1 } } }, ZONE),
     ).toBeNull();

@@ -15,7 +15,18 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
   Tavolo: ['sala', 'prenotazioni'],
   // `gestione|manage` (a guest token) is only in the answer to the channel that made the booking, never in an event.
-  Prenotazione: ['tavoli', 'effectiveDurationMinutes', 'endsAt', 'ospite', 'guest', 'gestione', 'manage'],
+  // `promemoria|reminders`: the promemoria subgraph's.
+  Prenotazione: [
+    'tavoli',
+    'effectiveDurationMinutes',
+    'endsAt',
+    'ospite',
+    'guest',
+    'gestione',
+    'manage',
+    'promemoria',
+    'reminders',
+  ],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],
 };

@@ -12,9 +12,6 @@ const BOOKING_FIELDS = 'id startsAt covers state effectiveDurationMinutes custom
  * the same rights. Not a second booking path.
  */
 const OPERATIONS = {
-  GoogleDisponibilita: `query GoogleDisponibilita($date: String!, $covers: Int!) {
-    disponibilita(date: $date, covers: $covers) { times { bookingDate durationMinutes } }
-  }`,
   GoogleCreaPrenotazione: `mutation GoogleCreaPrenotazione($input: PrenotazioneInput!) {
     createPrenotazione(input: $input) { ${BOOKING_FIELDS} }
   }`,
@@ -31,6 +28,27 @@ const OPERATIONS = {
 
 type OperationName = keyof typeof OPERATIONS;
 
+/** Party sizes one search operation asks about, at most (each is an alias: GRAPHQL_MAX_ALIASES bounds them too). */
+const MAX_PARTIES_PER_OPERATION = 25;
+
+/**
+ * The day's search for several party sizes in one operation (`p<covers>` aliases of `disponibilita`): prenotazione
+ * reads the day's tables, holds and slots once per request, so the parties share them. Ranges of parties give a
+ * few distinct documents, each planned once.
+ */
+function daySearchDocument(parties: readonly number[]): string {
+  const fields = parties.map((covers) => {
+    const key = resultKey(parties, covers);
+    const alias = key === 'disponibilita' ? '' : `${key}: `;
+    return `${alias}disponibilita(date: $date, covers: ${covers}) { times { bookingDate durationMinutes } }`;
+  });
+  return `query GoogleDisponibilita($date: String!) { ${fields.join(' ')} }`;
+}
+
+/** Where a party's answer is: one party's search goes without an alias (GRAPHQL_MAX_ALIASES may be 0). */
+const resultKey = (parties: readonly number[], covers: number) =>
+  parties.length > 1 ? `p${covers}` : 'disponibilita';
+
 /** Who an operation runs as (`Bearer <token>`), and the Google request it serves (its id in the access log). */
 export interface Acting {
   authorization: string;
@@ -39,17 +57,27 @@ export interface Acting {
 
 /** Runs one of the booking server's operations as the holder of `authorization` (`Bearer <token>`). */
 export class GoogleApi {
+  /** Party sizes one search operation asks about. */
+  readonly partiesPerOperation: number;
+
+  /** `maxAliases`: the operation limit of the gateway (and, in the same deployment, of the subgraphs). */
   constructor(
     private readonly apollo: ApolloServer<GatewayContext>,
     private readonly verifier: TokenVerifier,
-  ) {}
+    maxAliases: number,
+  ) {
+    this.partiesPerOperation = Math.max(1, Math.min(MAX_PARTIES_PER_OPERATION, maxAliases));
+  }
 
-  async disponibilita(auth: Acting, date: string, covers: number): Promise<OfferedTime[]> {
-    const data = await this.run<{ disponibilita: { times: OfferedTime[] } }>(auth, 'GoogleDisponibilita', {
-      date,
-      covers,
-    });
-    return data.disponibilita.times;
+  /** The offered times of `date` for each of `parties` (at most partiesPerOperation), in that order. */
+  async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<OfferedTime[][]> {
+    const data = await this.execute<Record<string, { times: OfferedTime[] }>>(
+      auth,
+      'GoogleDisponibilita',
+      daySearchDocument(parties),
+      { date },
+    );
+    return parties.map((covers) => data[resultKey(parties, covers)]!.times);
   }
 
   async create(auth: Acting, input: Record<string, unknown>): Promise<CopertoBooking> {
@@ -101,15 +129,20 @@ export class GoogleApi {
     ).integrazioneGoogle;
   }
 
-  private async run<T>(
+  private run<T>(auth: Acting, operationName: OperationName, variables: Record<string, unknown>): Promise<T> {
+    return this.execute<T>(auth, operationName, OPERATIONS[operationName], variables);
+  }
+
+  private async execute<T>(
     auth: Acting,
-    operationName: OperationName,
+    operationName: string,
+    query: string,
     variables: Record<string, unknown>,
   ): Promise<T> {
     const viewer = await this.verifier.verifyAuthorizationHeader(auth.authorization);
     const contextValue: GatewayContext = { viewer, ...auth };
     const response = await this.apollo.executeOperation(
-      { query: OPERATIONS[operationName], variables, operationName },
+      { query, variables, operationName },
       { contextValue },
     );
     if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');

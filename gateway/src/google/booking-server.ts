@@ -3,6 +3,7 @@ import { AppError, NotFoundError, UnavailableError } from '@coperto/errors';
 import type { Acting, GoogleApi } from './api-calls.js';
 import { boundedMap } from './bounded-map.js';
 import type { GoogleRecords, Merchant } from './canali-calls.js';
+import { offeredKey, searchDays } from './day-searches.js';
 import type { GoogleTokens } from './google-tokens.js';
 import {
   ALREADY_CANCELLED,
@@ -10,10 +11,8 @@ import {
   bookingInput,
   googleStatusOf,
   isAvailable,
-  offeredByStart,
   parseGoogleBookingId,
-  parseSearchKey,
-  searchKey,
+  searchOf,
   toGoogleBooking,
   updateIntent,
   type CopertoBooking,
@@ -28,8 +27,8 @@ import type {
   UpdateBookingRequest,
 } from './wire.js';
 
-/** Searches one BatchAvailabilityLookup runs at once (one per local date and party size). */
-const SEARCH_CONCURRENCY = 8;
+/** Bookings ListBookings reads at once. */
+const READ_CONCURRENCY = 8;
 /** How long a CreateBooking repeat waits for the first attempt's answer before asking Google to retry. */
 const PENDING_WAIT_MS = 5_000;
 const PENDING_POLL_MS = 100;
@@ -54,17 +53,17 @@ export class BookingServer {
     const merchant = await this.merchant(request.merchant_id);
     const acting = await this.asChannel(merchant, requestId);
     const { timeZone } = this.deps;
-    const keys = [...new Set(request.slot_time.map((slot) => searchKey(slot, timeZone)))];
-    const searches = await boundedMap(keys, SEARCH_CONCURRENCY, async (key) => {
-      const { date, covers } = parseSearchKey(key);
-      return offeredByStart(await this.deps.api.disponibilita(acting, date, covers), timeZone);
-    });
-    const offered = new Map(keys.map((key, index) => [key, searches[index]!]));
+    const wanted = new Map<string, Set<number>>();
+    for (const slot of request.slot_time) {
+      const { date, covers } = searchOf(slot, timeZone);
+      wanted.set(date, (wanted.get(date) ?? new Set()).add(covers));
+    }
+    const offered = await searchDays(this.deps.api, acting, wanted, timeZone);
     return {
-      slot_time_availability: request.slot_time.map((slot) => ({
-        slot_time: slot,
-        available: isAvailable(slot, offered.get(searchKey(slot, timeZone))!),
-      })),
+      slot_time_availability: request.slot_time.map((slot) => {
+        const { date, covers } = searchOf(slot, timeZone);
+        return { slot_time: slot, available: isAvailable(slot, offered.get(offeredKey(date, covers))!) };
+      }),
     };
   }
 
@@ -139,11 +138,11 @@ export class BookingServer {
   async listBookings(request: ListBookingsRequest, requestId: string): Promise<{ bookings: Booking[] }> {
     const userId = request.user_id;
     const merchantIds = await this.deps.records.userMerchants(userId);
-    const perMerchant = await boundedMap(merchantIds, SEARCH_CONCURRENCY, async (merchantId) => {
+    const perMerchant = await boundedMap(merchantIds, READ_CONCURRENCY, async (merchantId) => {
       const merchant = await this.deps.records.merchant(merchantId);
       if (!merchant) return [];
       const ids = await this.deps.records.bookingsOf(merchant, userId);
-      const bookings = await boundedMap(ids, SEARCH_CONCURRENCY, async (id) => {
+      const bookings = await boundedMap(ids, READ_CONCURRENCY, async (id) => {
         const acting = await this.asGuest(merchant, id, requestId);
         return this.deps.api.read(acting, id);
       });

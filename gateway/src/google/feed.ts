@@ -1,13 +1,11 @@
 import { localDateOf, localDatesBetween } from '@coperto/domain';
 import type { Acting, GoogleApi } from './api-calls.js';
-import { boundedMap } from './bounded-map.js';
+import { offeredKey, searchDays } from './day-searches.js';
 import type { GoogleTokens } from './google-tokens.js';
-import { offeredByStart } from './mapping.js';
 import { GOOGLE_SERVICE_ID, MAX_PARTY_SIZE } from './wire.js';
 
 /** The days a feed may cover (`giorni`): Google asks for at least 30 days of inventory. */
 export const FEED_DAYS = { min: 1, max: 90, default: 30 } as const;
-const SEARCH_CONCURRENCY = 8;
 
 /** One availability record of Google's availability feed. */
 export interface FeedAvailability {
@@ -78,12 +76,17 @@ export async function availabilityFeed(
   const last = localDateOf(new Date(request.now.getTime() + (request.days - 1) * 86_400_000), timeZone);
   const dates = localDatesBetween(first, last).slice(0, request.days);
   const parties = Array.from({ length: largest }, (_, index) => index + 1);
-  const searches = dates.flatMap((date) => parties.map((covers) => ({ date, covers })));
-  const offered = await boundedMap(searches, SEARCH_CONCURRENCY, async ({ date, covers }) =>
-    offeredByStart(await api.disponibilita(channel, date, covers), timeZone),
+  const offered = await searchDays(
+    api,
+    channel,
+    new Map(dates.map((date) => [date, new Set(parties)])),
+    timeZone,
   );
-  const availability = dates.flatMap((_, day) =>
-    dayAvailability(request.link.merchantId, offered.slice(day * largest, (day + 1) * largest)),
+  const availability = dates.flatMap((date) =>
+    dayAvailability(
+      request.link.merchantId,
+      parties.map((covers) => offered.get(offeredKey(date, covers))!),
+    ),
   );
   return {
     metadata: {

@@ -38,14 +38,15 @@ export function wallClockOf(startSec: number, zone: string): { date: string; dat
   return { date: local.slice(0, 10), dataOra: local.slice(0, 19) };
 }
 
-/** The search to run for a slot: one per local date and party size (`date|party`). */
-export function searchKey(slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>, zone: string): string {
-  return `${wallClockOf(seconds(slot.start_sec), zone).date}|${slot.resource_ids?.party_size ?? 0}`;
-}
-
-export function parseSearchKey(key: string): { date: string; covers: number } {
-  const [date, covers] = key.split('|') as [string, string];
-  return { date, covers: Number(covers) };
+/** The search a slot needs: its local date and its party size. */
+export function searchOf(
+  slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>,
+  zone: string,
+): { date: string; covers: number } {
+  return {
+    date: wallClockOf(seconds(slot.start_sec), zone).date,
+    covers: slot.resource_ids?.party_size ?? 0,
+  };
 }
 
 /** The offered times of one search by their start (seconds since the epoch), with the longest stay each allows. */
@@ -93,7 +94,11 @@ export function bookingInput(request: CreateBookingRequest, zone: string): Recor
   return input;
 }
 
-/** What UpdateBooking asks: cancel, or move (time, stay, party); null when it asks nothing Coperto changes. */
+/**
+ * What UpdateBooking asks: cancel, or move (time, party); null when it asks nothing Coperto changes. A move is a
+ * guest's change (docs/channels.md): placed again by the autoAssign rule for the party's turn time, so a new
+ * `duration_sec` is not taken.
+ */
 export type UpdateIntent = { kind: 'cancel' } | { kind: 'move'; patch: Record<string, unknown> } | null;
 
 export function updateIntent(request: UpdateBookingRequest, zone: string): UpdateIntent {
@@ -106,9 +111,6 @@ export function updateIntent(request: UpdateBookingRequest, zone: string): Updat
   const patch: Record<string, unknown> = {};
   if (asked('start_sec', slot.start_sec !== undefined) && slot.start_sec !== undefined) {
     patch.bookingDate = wallClockOf(seconds(slot.start_sec), zone).dataOra;
-  }
-  if (asked('duration_sec', slot.duration_sec !== undefined) && slot.duration_sec !== undefined) {
-    patch.durationMinutes = Math.ceil(seconds(slot.duration_sec) / 60);
   }
   const party = slot.resources?.party_size;
   if (asked('party_size', party !== undefined) && party !== undefined) patch.covers = party;

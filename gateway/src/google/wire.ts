@@ -98,10 +98,12 @@ export const MAX_SLOT_TIMES = 20_000;
 /** The largest party a slot may name: the availability search's own limit. */
 export const MAX_PARTY_SIZE = 1000;
 
+/** Seconds (an instant since the epoch, or a duration): at most 11 digits, so every instant is a valid date. */
+const MAX_SECONDS = 99_999_999_999;
 const int64 = {
   anyOf: [
-    { type: 'integer', minimum: 0 },
-    { type: 'string', pattern: '^[0-9]{1,15}$' },
+    { type: 'integer', minimum: 0, maximum: MAX_SECONDS },
+    { type: 'string', pattern: '^[0-9]{1,11}$' },
   ],
 };
 const id = (maxLength: number) => ({ type: 'string', minLength: 1, maxLength });

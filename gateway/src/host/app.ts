@@ -197,7 +197,7 @@ export async function startGatewayApp(
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
   const { subgraphs, executors, channelDirectory, client } = await hostSubgraphsInProcess({
-    factories: subgraphFactories,
+    factories: subgraphFactories(config),
     deps: {
       store: deps.store!,
       cache: deps.cache,

@@ -282,7 +282,13 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   registerFloorPlan(app);
   registerBookingPages(app);
   if (deps.google) {
-    mountGoogle(app, { ...deps.google, apollo, verifier: deps.verifier, authenticate: restContext });
+    mountGoogle(app, {
+      ...deps.google,
+      apollo,
+      verifier: deps.verifier,
+      maxAliases: operationLimits.maxAliases,
+      authenticate: restContext,
+    });
   }
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw)),

@@ -4,12 +4,15 @@ import { createCanaliSubgraph } from '@coperto/subgraph-canali';
 import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createOspitiSubgraph } from '@coperto/subgraph-ospiti';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
+import { createPromemoriaSubgraph, mailSettingsOf } from '@coperto/subgraph-promemoria';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
-import type { SUBGRAPH_NAMES } from '../config.js';
+import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
-/** Every subgraph the embedded mode hosts in-process, by its supergraph name. */
-export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> = {
+/** Every subgraph the embedded mode hosts in-process, by its supergraph name (promemoria with its SMTP settings). */
+export const subgraphFactories = (
+  config: GatewayConfig,
+): Record<(typeof SUBGRAPH_NAMES)[number], SubgraphFactory> => ({
   tavolo: createTavoloSubgraph,
   sala: createSalaSubgraph,
   prenotazione: createPrenotazioneSubgraph,
@@ -17,4 +20,5 @@ export const subgraphFactories: Record<(typeof SUBGRAPH_NAMES)[number], Subgraph
   capacity: createCapacitySubgraph,
   canali: createCanaliSubgraph,
   ospiti: createOspitiSubgraph,
-};
+  promemoria: (deps) => createPromemoriaSubgraph(deps, mailSettingsOf(config)),
+});

@@ -14,6 +14,7 @@ import {
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
 import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
+import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
@@ -212,6 +213,10 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'ListOspiti.$tag': text(GUEST_LIMITS.labelMaxLength),
   'ListOspiti.$limite': int(1, GUEST_LIMITS.searchMaxLimit),
   'UnisciOspiti.$ospiteId': text(200, { required: true }),
+  'ImpostazioniPromemoriaInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'ImpostazioniPromemoriaInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'RegolaPromemoriaInput.orePrima': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
+  'RegolaPromemoriaInput.hoursBefore': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
   ...prefixed('ProductionCategoryInput', CATEGORY),
   ...prefixed('ProductionCategoryPatch', CATEGORY),
   'SlotConfigInput.slotMinutes': { ...int(...SLOT_MINUTES_RANGE), ...notNull },

@@ -10,6 +10,7 @@ import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
 import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
+import { promemoriaOperations } from './operations/promemoria.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -26,6 +27,7 @@ export const operations = {
   ...canaliOperations,
   ...ospitiOperations,
   ...integrazioniOperations,
+  ...promemoriaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

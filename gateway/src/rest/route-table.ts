@@ -8,6 +8,7 @@ import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
+import { promemoriaRoutes } from './routes/promemoria.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -27,6 +28,7 @@ export const routes: readonly RestRoute[] = [
   ...canaliRoutes,
   ...ospitiRoutes,
   ...integrazioniRoutes,
+  ...promemoriaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

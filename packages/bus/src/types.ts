@@ -10,7 +10,12 @@ export type WaitlistEventType =
 
 /** The event types of the interface (section 6), and the waitlist's. */
 export type RestaurantEventType =
-  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled' | WaitlistEventType;
+  | 'tables.status'
+  | 'bookings.created'
+  | 'bookings.updated'
+  | 'bookings.cancelled'
+  | WaitlistEventType
+  | 'reminders.due';
 
 /** The subject type every waitlist change is published on. */
 export const WAITLIST_SUBJECT_TYPE = 'waitlist.updated';

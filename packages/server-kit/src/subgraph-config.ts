@@ -15,6 +15,7 @@ export const ALL_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
 ] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */

@@ -36,15 +36,15 @@ export interface Subgraph<Context = unknown> {
    */
   readonly eventConsumers?: readonly EventConsumer[];
   /**
-   * The subgraph's per-tenant state kept across requests, each with its bound (docs/scaling.md): reported by
-   * the hosting process's metrics as `bounded_state_*{structure="<subgraph>_<name>"}`. Names are fixed.
-   */
-  readonly bounded?: () => Readonly<Record<string, BoundedStats>>;
-  /**
    * Background work beside the requests (a `@coperto/scheduler` poll loop): the hosting process starts each once
    * it serves (its outbox relay running) and stops it before the relay and the store close.
    */
   readonly workers?: readonly SubgraphWorker[];
+  /**
+   * The subgraph's per-tenant state kept across requests, each with its bound (docs/scaling.md): reported by
+   * the hosting process's metrics as `bounded_state_*{structure="<subgraph>_<name>"}`. Names are fixed.
+   */
+  readonly bounded?: () => Readonly<Record<string, BoundedStats>>;
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
 }

@@ -2,3 +2,4 @@ export * from './servers.js';
 export * from './server-urls.js';
 export * from './tokens.js';
 export * from './deferred.js';
+export * from './mailpit.js';

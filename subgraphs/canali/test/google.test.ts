@@ -28,6 +28,7 @@ const bookingServer = async (tenantId: string) => `Bearer ${(await issuer.google
 describe("canali's Reserve with Google records", () => {
   let hosted: InProcessSubgraphs;
   let close: () => Promise<void>;
+  let clock = Date.now();
   const call = (document: TypedDocumentNode<Record<string, unknown>, Vars>, vars: Vars, auth: string) =>
     hosted.client.request('canali', document, vars, auth);
   const tenant = async () => {
@@ -48,7 +49,7 @@ describe("canali's Reserve with Google records", () => {
     (await call(MERCHANT, { m: merchantId }, auth)).googleMerchant;
 
   beforeAll(async () => {
-    ({ hosted, close } = await hostCanali());
+    ({ hosted, close } = await hostCanali(() => new Date(clock)));
   });
   afterAll(() => close());
 
@@ -148,6 +149,21 @@ describe("canali's Reserve with Google records", () => {
       status: 'claimed',
       answer: null,
     });
+  });
+
+  it('a claim left pending past 30 s (its attempt died) is taken over by one repeat', async () => {
+    const t = await tenant();
+    expect((await call(CLAIM, { t: 'tok-3' }, t.server)).claimGoogleBooking).toMatchObject({
+      status: 'claimed',
+    });
+    clock += 29_000;
+    expect((await call(CLAIM, { t: 'tok-3' }, t.server)).claimGoogleBooking).toMatchObject({
+      status: 'pending',
+    });
+    clock += 2_000;
+    const repeats = await Promise.all(Array.from({ length: 4 }, () => call(CLAIM, { t: 'tok-3' }, t.server)));
+    const statuses = repeats.map((r) => (r.claimGoogleBooking as { status: string }).status).sort();
+    expect(statuses).toEqual(['claimed', 'pending', 'pending', 'pending']);
   });
 
   it('a released claim (a failure that made no booking) is claimed again by the retry', async () => {

@@ -40,8 +40,8 @@ function processVerifier(activeForMs: number) {
   return { verifier, bind: (directory: ChannelDirectory) => channels.bind(directory) };
 }
 
-/** The canali subgraph hosted in-process on an embedded store in a temporary directory. */
-export async function hostCanali(): Promise<{
+/** The canali subgraph hosted in-process on an embedded store in a temporary directory (`now`: its clock). */
+export async function hostCanali(now?: () => Date): Promise<{
   hosted: InProcessSubgraphs;
   store: DocumentStore;
   close: () => Promise<void>;
@@ -58,6 +58,7 @@ export async function hostCanali(): Promise<{
       serviceTokens: createServiceTokenIssuer({ secret: TEST_SERVICE_TOKEN_SECRET }),
       timeZone: 'Europe/Rome',
       onEventsWritten: () => {},
+      ...(now ? { now } : {}),
     },
   });
   bind(hosted.channelDirectory);

@@ -54,6 +54,11 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'VoceAttesa',
     summary: 'The entry was cancelled; data is the entry.',
   },
+  'reminders.due': {
+    record: 'PromemoriaDovuto',
+    summary:
+      "A booking's reminder came due (promemoria, docs/reminders.md): once per reminder and start, for SMS or messaging integrations; data is the booking and its guest's manage link.",
+  },
 };
 
 /**

@@ -62,6 +62,12 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+/** Replaces the rules; the bookings still to come are planned again at once. */
+export type ImpostazioniPromemoriaInput = {
+  promemoria?: Array<RegolaPromemoriaInput> | null | undefined;
+  reminders?: Array<RegolaPromemoriaInput> | null | undefined;
+};
+
 export type IntegrazioneGoogleInput = {
   /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
   merchantId: string;
@@ -172,6 +178,12 @@ export type ProductionCategoryInput = {
 export type ProductionCategoryPatch = {
   name?: string | null | undefined;
   capacityPerSlot?: number | null | undefined;
+};
+
+/** English or Italian names; when both are sent the English one wins. */
+export type RegolaPromemoriaInput = {
+  orePrima?: number | null | undefined;
+  hoursBefore?: number | null | undefined;
 };
 
 export type SalaInput = {
@@ -775,6 +787,20 @@ export type LinkGoogleMutationVariables = Exact<{
 
 export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
 
+export type GetImpostazioniPromemoriaQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetImpostazioniPromemoriaQuery = { impostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
+
+export type ImpostazioniPromemoriaFieldsFragment = { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> };
+
+export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
+  input: ImpostazioniPromemoriaInput;
+}>;
+
+
+export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -839,4 +865,6 @@ export interface OperationResults {
   OblioOspite: OblioOspiteMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
+  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
+  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
 }
