@@ -74,12 +74,22 @@ const config: CodegenConfig = {
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
       VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
     }),
+    ...subgraphResolverTypes('promemoria', 'PromemoriaContext', {
+      Promemoria: '../promemoria-service.js#ReminderView',
+      RegolaPromemoria: '../plan.js#ReminderRule',
+      ImpostazioniPromemoria: '../promemoria-service.js#ReminderSettings',
+      Prenotazione: "FederationReferenceTypes['Prenotazione']",
+    }),
     ...subgraphResolverTypes('garanzie', 'GaranzieContext', {
       Garanzia: '../garanzia-record.js#GaranziaRecord',
       PoliticaGaranzie: '../policy-service.js#PolicyView',
       RegolaGaranzia: '../policy.js#Regola',
       PenaleGaranzia: '../policy.js#Penale',
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
+    }),
+    ...subgraphResolverTypes('webhooks', 'WebhooksContext', {
+      Webhook: '../webhook-view.js#WebhookView',
+      ConsegnaWebhook: '../webhook-view.js#DeliveryView',
     }),
     ...subgraphResolverTypes(
       'bookings',

@@ -32,6 +32,11 @@ if [ ! -f "$cache/classes/MongoTestServer.class" ] || [ "$src/MongoTestServer.ja
   mkdir -p "$cache/classes"
   javac -d "$cache/classes" -cp "$lib/*" "$src/MongoTestServer.java"
 fi
+# mailpit: the SMTP server (and HTTP API to read what arrived) the reminder tests send to (packages/testkit/src/mailpit.ts).
+if [ ! -x "$root/.cache/go-bin/mailpit" ]; then
+  echo "install-test-servers: go install github.com/axllent/mailpit@v1.33.1"
+  GOBIN="$root/.cache/go-bin" go install github.com/axllent/mailpit@v1.33.1
+fi
 echo "install-test-servers: nats-server $(nats-server --version 2>&1 | head -1 | awk '{print $NF}'), redis-server $(redis-server --version | awk '{print $3}'), mongo-java-server 1.47.0"
 
 # stripe-mock (garanzie's tests: Stripe's API with canned fixtures), built from source into .cache/go-bin.

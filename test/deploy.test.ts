@@ -12,6 +12,7 @@ import {
   serviceConfigSchema,
   SHUTDOWN_STEPS_MARGIN_MS,
 } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { TEST_JWT_SECRET } from '@coperto/testkit';
 import { describe, expect, it } from 'vitest';
 import { parse, parseAllDocuments } from 'yaml';
@@ -31,7 +32,9 @@ const SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
@@ -46,7 +49,9 @@ const APP_PORTS: Record<ProcessName, number> = {
   capacity: 4005,
   canali: 4006,
   ospiti: 4007,
+  promemoria: 4009,
   garanzie: 4008,
+  webhooks: 4010,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -57,7 +62,9 @@ const ENTRIES: Record<ProcessName, string> = {
   capacity: 'subgraphs/capacity/src/index.ts',
   canali: 'subgraphs/canali/src/index.ts',
   ospiti: 'subgraphs/ospiti/src/index.ts',
+  promemoria: 'subgraphs/promemoria/src/index.ts',
   garanzie: 'subgraphs/garanzie/src/index.ts',
+  webhooks: 'subgraphs/webhooks/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');
@@ -115,10 +122,12 @@ const KNOWN_ENV: Record<'gateway' | 'subgraph', ReadonlySet<string>> = {
   subgraph: new Set([...Object.keys(serviceConfigSchema.shape), ...SUBGRAPH_URL_VARS, ...RUNTIME_ENV]),
 };
 const kindOf = (name: ProcessName) => (name === 'gateway' ? 'gateway' : 'subgraph');
-/** garanzie also reads Stripe's key and API base (declared in the gateway's config too, for embedded mode). */
-const STRIPE_ENV = gatewayKeys.filter((key) => key.startsWith('STRIPE_') && key !== 'STRIPE_WEBHOOK_SECRET');
-const knownEnv = (name: ProcessName): ReadonlySet<string> =>
-  name === 'garanzie' ? new Set([...KNOWN_ENV.subgraph, ...STRIPE_ENV]) : KNOWN_ENV[kindOf(name)];
+/** Variables only one subgraph reads (its own config.ts; garanzie's are declared in the gateway's config too, for
+ * embedded mode). */
+const OWN_ENV: Partial<Record<ProcessName, readonly string[]>> = {
+  promemoria: Object.keys(mailSettingsShape),
+  garanzie: gatewayKeys.filter((key) => key.startsWith('STRIPE_') && key !== 'STRIPE_WEBHOOK_SECRET'),
+};
 
 const SECRET_VARS: readonly string[] = SECRET_VARIABLES;
 
@@ -130,7 +139,9 @@ type Env = Record<string, string>;
 
 /** Parses a process's environment with the process's own reader and checks what distributed mode needs. */
 function checkDistributedEnv(name: ProcessName, env: Env) {
-  const unknown = Object.keys(env).filter((key) => !knownEnv(name).has(key));
+  const unknown = Object.keys(env).filter(
+    (key) => !KNOWN_ENV[kindOf(name)].has(key) && !(OWN_ENV[name] ?? []).includes(key),
+  );
   expect(unknown, `${name}: variables no code reads`).toEqual([]);
   expect(env.APOLLO_TELEMETRY_DISABLED, `${name}: APOLLO_TELEMETRY_DISABLED`).toBe('1');
 

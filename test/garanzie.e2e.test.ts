@@ -7,9 +7,8 @@ import { mintToken, newTenantId } from '@coperto/testkit';
 import { MODES, SHARED_STACK_ENV, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
-/** The shared stacks run with stripe-mock and this webhook secret (test/support/modes.ts). */
-const WEBHOOK_SECRET = SHARED_STACK_ENV.STRIPE_WEBHOOK_SECRET;
-const signer = new Stripe('sk_test_coperto');
+const { STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_SECRET_KEY } = SHARED_STACK_ENV;
+const signer = new Stripe(STRIPE_SECRET_KEY);
 
 /** A local wall-clock time `hours` from now (Europe/Rome), on the quarter hour. */
 function localIn(hours: number): string {

@@ -3,11 +3,11 @@
 // instance it was on restarts. Every change arrives once, in order. Both modes (embedded: the in-process log;
 // distributed: the JetStream stream read by a gateway that never saw the events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts, mintToken, newTenantId } from '@coperto/testkit';
+import { freePorts, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
 import { resumingScreen } from '../gateway/test/support/resuming-screen.js';
 import { graphqlWsClient } from '../gateway/test/support/ws-clients.js';
 import { MODES, startStack } from './support/modes.js';
-import { startProcess, type ProcessHandle, type Stack } from './support/stack.js';
+import { startDistributed, startProcess, type ProcessHandle, type Stack } from './support/stack.js';
 
 const STATUSES = ['occupied', 'dirty', 'free'] as const;
 const CHANGES = 60;
@@ -41,10 +41,13 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
   let screenPorts: { app: number; health: number; metrics: number };
 
   beforeAll(async () => {
-    stack = await startStack(mode);
     token = await mintToken({ tenantId: newTenantId() });
-    if (mode === 'distributed') {
-      const processes = (stack as Stack & { processes: ProcessHandle[] }).processes;
+    if (mode === 'embedded') stack = await startStack(mode);
+    else {
+      // This file stops and starts a gateway: a distributed stack of its own, whose gateway's settings it copies.
+      const own = await startDistributed({ ...serverUrls(), database: uniqueName('resume') });
+      stack = own;
+      const processes = own.processes;
       const [app, health, metrics] = (await freePorts(3)) as [number, number, number];
       screenPorts = { app, health, metrics };
       screenGateway = await startProcess(
@@ -75,11 +78,17 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
       id: data.tableStatusChanged.id as string,
       status: data.tableStatusChanged.data.status as string,
     }));
-    // Live first (subscribing has no acknowledgement): the first change must reach the screen.
-    await setStatus(STATUSES[0]);
-    await until(() => screen.received.length === 1, 'the first event');
-
-    const sent: string[] = [STATUSES[0]];
+    // Live first. Subscribing has no acknowledgement: change the status until a change reaches the screen; from
+    // then on every change must, and those before it never count.
+    let n = 0;
+    const next = () => STATUSES[n++ % STATUSES.length]!;
+    for (let tries = 0; screen.received.length === 0; tries++) {
+      if (tries === 30) throw new Error('the subscription never went live');
+      await setStatus(next());
+      await until(() => screen.received.length > 0, 'the first event', 1000).catch(() => {});
+    }
+    await sleep(200);
+    const sent: string[] = screen.received.map((e) => e.status);
     let restart: Promise<void> | undefined;
     for (let i = 1; i < CHANGES; i++) {
       if (i === DROP_AT) {
@@ -97,7 +106,7 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
           })();
         } else screen.drop();
       }
-      const status = STATUSES[i % STATUSES.length]!;
+      const status = next();
       await setStatus(status);
       sent.push(status);
       await sleep(10);
@@ -110,6 +119,10 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
     expect(screen.received.map((e) => e.status)).toEqual(sent);
     expect(new Set(screen.received.map((e) => e.id)).size).toBe(sent.length);
     await screen.dispose();
+    // The gateway the screen resumed on counted it.
+    const metricsUrl = screenGateway ? `http://127.0.0.1:${screenPorts.metrics}/metrics` : stack.metricsUrl;
+    const metrics = await (await fetch(metricsUrl)).text();
+    expect(metrics).toMatch(/^graphql_ws_resumes_total\{[^}]*outcome="resumed"[^}]*\} [1-9]/m);
   });
 
   it('tells a screen to reload when it asks to resume after an event it cannot replay', async () => {

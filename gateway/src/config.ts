@@ -1,5 +1,6 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { stripeSettingsShape } from '@coperto/subgraph-garanzie';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
@@ -13,13 +14,17 @@ export const SUBGRAPH_NAMES = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
+  /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
+  ...mailSettingsShape,
   /** Embedded mode hosts garanzie: its Stripe key and API base (docs/payments.md). */
   ...stripeSettingsShape,
   /** Stripe's webhook signing secret (whsec_…): POST /webhooks/stripe verifies each event with it; unset = 503. */
@@ -53,6 +58,8 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
   /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
   SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
+  /** Embedded mode, the webhooks subgraph hosted here: endpoints may be private addresses (tests only). */
+  WEBHOOKS_ALLOW_PRIVATE: envBoolean.default(false),
 });
 
 export type GatewayConfig = Omit<

@@ -43,12 +43,15 @@ describe('resuming subscriptions (after)', () => {
   let feed: EventFeed;
   let groups: SubscriptionGroups;
   let executions: ReturnType<typeof vi.fn>;
+  let outcomes: string[];
 
   beforeEach(async () => {
     source = createMemoryBus({ replayLog: { maxEvents: 1000, maxAgeMs: 60_000 } });
     feed = await startEventFeed(source, createLogger({ name: 'test', level: 'silent' }));
     executions = vi.fn((args: ExecutionArgs) => execute(args));
+    outcomes = [];
     groups = createSubscriptionGroups({
+      onResume: (outcome) => outcomes.push(outcome),
       schema: createSubscriptionSchema({ bus: feed.bus }),
       execute: executions as (args: ExecutionArgs) => ExecutionResult,
       replay: replayerOf(source, { windowMs: 60_000, maxEvents: 50 }),
@@ -88,6 +91,7 @@ describe('resuming subscriptions (after)', () => {
     await publish('t_a', 'live');
     await eventually(() => screen.subjects().length === 4, 'the live event');
     expect(screen.subjects()).toEqual(['m1', 'm2', 'm3', 'live']);
+    expect(outcomes).toEqual(['resumed']);
   });
 
   it('has no gap and no duplicate at the seam while events keep coming', async () => {
@@ -142,6 +146,7 @@ describe('resuming subscriptions (after)', () => {
       expect(screen.subjects()).toEqual([]);
     }
     expect(groups.members).toBe(0);
+    expect(outcomes).toEqual(['unknown', 'unknown']);
   });
 
   it('refuses with RELOAD_REQUIRED when more events followed than a replay gives', async () => {
@@ -152,6 +157,7 @@ describe('resuming subscriptions (after)', () => {
       expect.objectContaining({ code: 'RELOAD_REQUIRED', reason: 'too-many' }),
     ]);
     expect(screen.subjects()).toEqual([]);
+    expect(outcomes).toEqual(['too-many']);
   });
 
   it('refuses an after that is no ID', async () => {

@@ -15,7 +15,7 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
   Tavolo: ['sala', 'prenotazioni'],
   // `gestione|manage` (a guest token) is only in the answer to the channel that made the booking, never in an event.
-  // `garanzia|guarantee`: the garanzie subgraph's (its clientSecret is for staff and the guest only).
+  // `promemoria|reminders`: the promemoria subgraph's. `garanzia|guarantee`: the garanzie subgraph's (its clientSecret is for staff and the guest only).
   Prenotazione: [
     'tavoli',
     'effectiveDurationMinutes',
@@ -24,11 +24,15 @@ const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
     'guest',
     'gestione',
     'manage',
+    'promemoria',
+    'reminders',
     'garanzia',
     'guarantee',
   ],
   // The guest: the ospiti subgraph's.
   VoceAttesa: ['ospite', 'guest'],
+  // Shown only in the answer that made it.
+  Webhook: ['secret'],
 };
 const ONLY_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
   Tavolo: ['previousStatus'],
@@ -78,6 +82,7 @@ describe("the subscription schema's record types", () => {
         'TableStatus',
         'Tavolo',
         'VoceAttesa',
+        'Webhook',
       ].sort(),
     );
   });

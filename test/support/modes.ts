@@ -25,21 +25,25 @@ let embedded: Promise<EmbeddedStack> | undefined;
 
 /**
  * Settings every shared stack runs with beside stack.ts's defaults: the partner credentials Google's booking
- * server asks for, and garanzie's Stripe (the global setup's stripe-mock, a webhook secret), made for this process
- * and never written anywhere.
+ * server asks for, Stripe pointed at the suite's stripe-mock with a webhook signing secret (secrets made for
+ * this process, never written anywhere), and webhooks allowed to the tests' loopback receivers.
  */
 export const SHARED_STACK_ENV = {
   GOOGLE_BOOKING_USER: 'google-partner',
   GOOGLE_BOOKING_PASSWORD: randomBytes(18).toString('base64url'),
-  STRIPE_SECRET_KEY: 'sk_test_coperto',
-  STRIPE_API_BASE: stripeMockUrl(),
-  STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(18).toString('base64url')}`,
+  STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
+  STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+  // Webhook endpoints on this machine (the tests' receivers listen on loopback).
+  WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;
+
+/** SHARED_STACK_ENV and the stripe-mock the global setup started. */
+const sharedStackEnv = () => ({ ...SHARED_STACK_ENV, STRIPE_API_BASE: stripeMockUrl() });
 let distributed: Promise<DistributedStack> | undefined;
 
 export function sharedEmbedded(): Promise<EmbeddedStack> {
   embedded ??= kept(
-    startEmbedded(SHARED_STACK_ENV).then((stack) => {
+    startEmbedded(sharedStackEnv()).then((stack) => {
       process.once('exit', () => rmSync(stack.dataDir, { recursive: true, force: true }));
       return stack;
     }),
@@ -57,7 +61,7 @@ export function sharedDistributed(): Promise<DistributedStack> {
       natsUrl,
       redisUrl,
       database: uniqueName('e2e'),
-      extraEnv: SHARED_STACK_ENV,
+      extraEnv: sharedStackEnv(),
     }),
     () => (distributed = undefined),
   );

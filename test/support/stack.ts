@@ -203,7 +203,9 @@ export const DISTRIBUTED_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 type DistributedOptions = {

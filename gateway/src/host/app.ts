@@ -66,6 +66,12 @@ export async function startGatewayApp(
       remoteUrls[name] = target;
       return new AuthForwardingDataSource(target);
     };
+    const subscriptionResumes = new Counter({
+      name: 'graphql_ws_resumes_total',
+      help: 'Subscriptions started with after, by outcome: resumed, or why not (unknown, too-many, unavailable)',
+      labelNames: ['outcome'],
+      registers: [metrics.registry],
+    });
     const sharedFetches = new Counter({
       name: 'gateway_subgraph_fetches_shared_total',
       help: 'Subgraph fetches answered by an identical fetch of the same token already in flight',
@@ -107,6 +113,7 @@ export async function startGatewayApp(
         maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
         maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
       },
+      onSubscriptionResume: (outcome) => subscriptionResumes.inc({ outcome }),
       subscriptionReplay: {
         windowMs: config.SUBSCRIPTION_REPLAY_WINDOW_MS,
         maxEvents: config.SUBSCRIPTION_REPLAY_MAX_EVENTS,

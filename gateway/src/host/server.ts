@@ -75,6 +75,8 @@ export interface GatewayDeps {
   subscriptionCaps?: Partial<ConnectionCapLimits>;
   /** How far back a subscription with `after` may resume (SUBSCRIPTION_REPLAY_*). Default: replay-bounds.ts. */
   subscriptionReplay?: ReplayBounds;
+  /** Told how each subscription with `after` went (the gateway counts them: graphql_ws_resumes_total). */
+  onSubscriptionResume?: (outcome: string) => void;
   /** Per-tenant fairness on /graphql and /api, after the token is verified (tenant-rate-limit.ts). */
   rateLimit?: RateLimitCheck;
   logger: Logger;
@@ -313,6 +315,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
     ...(deps.subscriptionCaps ? { caps: deps.subscriptionCaps } : {}),
     replay: replayerOf(deps.bus, deps.subscriptionReplay ?? DEFAULT_REPLAY_BOUNDS),
+    ...(deps.onSubscriptionResume ? { onResume: deps.onSubscriptionResume } : {}),
   });
 
   let closing: Promise<void> | undefined;

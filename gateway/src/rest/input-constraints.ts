@@ -20,6 +20,7 @@ import {
 } from '@coperto/subgraph-garanzie';
 import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
+import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
@@ -35,6 +36,7 @@ import {
   LOCK_TTL_SECONDS,
   MAX_TABLE_SIDE,
 } from '@coperto/subgraph-tavolo';
+import { EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_URL_PATTERN } from '@coperto/subgraph-webhooks';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './date-patterns.js';
 
 /** A local wall-clock time 'HH:MM' (00:00..23:59). */
@@ -161,6 +163,17 @@ const CATEGORY = {
   capacityPerSlot: { ...int(0, MAX_CAPACITY_PER_SLOT), ...notNull },
 };
 
+/** A webhook endpoint: its URL's shape (whether it resolves to a public address is state: a 400 the route names) and event types. */
+const webhookUrl: FieldConstraint = { maxLength: WEBHOOK_LIMITS.urlMaxLength, pattern: WEBHOOK_URL_PATTERN };
+const eventTypes: FieldConstraint = { items: { enum: [...EVENT_TYPES] } };
+const WEBHOOK = {
+  url: { ...webhookUrl, ...notNull },
+  eventi: { ...eventTypes, ...notNull },
+  events: { ...eventTypes, ...notNull },
+  attivo: notNull,
+  active: notNull,
+};
+
 const CANALE = {
   nome: text(CANALE_LIMITS.nomeMaxLength),
   name: text(CANALE_LIMITS.nomeMaxLength),
@@ -256,6 +269,13 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'ListOspiti.$tag': text(GUEST_LIMITS.labelMaxLength),
   'ListOspiti.$limite': int(1, GUEST_LIMITS.searchMaxLimit),
   'UnisciOspiti.$ospiteId': text(200, { required: true }),
+  'ImpostazioniPromemoriaInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'ImpostazioniPromemoriaInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'RegolaPromemoriaInput.orePrima': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
+  'RegolaPromemoriaInput.hoursBefore': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
+  ...prefixed('NuovoWebhook', WEBHOOK),
+  ...prefixed('WebhookPatch', WEBHOOK),
+  'ConsegneWebhook.$limite': int(1, WEBHOOK_LIMITS.deliveriesMax),
   ...prefixed('ProductionCategoryInput', CATEGORY),
   ...prefixed('ProductionCategoryPatch', CATEGORY),
   'SlotConfigInput.slotMinutes': { ...int(...SLOT_MINUTES_RANGE), ...notNull },

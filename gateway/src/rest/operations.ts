@@ -11,9 +11,11 @@ import { disponibilitaOperations } from './operations/disponibilita.js';
 import { garanzieOperations } from './operations/garanzie.js';
 import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
+import { promemoriaOperations } from './operations/promemoria.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
+import { webhooksOperations } from './operations/webhooks.js';
 
 export const operations = {
   ...tavoliOperations,
@@ -27,7 +29,9 @@ export const operations = {
   ...canaliOperations,
   ...ospitiOperations,
   ...garanzieOperations,
+  ...webhooksOperations,
   ...integrazioniOperations,
+  ...promemoriaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

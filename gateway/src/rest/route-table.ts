@@ -9,9 +9,11 @@ import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { garanzieRoutes } from './routes/garanzie.js';
 import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
+import { promemoriaRoutes } from './routes/promemoria.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
+import { webhooksRoutes } from './routes/webhooks.js';
 
 export type { HttpMethod, RestRoute } from './rest-route.js';
 
@@ -28,7 +30,9 @@ export const routes: readonly RestRoute[] = [
   ...canaliRoutes,
   ...ospitiRoutes,
   ...garanzieRoutes,
+  ...webhooksRoutes,
   ...integrazioniRoutes,
+  ...promemoriaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -65,6 +65,8 @@ export interface SubscriptionGroupsOptions {
   execute?: Executor;
   /** Reads what a subscription with `after` missed. Without it, every `after` is refused (RELOAD_REQUIRED). */
   replay?: Replayer;
+  /** Told how each subscription with `after` went: `resumed`, or the RELOAD_REQUIRED reason. */
+  onResume?: (outcome: string) => void;
 }
 
 /**
@@ -247,6 +249,7 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
         seam: member.seam,
         ended: () => ended,
       });
+      options.onResume?.(String(refused?.errors?.[0]?.extensions?.['reason'] ?? 'resumed'));
     }
     if (refused) {
       member.end();

@@ -56,6 +56,8 @@ export interface SubscriptionServerOptions {
   execute?: Executor;
   /** Reads what a subscription with `after` missed (the source bus's stored events). Without it, `after` is refused. */
   replay?: Replayer;
+  /** Told how each subscription with `after` went (`resumed`, `unknown`, `too-many`, `unavailable`). */
+  onResume?: (outcome: string) => void;
 }
 
 export interface SubscriptionServer {
@@ -109,6 +111,7 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
     schema,
     ...(options.execute ? { execute: options.execute } : {}),
     ...(options.replay ? { replay: options.replay } : {}),
+    ...(options.onResume ? { onResume: options.onResume } : {}),
   });
   const wss = new WebSocketServer({
     server: options.httpServer,

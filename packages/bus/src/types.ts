@@ -8,9 +8,15 @@ export type { CloudEvent };
 export type WaitlistEventType =
   'waitlist.added' | 'waitlist.notified' | 'waitlist.seated' | 'waitlist.left' | 'waitlist.cancelled';
 
-/** The event types of the interface (section 6), and the waitlist's. */
+/** The event types of the interface (section 6), the waitlist's, and a webhook endpoint switched off. */
 export type RestaurantEventType =
-  'tables.status' | 'bookings.created' | 'bookings.updated' | 'bookings.cancelled' | WaitlistEventType;
+  | 'tables.status'
+  | 'bookings.created'
+  | 'bookings.updated'
+  | 'bookings.cancelled'
+  | WaitlistEventType
+  | 'reminders.due'
+  | 'webhooks.disabled';
 
 /** The subject type every waitlist change is published on. */
 export const WAITLIST_SUBJECT_TYPE = 'waitlist.updated';

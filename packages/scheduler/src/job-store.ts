@@ -39,6 +39,11 @@ export class JobStore {
     return this.jobs.findById(jobId(tenant, key));
   }
 
+  /** The tenant's jobs of these keys that exist, in no order (one query). */
+  getMany(tenant: string, keys: readonly string[]): Promise<JobRecord[]> {
+    return this.jobs.findByIds(keys.map((key) => jobId(tenant, key)));
+  }
+
   /** The tenant's jobs whose key starts with `prefix`, by key. */
   list(tenant: string, prefix: string): Promise<JobRecord[]> {
     return this.jobs.find(

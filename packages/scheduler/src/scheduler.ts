@@ -105,6 +105,11 @@ export class Scheduler {
     return this.jobs.get(tenantId, key);
   }
 
+  /** The tenant's jobs of these keys that exist, in no order (one store query whatever the number). */
+  getMany(tenantId: TenantId, keys: readonly string[]): Promise<JobRecord[]> {
+    return this.jobs.getMany(tenantId, keys);
+  }
+
   /** The tenant's jobs whose key starts with `prefix` (at most 1000), by key. */
   list(tenantId: TenantId, prefix: string): Promise<JobRecord[]> {
     return this.jobs.list(tenantId, prefix);

@@ -15,7 +15,9 @@ export const ALL_SUBGRAPHS = [
   'capacity',
   'canali',
   'ospiti',
+  'promemoria',
   'garanzie',
+  'webhooks',
 ] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */

@@ -3,3 +3,4 @@ export * from './server-urls.js';
 export * from './stripe-mock-url.js';
 export * from './tokens.js';
 export * from './deferred.js';
+export * from './mailpit.js';

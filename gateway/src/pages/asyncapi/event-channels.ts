@@ -54,6 +54,16 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'VoceAttesa',
     summary: 'The entry was cancelled; data is the entry.',
   },
+  'reminders.due': {
+    record: 'PromemoriaDovuto',
+    summary:
+      "A booking's reminder came due (promemoria, docs/reminders.md): once per reminder and start, for SMS or messaging integrations; data is the booking and its guest's manage link.",
+  },
+  'webhooks.disabled': {
+    record: 'Webhook',
+    summary:
+      'A webhook endpoint was switched off after 5 days without a delivery that succeeded; data is the endpoint (never its secret).',
+  },
 };
 
 /**

@@ -62,6 +62,12 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
+/** Replaces the rules; the bookings still to come are planned again at once. */
+export type ImpostazioniPromemoriaInput = {
+  promemoria?: Array<RegolaPromemoriaInput> | null | undefined;
+  reminders?: Array<RegolaPromemoriaInput> | null | undefined;
+};
+
 export type IntegrazioneGoogleInput = {
   /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
   merchantId: string;
@@ -79,6 +85,15 @@ export type ModoGaranzia =
   | 'deposit'
   | 'hold'
   | 'saved_card';
+
+/** A new endpoint. English or Italian names; when both are sent the English one wins. */
+export type NuovoWebhook = {
+  url: string;
+  eventi?: Array<string> | null | undefined;
+  events?: Array<string> | null | undefined;
+  attivo?: boolean | null | undefined;
+  active?: boolean | null | undefined;
+};
 
 export type OpeningDayInput = {
   weekday: number;
@@ -216,6 +231,12 @@ export type RegolaGaranziaInput = {
   currency?: string | null | undefined;
 };
 
+/** English or Italian names; when both are sent the English one wins. */
+export type RegolaPromemoriaInput = {
+  orePrima?: number | null | undefined;
+  hoursBefore?: number | null | undefined;
+};
+
 export type SalaInput = {
   codice: string;
   descrizione?: string | null | undefined;
@@ -259,6 +280,11 @@ export type StatoAttesa =
   | 'seated'
   | 'left'
   | 'cancelled';
+
+export type StatoConsegna =
+  | 'in_attesa'
+  | 'consegnata'
+  | 'fallita';
 
 export type StatoGaranzia =
   | 'requested'
@@ -358,6 +384,15 @@ export type VoceAttesaInput = {
   numeroPersone?: number | null | undefined;
   customerPhone?: string | null | undefined;
   notes?: string | null | undefined;
+};
+
+/** A change of an endpoint: only what is sent changes. English or Italian names; the English one wins. */
+export type WebhookPatch = {
+  url?: string | null | undefined;
+  eventi?: Array<string> | null | undefined;
+  events?: Array<string> | null | undefined;
+  attivo?: boolean | null | undefined;
+  active?: boolean | null | undefined;
 };
 
 export type ListTavoliQueryVariables = Exact<{
@@ -865,6 +900,70 @@ export type EventoStripeMutationVariables = Exact<{
 
 export type EventoStripeMutation = { eventoStripe: { esito: string, outcome: string } };
 
+export type ListWebhooksQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type ListWebhooksQuery = { webhooks: Array<{ id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string }> };
+
+export type WebhookFieldsFragment = { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string };
+
+export type GetWebhookQueryVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type GetWebhookQuery = { webhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } | null };
+
+export type CreateWebhookMutationVariables = Exact<{
+  input: NuovoWebhook;
+}>;
+
+
+export type CreateWebhookMutation = { createWebhook: { secret: string | null, id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type UpdateWebhookMutationVariables = Exact<{
+  id: string | number;
+  input: WebhookPatch;
+}>;
+
+
+export type UpdateWebhookMutation = { updateWebhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type DeleteWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type DeleteWebhookMutation = { deleteWebhook: { id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type RuotaSegretoWebhookMutationVariables = Exact<{
+  id: string | number;
+}>;
+
+
+export type RuotaSegretoWebhookMutation = { ruotaSegretoWebhook: { secret: string | null, id: string, url: string, eventi: Array<string>, events: Array<string>, attivo: boolean, active: boolean, inErroreDa: string | null, failingSince: string | null, ultimaConsegnaAt: string | null, lastDeliveredAt: string | null, disattivatoAt: string | null, disabledAt: string | null, createdAt: string, updatedAt: string } };
+
+export type ConsegneWebhookQueryVariables = Exact<{
+  id: string | number;
+  stato?: StatoConsegna | null | undefined;
+  limite?: number | null | undefined;
+}>;
+
+
+export type ConsegneWebhookQuery = { consegneWebhook: Array<{ id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> }> | null };
+
+export type ConsegnaFieldsFragment = { id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> };
+
+export type TentativoFieldsFragment = { at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null };
+
+export type ReinviaConsegnaWebhookMutationVariables = Exact<{
+  id: string | number;
+  consegnaId: string | number;
+}>;
+
+
+export type ReinviaConsegnaWebhookMutation = { reinviaConsegnaWebhook: { id: string, webhookId: string, eventoId: string, eventId: string, tipo: string, type: string, stato: StatoConsegna, state: StatoConsegna, prossimoTentativoAt: string | null, nextAttemptAt: string | null, consegnataAt: string | null, deliveredAt: string | null, createdAt: string, tentativi: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }>, attempts: Array<{ at: string, statusCode: number | null, durataMs: number, durationMs: number, errore: string | null, error: string | null, prossimoTentativoAt: string | null, nextAttemptAt: string | null }> } };
+
 export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -876,6 +975,20 @@ export type LinkGoogleMutationVariables = Exact<{
 
 
 export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
+export type GetImpostazioniPromemoriaQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type GetImpostazioniPromemoriaQuery = { impostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
+
+export type ImpostazioniPromemoriaFieldsFragment = { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> };
+
+export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
+  input: ImpostazioniPromemoriaInput;
+}>;
+
+
+export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
 
 
 export interface OperationResults {
@@ -945,6 +1058,16 @@ export interface OperationResults {
   RimborsaGaranziaBloccata: RimborsaGaranziaBloccataMutation;
   ListGaranzieBloccate: ListGaranzieBloccateQuery;
   EventoStripe: EventoStripeMutation;
+  ListWebhooks: ListWebhooksQuery;
+  GetWebhook: GetWebhookQuery;
+  CreateWebhook: CreateWebhookMutation;
+  UpdateWebhook: UpdateWebhookMutation;
+  DeleteWebhook: DeleteWebhookMutation;
+  RuotaSegretoWebhook: RuotaSegretoWebhookMutation;
+  ConsegneWebhook: ConsegneWebhookQuery;
+  ReinviaConsegnaWebhook: ReinviaConsegnaWebhookMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
+  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
+  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
 }

@@ -298,6 +298,66 @@ export type Assegnazione =
   | 'manual'
   | 'auto';
 
+/**
+ * The data of a reminders.due event (the promemoria subgraph, docs/reminders.md). Published for integrations (SMS,
+ * messaging) through the bus; no subscription field follows it.
+ */
+export type PromemoriaDovuto = {
+  __typename?: 'PromemoriaDovuto';
+  /** The booking as promemoria knew it when the reminder came due. */
+  prenotazione: PrenotazionePromemoria;
+  orePrima: Scalars['Int']['output'];
+  hoursBefore: Scalars['Int']['output'];
+  /** When the reminder was due (the start minus hoursBefore). */
+  dueAt: Scalars['String']['output'];
+  /** The guest's manage page (its guest token in the fragment), valid until the booking's end. */
+  gestione: LinkGestione;
+  /** Whether promemoria emailed the guest too. */
+  email: Scalars['Boolean']['output'];
+};
+
+/** A booking in a reminders.due event. */
+export type PrenotazionePromemoria = {
+  __typename?: 'PrenotazionePromemoria';
+  id: Scalars['ID']['output'];
+  codice: Scalars['String']['output'];
+  state: Scalars['String']['output'];
+  startsAt: Scalars['String']['output'];
+  endsAt: Scalars['String']['output'];
+  covers: Scalars['Int']['output'];
+  customerName: Scalars['String']['output'];
+  customerEmail?: Maybe<Scalars['String']['output']>;
+  /** it or en when the booking says. */
+  lingua?: Maybe<Scalars['String']['output']>;
+  updatedAt: Scalars['String']['output'];
+};
+
+/** A guest's manage link. */
+export type LinkGestione = {
+  __typename?: 'LinkGestione';
+  url: Scalars['String']['output'];
+  expiresAt: Scalars['String']['output'];
+};
+
+/** A webhook endpoint as the webhooks subgraph returns it (event webhooks.disabled): never its secret. */
+export type Webhook = {
+  __typename?: 'Webhook';
+  id: Scalars['ID']['output'];
+  url: Scalars['String']['output'];
+  eventi: Array<Scalars['String']['output']>;
+  events: Array<Scalars['String']['output']>;
+  attivo: Scalars['Boolean']['output'];
+  active: Scalars['Boolean']['output'];
+  inErroreDa?: Maybe<Scalars['String']['output']>;
+  failingSince?: Maybe<Scalars['String']['output']>;
+  ultimaConsegnaAt?: Maybe<Scalars['String']['output']>;
+  lastDeliveredAt?: Maybe<Scalars['String']['output']>;
+  disattivatoAt?: Maybe<Scalars['String']['output']>;
+  disabledAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -391,6 +451,10 @@ export type ResolversTypes = {
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
   StatoAttesa: StatoAttesa;
   Assegnazione: Assegnazione;
+  PromemoriaDovuto: ResolverTypeWrapper<PromemoriaDovuto>;
+  PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
+  LinkGestione: ResolverTypeWrapper<LinkGestione>;
+  Webhook: ResolverTypeWrapper<Webhook>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -410,6 +474,10 @@ export type ResolversParentTypes = {
   CanalePrenotazione: CanalePrenotazione;
   WaitlistEvent: CloudEventModel;
   VoceAttesa: VoceAttesa;
+  PromemoriaDovuto: PromemoriaDovuto;
+  PrenotazionePromemoria: PrenotazionePromemoria;
+  LinkGestione: LinkGestione;
+  Webhook: Webhook;
 };
 
 export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -543,6 +611,50 @@ export type VoceAttesaResolvers<ContextType = SubscriptionContext, ParentType ex
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type PromemoriaDovutoResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PromemoriaDovuto'] = ResolversParentTypes['PromemoriaDovuto']> = {
+  prenotazione?: Resolver<ResolversTypes['PrenotazionePromemoria'], ParentType, ContextType>;
+  orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hoursBefore?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  dueAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  gestione?: Resolver<ResolversTypes['LinkGestione'], ParentType, ContextType>;
+  email?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+};
+
+export type PrenotazionePromemoriaResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PrenotazionePromemoria'] = ResolversParentTypes['PrenotazionePromemoria']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  codice?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  state?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  startsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  endsAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  customerEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lingua?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type LinkGestioneResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['LinkGestione'] = ResolversParentTypes['LinkGestione']> = {
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  expiresAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type WebhookResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Webhook'] = ResolversParentTypes['Webhook']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  url?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  eventi?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  events?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  attivo?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  active?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  inErroreDa?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  failingSince?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ultimaConsegnaAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastDeliveredAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disattivatoAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  disabledAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubscriptionContext> = {
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
@@ -554,5 +666,9 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   WaitlistEvent?: WaitlistEventResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
+  PromemoriaDovuto?: PromemoriaDovutoResolvers<ContextType>;
+  PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
+  LinkGestione?: LinkGestioneResolvers<ContextType>;
+  Webhook?: WebhookResolvers<ContextType>;
 };
 

@@ -1,0 +1,100 @@
+/**
+ * A real SMTP server for tests: mailpit (scripts/install-test-servers.sh puts it in .cache/go-bin), its SMTP port
+ * and its HTTP API on loopback, messages in a temporary database. Tests send through `smtpUrl` and read what
+ * arrived with `messages()` / `message(id)`.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePorts, killOnExit } from './servers.js';
+
+const binary = join(
+  resolve(dirname(fileURLToPath(import.meta.url)), '../../..'),
+  '.cache',
+  'go-bin',
+  'mailpit',
+);
+
+/** A message as mailpit lists it. */
+export interface MailpitSummary {
+  ID: string;
+  MessageID: string;
+  Subject: string;
+  To: Array<{ Address: string }>;
+}
+
+/** A whole message (its text part). */
+export interface MailpitMessage extends MailpitSummary {
+  Text: string;
+}
+
+export interface Mailpit {
+  /** `smtp://127.0.0.1:<port>` */
+  readonly smtpUrl: string;
+  /** Every message received, newest first. */
+  messages(): Promise<MailpitSummary[]>;
+  message(id: string): Promise<MailpitMessage>;
+  /** Deletes every message. */
+  clear(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+export async function startMailpit(): Promise<Mailpit> {
+  const [smtpPort, httpPort] = await freePorts(2);
+  const dir = mkdtempSync(join(tmpdir(), 'coperto-mailpit-'));
+  const child = spawn(
+    binary,
+    [
+      '--smtp',
+      `127.0.0.1:${smtpPort}`,
+      '--listen',
+      `127.0.0.1:${httpPort}`,
+      '--database',
+      join(dir, 'mailpit.db'),
+      '--smtp-auth-accept-any',
+      '--smtp-auth-allow-insecure',
+      '--quiet',
+    ],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  killOnExit(child);
+  let stderr = '';
+  child.stderr?.on('data', (chunk: Buffer) => (stderr = (stderr + chunk.toString()).slice(-2000)));
+  const api = `http://127.0.0.1:${httpPort}/api/v1`;
+  const call = async (path: string, init?: RequestInit) => {
+    const response = await fetch(`${api}${path}`, init);
+    if (!response.ok) throw new Error(`mailpit ${path}: ${response.status}`);
+    return response;
+  };
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`mailpit exited (${child.exitCode}): ${stderr}`);
+    try {
+      await call('/messages');
+      break;
+    } catch (error) {
+      if (Date.now() > deadline) {
+        child.kill('SIGKILL');
+        throw new Error(`mailpit did not answer: ${(error as Error).message} ${stderr}`);
+      }
+      await new Promise((r) => setTimeout(r, 50));
+    }
+  }
+  return {
+    smtpUrl: `smtp://127.0.0.1:${smtpPort}`,
+    messages: async () =>
+      ((await (await call('/messages')).json()) as { messages: MailpitSummary[] }).messages,
+    message: async (id) => (await (await call(`/message/${id}`)).json()) as MailpitMessage,
+    clear: async () => void (await call('/messages', { method: 'DELETE' })),
+    stop: async () => {
+      if (child.exitCode === null) {
+        const exited = new Promise((r) => child.once('exit', r));
+        child.kill('SIGKILL');
+        await exited;
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

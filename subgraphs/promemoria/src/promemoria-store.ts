@@ -1,0 +1,90 @@
+import {
+  DuplicateKeyError,
+  type DocumentStore,
+  type TenantCollection,
+  type TenantStore,
+} from '@coperto/store';
+import type { BookingFacts } from './booking-facts.js';
+import type { ReminderRule } from './plan.js';
+
+export const BOOKINGS_COLLECTION = 'promemoria_prenotazioni';
+export const SETTINGS_COLLECTION = 'promemoria_impostazioni';
+/** The scheduler's jobs (its own partition, not a tenant's); their done marks carry the reminders.due events. */
+export const JOBS_COLLECTION = 'promemoria_jobs';
+
+/** A booking as promemoria keeps it: the facts of its latest event, and since when it has its start. */
+export interface BookingRecord extends BookingFacts {
+  /** The `updatedAt` of the event that gave the booking its current start (reminders due before it are not planned). */
+  startSetAt: string;
+}
+
+export interface SettingsRecord {
+  id: 'impostazioni';
+  regole: ReminderRule[];
+  updatedAt: string;
+}
+
+const SETTINGS_ID = 'impostazioni';
+const RACE_RETRIES = 5;
+
+export async function ensurePromemoriaIndexes(store: DocumentStore): Promise<void> {
+  await store.ensureIndexes(BOOKINGS_COLLECTION, [{ name: 'start', fields: { startsAt: 1 } }]);
+}
+
+/** One tenant's bookings (as promemoria saw them) and reminder settings: reads and writes only. */
+export class PromemoriaStore {
+  private readonly bookings: TenantCollection<BookingRecord>;
+  private readonly settings: TenantCollection<SettingsRecord>;
+
+  constructor(tenantStore: TenantStore) {
+    this.bookings = tenantStore.collection<BookingRecord>(BOOKINGS_COLLECTION);
+    this.settings = tenantStore.collection<SettingsRecord>(SETTINGS_COLLECTION);
+  }
+
+  booking(id: string): Promise<BookingRecord | null> {
+    return this.bookings.findById(id);
+  }
+
+  /** Active-or-not bookings starting after `after`, earliest first (at most `limit`). */
+  bookingsAfter(after: string, limit: number): Promise<BookingRecord[]> {
+    return this.bookings.find({ startsAt: { $gt: after } }, { sort: { startsAt: 1 }, limit });
+  }
+
+  /**
+   * Keeps the facts of an event unless the stored ones are newer (events of one booking may be handled twice or,
+   * across instances, out of order). Returns the record kept, or null when the event was older.
+   */
+  async saveBooking(facts: BookingFacts): Promise<BookingRecord | null> {
+    for (let attempt = 0; ; attempt++) {
+      const existing = await this.bookings.findById(facts.id);
+      if (existing && existing.updatedAt > facts.updatedAt) return null;
+      const startSetAt =
+        existing && existing.startsAt === facts.startsAt ? existing.startSetAt : facts.updatedAt;
+      const record: BookingRecord = { ...facts, startSetAt };
+      try {
+        if (!existing) return await this.bookings.insertOne(record);
+        const { id: _id, ...fields } = record;
+        const updated = await this.bookings.findOneAndUpdate(
+          { id: facts.id, updatedAt: existing.updatedAt },
+          { $set: fields },
+        );
+        if (updated) return updated;
+      } catch (error) {
+        if (!(error instanceof DuplicateKeyError)) throw error;
+      }
+      if (attempt >= RACE_RETRIES) throw new Error(`booking ${facts.id}: lost ${RACE_RETRIES} races`);
+    }
+  }
+
+  readSettings(): Promise<SettingsRecord | null> {
+    return this.settings.findById(SETTINGS_ID);
+  }
+
+  async writeSettings(regole: ReminderRule[], updatedAt: string): Promise<SettingsRecord> {
+    return (await this.settings.findOneAndUpdate(
+      { id: SETTINGS_ID },
+      { $set: { regole, updatedAt } },
+      { upsert: true },
+    ))!;
+  }
+}

@@ -1,0 +1,119 @@
+import type { DeliveryQueue } from './delivery-queue.js';
+import { deliverOne, type DeliverDeps } from './deliver-one.js';
+
+export interface DeliveryWorkerOptions extends DeliverDeps {
+  queue: DeliveryQueue;
+  /** How long a claimed delivery is this instance's alone: longer than an attempt (10 s) and its writes. */
+  leaseMs?: number;
+  /** How often to look for due deliveries when not woken (a new one taken in by this instance wakes it). */
+  pollMs?: number;
+  /** Attempts in flight at once: a slow endpoint holds one of them, never the others' turn. */
+  batch?: number;
+  onError?: (error: unknown) => void;
+}
+
+export interface DeliveryWorker {
+  start(): void;
+  /** Look for due deliveries now (this instance just queued one). */
+  kick(): void;
+  /** Stops taking work and waits for the attempts in flight. */
+  stop(): Promise<void>;
+}
+
+/**
+ * Every instance runs one: it keeps up to `batch` attempts in flight, topping up from the due entries nobody holds,
+ * each claimed with a lease (one conditional write: exactly one instance wins it), so instances share the work and
+ * never send one delivery at once. An instance that dies holding a lease lets it run out; any instance then takes
+ * the entry again (at least once).
+ */
+export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWorker {
+  const leaseMs = options.leaseMs ?? 30_000;
+  const pollMs = options.pollMs ?? 500;
+  const capacity = options.batch ?? 32;
+  const inFlight = new Set<Promise<void>>();
+  let stopped = true;
+  let woken = false;
+  let wake: (() => void) | undefined;
+  let loop: Promise<void> | undefined;
+
+  const rouse = () => {
+    woken = true;
+    wake?.();
+  };
+
+  /**
+   * Claims what is due, up to the free capacity, and starts each; true when more may be waiting. It reads twice
+   * the free capacity and claims in random order, so instances reading the same oldest entries mostly claim
+   * different ones instead of racing for each.
+   */
+  const topUp = async (): Promise<boolean> => {
+    const free = capacity - inFlight.size;
+    if (free <= 0) return false;
+    const now = options.now();
+    const due = shuffled(await options.queue.due(now, free * 2));
+    let started = 0;
+    for (const entry of due) {
+      if (started === free) break;
+      const claimed = await options.queue.claim(entry, now, leaseMs);
+      if (!claimed) continue;
+      started++;
+      const work: Promise<void> = deliverOne(options, claimed)
+        .catch((error: unknown) => options.onError?.(error))
+        .finally(() => {
+          inFlight.delete(work);
+          // Refill once half the capacity is free: one read of the queue per many attempts, not per attempt.
+          if (inFlight.size <= capacity / 2) rouse();
+        });
+      inFlight.add(work);
+    }
+    return due.length === free * 2;
+  };
+
+  const sleep = () =>
+    new Promise<void>((resolve) => {
+      if (woken || stopped) return resolve();
+      const timer = setTimeout(resolve, pollMs);
+      wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+
+  const run = async () => {
+    while (!stopped) {
+      woken = false;
+      let more = false;
+      try {
+        more = await topUp();
+      } catch (error) {
+        options.onError?.(error);
+      }
+      if (!more) await sleep();
+      wake = undefined;
+    }
+    await Promise.allSettled([...inFlight]);
+  };
+
+  return {
+    start() {
+      if (!stopped) return;
+      stopped = false;
+      loop = run();
+    },
+    kick: rouse,
+    async stop() {
+      stopped = true;
+      wake?.();
+      await loop;
+    },
+  };
+}
+
+/** Fisher–Yates, in place. */
+function shuffled<T>(items: T[]): T[] {
+  for (let i = items.length - 1; i > 0; i--) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [items[i], items[j]] = [items[j]!, items[i]!];
+  }
+  return items;
+}
