@@ -53,6 +53,8 @@ const config: CodegenConfig = {
     ...subgraphResolverTypes('canali', 'CanaliContext', {
       Canale: '../canale-record.js#CanaleRecord',
       CanaleCreato: '../canale-service.js#CreatedCanale',
+      IntegrazioneGoogle: '../google/google-records.js#GoogleMerchantRecord',
+      GooglePrenotazione: '../google/google-records.js#GooglePrenotazioneRecord',
     }),
     ...subgraphResolverTypes('tavolo', 'TavoloContext', {
       Tavolo: '../tables/tavolo-record.js#TavoloRecord',

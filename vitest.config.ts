@@ -51,6 +51,9 @@ export default defineConfig({
           // Every event an e2e test receives must match GET /asyncapi.json (gateway/test/support/event-contract.ts).
           setupFiles: ['test/support/event-contract-setup.ts'],
           exclude,
+          // One process for every e2e file (vitest runs one file at a time on this 2-core machine anyway), so that
+          // the files share one stack per mode (test/support/modes.ts) instead of starting 48 of them.
+          isolate: false,
           testTimeout: 90_000,
           hookTimeout: 120_000,
         },

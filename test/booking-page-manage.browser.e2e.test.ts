@@ -6,7 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const VIEWPORTS = {
   phone: { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true },
@@ -37,7 +38,7 @@ describe('manage page (embedded mode, chromium)', () => {
   const pageErrors: string[] = [];
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     admin = await mintToken({ tenantId: newTenantId(), admin: true });
     const channel = await stack.api('POST', '/api/canali', { token: admin, body: { name: 'Sito' } });
     expect(channel.status).toBe(201);

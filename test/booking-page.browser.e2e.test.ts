@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const screenshotDir = process.env.BOOKING_PAGE_SCREENSHOTS;
 
@@ -130,7 +131,7 @@ describe('booking page (embedded mode, chromium)', () => {
     >;
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     browser = await launchChromium();
   });
   afterAll(async () => {

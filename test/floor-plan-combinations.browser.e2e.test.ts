@@ -5,7 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 interface Box {
   x: number;
@@ -48,7 +49,7 @@ describe('floor plan: table combinations (embedded mode, chromium)', () => {
     outer.y + outer.height >= inner.y + inner.height;
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     const tenant = newTenantId();
     waiter = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });

@@ -12,7 +12,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page } from 'playwright-core';
 import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const screenshotDir = process.env.FLOOR_PLAN_SCREENSHOTS;
 const run = promisify(execFile);
@@ -76,7 +77,7 @@ describe('floor plan: seating marks (embedded mode, chromium, seed data)', () =>
   };
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     const tenant = newTenantId();
     await run(process.execPath, ['--import', 'tsx', 'scripts/seed-demo.ts', '--tenant', tenant], {
       env: { ...process.env, JWT_SECRET: TEST_JWT_SECRET, COPERTO_URL: stack.baseUrl },

@@ -7,7 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Browser, Page, WebSocketRoute } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { startEmbedded, type Stack } from './support/stack.js';
+import { sharedEmbedded } from './support/modes.js';
+import type { Stack } from './support/stack.js';
 
 const screenshotDir = process.env.FLOOR_PLAN_SCREENSHOTS;
 
@@ -76,7 +77,7 @@ describe('floor plan page (embedded mode, chromium)', () => {
   }
 
   beforeAll(async () => {
-    stack = await startEmbedded();
+    stack = await sharedEmbedded();
     const tenant = newTenantId();
     waiter = await mintToken({ tenantId: tenant });
     admin = await mintToken({ tenantId: tenant, admin: true });

@@ -297,9 +297,12 @@ describe.each(MODES)('tables and rooms (%s mode)', (mode) => {
         expect(unknown.status).toBe(404);
         // A later accepted change proves the bus was delivering: only that one arrives.
         await stack.api('PUT', `/api/tavoli/${t.id}/status`, { token, body: { status: 'dirty' } });
-        const received = await events.waitFor(1);
+        // Every tenant's events (the stack is shared with other files): wait for this table's.
+        const deadline = Date.now() + 10_000;
+        while (!events.received.some((e) => e.subject === t.id) && Date.now() < deadline)
+          await new Promise((r) => setTimeout(r, 20));
         expect(
-          received.filter((e) => e.subject === t.id).map((e) => (e.data as { status: string }).status),
+          events.received.filter((e) => e.subject === t.id).map((e) => (e.data as { status: string }).status),
         ).toEqual(['dirty']);
         expect((await stack.api('GET', `/api/tavoli/${t.id}`, { token })).body.status).toBe('dirty');
       } finally {

@@ -43,6 +43,9 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: count.default(200),
   /** Subscription sockets on this process (more: close 4503); 0 = no cap. */
   SUBSCRIPTION_MAX_SOCKETS: count.default(5000),
+  /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
+  GOOGLE_BOOKING_USER: z.string().min(1).optional(),
+  GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
 });
 
 export type GatewayConfig = Omit<

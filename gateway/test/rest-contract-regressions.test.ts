@@ -204,4 +204,38 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('PAYLOAD_TOO_LARGE');
   });
+
+  it('POST /api/prenotazioni/batch links to GET /api/prenotazioni/batch/{id} through batchId (Schemathesis ST302 in CI: it inferred the link from a missing `id` and read /batch/None)', async () => {
+    const link = doc.paths['/api/prenotazioni/batch'].post.responses['200'].links.GetBatchUpload;
+    expect(link).toEqual({ operationId: 'GetBatchUpload', parameters: { id: '$response.body#/batchId' } });
+    expect(doc.paths['/api/prenotazioni/batch/{id}'].get.operationId).toBe('GetBatchUpload');
+    const upload = await call('POST', '/api/prenotazioni/batch', {
+      items: [{ covers: 2, bookingDate: '2030-01-10T20:00:00', customerName: 'Link' }],
+    });
+    const pointer = String(link.parameters.id).replace('$response.body#/', '');
+    const read = await call('GET', `/api/prenotazioni/batch/${upload.body[pointer]}`);
+    expect(read.status).toBe(200);
+    expect(read.body.batchId).toBe(upload.body.batchId);
+  });
+
+  it('every link in the document targets an operation the document serves, with parameters it takes', () => {
+    const operations = new Map<string, { operationId: string; parameters?: { name: string }[] }>();
+    for (const item of Object.values(doc.paths) as Record<
+      string,
+      { operationId: string; parameters?: { name: string }[] }
+    >[])
+      for (const op of Object.values(item)) operations.set(op.operationId, op);
+    const links = Object.values(doc.paths).flatMap((item: any) =>
+      Object.values(item).flatMap((op: any) =>
+        Object.values(op.responses).flatMap((response: any) => Object.values(response.links ?? {})),
+      ),
+    ) as { operationId: string; parameters: Record<string, string> }[];
+    expect(links.length).toBeGreaterThan(0);
+    for (const link of links) {
+      const target = operations.get(link.operationId);
+      expect(target, link.operationId).toBeDefined();
+      const names = (target!.parameters ?? []).map((p) => p.name);
+      for (const name of Object.keys(link.parameters)) expect(names).toContain(name);
+    }
+  });
 });

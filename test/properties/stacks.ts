@@ -7,13 +7,8 @@ import { connectNatsBus, type CloudEvent, type Subscription } from '@coperto/bus
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
 import { serverUrls, uniqueName } from '@coperto/testkit';
 import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
-import {
-  startDistributed,
-  startEmbedded,
-  type EventCollector,
-  type Mode,
-  type Stack,
-} from '../support/stack.js';
+import { sharedDistributed, sharedEmbedded } from '../support/modes.js';
+import { type EventCollector, type Mode, type Stack } from '../support/stack.js';
 import type { AgendaView } from './invariants.js';
 
 export const AGENDA_COLLECTION = 'tavoli_agenda';
@@ -61,14 +56,14 @@ export function agendaReader(store: DocumentStore) {
 }
 
 export async function startPropertyStack(mode: Mode): Promise<PropertyStack> {
+  // The e2e files' shared stacks (test/support/modes.ts): each program works in tenants of its own.
   if (mode === 'embedded') {
-    const stack = await startEmbedded();
+    const stack = await sharedEmbedded();
     return { stack, readAgendas: agendaReader(stack.app.deps.store!), close: () => stack.close() };
   }
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  const database = uniqueName('props');
-  const stack = await startDistributed({ mongoUrl, natsUrl, redisUrl, database });
-  const store = await connectMongoStore({ url: mongoUrl, database });
+  const { mongoUrl, natsUrl } = serverUrls();
+  const stack = await sharedDistributed();
+  const store = await connectMongoStore({ url: mongoUrl, database: stack.database });
   const observer = await connectNatsBus({ url: natsUrl, name: uniqueName('props-observer') });
   return {
     stack,

@@ -78,10 +78,10 @@ const baseEnv = (extra: Record<string, string>) => ({
   ...extra,
 });
 
+export type EmbeddedStack = Stack & { app: GatewayApp; dataDir: string };
+
 /** Everything in this test process, as `start` runs it, on free ports with a fresh data directory. */
-export async function startEmbedded(
-  extraEnv: Record<string, string> = {},
-): Promise<Stack & { app: GatewayApp }> {
+export async function startEmbedded(extraEnv: Record<string, string> = {}): Promise<EmbeddedStack> {
   const dataDir = mkdtempSync(join(tmpdir(), 'coperto-e2e-'));
   const config = readGatewayConfig(
     baseEnv({
@@ -102,6 +102,7 @@ export async function startEmbedded(
   return {
     mode: 'embedded',
     app,
+    dataDir,
     baseUrl,
     healthUrl: `http://127.0.0.1:${app.ports.health}`,
     metricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
@@ -213,7 +214,12 @@ type DistributedOptions = {
   instances?: number;
   extraEnv?: Record<string, string>;
 };
-type DistributedStack = Stack & { processes: ProcessHandle[]; subgraphs: Record<string, ProcessHandle[]> };
+export type DistributedStack = Stack & {
+  processes: ProcessHandle[];
+  subgraphs: Record<string, ProcessHandle[]>;
+  /** The MongoDB database its processes share. */
+  database: string;
+};
 
 /** How often a distributed stack is started again on fresh ports when a reserved port was taken meanwhile. */
 const PORT_RACE_ATTEMPTS = 3;
@@ -290,6 +296,7 @@ async function startDistributedOnce(options: DistributedOptions): Promise<Distri
       mode: 'distributed',
       processes,
       subgraphs,
+      database: options.database,
       baseUrl,
       healthUrl: `http://127.0.0.1:${gateway.healthPort}`,
       metricsUrl: `http://127.0.0.1:${gateway.metricsPort}/metrics`,

@@ -53,7 +53,8 @@ export async function startGatewayApp(
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
     // Distributed: the subgraphs' URLs as the data sources resolve them, for the gateway's own calls (canali).
     const remoteUrls: Record<string, string> = {};
-    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(createHttpSubgraphClient(remoteUrls)));
+    const subgraphClient = hosted?.client ?? createHttpSubgraphClient(remoteUrls);
+    deps.channels.bind(hosted?.channelDirectory ?? askingCanali(subgraphClient));
     const subgraphSource = (name: string, url: string | undefined) => {
       const executor = hosted?.executors.get(name);
       if (executor) return new InProcessDataSource(executor);
@@ -114,6 +115,15 @@ export async function startGatewayApp(
         : undefined,
       onRequest: (r) => metrics.observeRequest(r),
       onOperation: (name, outcome, durationMs) => metrics.observeGraphqlOperation(name, outcome, durationMs),
+      google: {
+        canali: subgraphClient,
+        serviceTokens: deps.serviceTokens,
+        timeZone: config.RESTAURANT_TIMEZONE,
+        credentials:
+          config.GOOGLE_BOOKING_USER && config.GOOGLE_BOOKING_PASSWORD
+            ? { user: config.GOOGLE_BOOKING_USER, password: config.GOOGLE_BOOKING_PASSWORD }
+            : undefined,
+      },
     });
     metrics.gauge('graphql_ws_open_sockets', 'Open graphql-ws sockets', () =>
       gateway.subscriptions.connections(),
@@ -166,7 +176,7 @@ export async function startGatewayApp(
 
 async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: Logger) {
   let relay: OutboxRelay | undefined;
-  const { subgraphs, executors, channelDirectory } = await hostSubgraphsInProcess({
+  const { subgraphs, executors, channelDirectory, client } = await hostSubgraphsInProcess({
     factories: subgraphFactories(config),
     deps: {
       store: deps.store!,
@@ -187,7 +197,7 @@ async function hostSubgraphs(config: GatewayConfig, deps: Dependencies, logger: 
     bus: deps.bus,
     onError: (error) => logger.warn('outbox relay: will retry', { error }),
   });
-  return { subgraphs, executors, relay, channelDirectory };
+  return { subgraphs, executors, relay, channelDirectory, client };
 }
 
 export { readGatewayConfig, SUBGRAPH_NAMES, type GatewayConfig } from '../config.js';

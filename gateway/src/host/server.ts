@@ -26,6 +26,8 @@ import { closeHttpServer, MAX_JSON_DEPTH, useJsonBodies } from '@coperto/server-
 import type { GatewayContext } from '../graphql/context.js';
 import { registerFloorPlan } from '../pages/floor-plan.js';
 import { registerBookingPages } from '../pages/prenota/serve.js';
+import { FEED_ROUTE_DOCS } from '../google/feed-route-docs.js';
+import { mountGoogle, type GoogleDeps } from '../google/mount.js';
 import { registerGraphQLRoute } from '../graphql/graphql-http.js';
 import { createGraphQLReadCache } from '../graphql/read-cache/read-cache.js';
 import { answerClientError, createErrorHandler } from '../http/errors.js';
@@ -87,6 +89,8 @@ export interface GatewayDeps {
   onRequest?: (info: { method: string; route: string; status: number; durationMs: number }) => void;
   /** Every operation answered (`/graphql` and the REST routes' named operations), for the metrics. */
   onOperation?: OperationObserver;
+  /** Reserve with Google's booking server and feed (docs/integrations.md); absent: not served. */
+  google?: GoogleDeps;
 }
 
 /** The longest a cached `/graphql` answer is kept (a write to what it read replaces it at once), as REST's. */
@@ -261,11 +265,26 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
         : undefined,
   });
   registerOpenApiRoutes(app, () =>
-    buildOpenApiDocument({ routes, schema: apiSchema, documentOf: operationDocument, version: API_VERSION }),
+    buildOpenApiDocument({
+      routes,
+      schema: apiSchema,
+      documentOf: operationDocument,
+      version: API_VERSION,
+      extraRoutes: [FEED_ROUTE_DOCS],
+    }),
   );
   registerAsyncApiRoute(app, asyncApiDocument);
   registerFloorPlan(app);
   registerBookingPages(app);
+  if (deps.google) {
+    mountGoogle(app, {
+      ...deps.google,
+      apollo,
+      verifier: deps.verifier,
+      maxAliases: operationLimits.maxAliases,
+      authenticate: restContext,
+    });
+  }
   app.setNotFoundHandler((request, reply) =>
     reply.code(404).send(withRequestId(restErrorBody('NOT_FOUND', 'Not found'), request.raw)),
   );

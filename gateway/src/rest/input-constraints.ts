@@ -12,7 +12,7 @@ import {
   TURN_TIME_MAX_COVERS_RANGE,
 } from '@coperto/subgraph-capacity';
 import { MAX_BATCH_ITEMS } from '@coperto/subgraph-bookings';
-import { CANALE_LIMITS } from '@coperto/subgraph-canali';
+import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
 import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
 import {
@@ -167,6 +167,11 @@ const CANALE = {
 export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   ...prefixed('SalaInput', SALA),
   ...prefixed('CanaleInput', CANALE),
+  'IntegrazioneGoogleInput.merchantId': {
+    minLength: 1,
+    maxLength: GOOGLE_LIMITS.merchantIdMaxLength,
+    pattern: MERCHANT_ID_PATTERN,
+  },
   ...prefixed('SalaPatch', { ...SALA, codice: { ...SALA.codice, ...notNull } }),
   ...prefixed('TavoloInput', TAVOLO),
   ...prefixed('TavoloPatch', { ...TAVOLO, deviceId }),

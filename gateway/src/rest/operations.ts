@@ -8,6 +8,7 @@ import { canaliOperations } from './operations/canali.js';
 import { capacityOperations } from './operations/capacity.js';
 import { combinazioniOperations } from './operations/combinazioni.js';
 import { disponibilitaOperations } from './operations/disponibilita.js';
+import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
 import { promemoriaOperations } from './operations/promemoria.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
@@ -26,6 +27,7 @@ export const operations = {
   ...canaliOperations,
   ...ospitiOperations,
   ...promemoriaOperations,
+  ...integrazioniOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

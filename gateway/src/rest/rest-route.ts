@@ -33,6 +33,18 @@ export interface RouteDocs {
   errors?: readonly ErrorCode[];
   /** An example request body. */
   example?: Record<string, unknown>;
+  /**
+   * OpenAPI links from the success response to the routes a client reads next, by name: the target route's
+   * operation and where each of its parameters comes from (a runtime expression such as `$response.body#/batchId`).
+   * Declared where the response names the created resource by something other than `id`, so that a generated
+   * client or a stateful tester follows the right field instead of guessing one.
+   */
+  links?: Readonly<Record<string, RouteLink>>;
+}
+
+export interface RouteLink {
+  operation: OperationName;
+  parameters: Readonly<Record<string, string>>;
 }
 
 /**

@@ -6,6 +6,7 @@ import { canaliRoutes } from './routes/canali.js';
 import { capacityRoutes } from './routes/capacity.js';
 import { combinazioniRoutes } from './routes/combinazioni.js';
 import { disponibilitaRoutes } from './routes/disponibilita.js';
+import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
 import { promemoriaRoutes } from './routes/promemoria.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
@@ -27,6 +28,7 @@ export const routes: readonly RestRoute[] = [
   ...canaliRoutes,
   ...ospitiRoutes,
   ...promemoriaRoutes,
+  ...integrazioniRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

@@ -32,16 +32,22 @@ export {
   loadOrCreateEmbeddedSecret,
   readEmbeddedSecret,
 } from './embedded-secret.js';
-export type { ServiceGrant, ServiceRole } from './service-grant.js';
+export type { ChannelOrigine, ServiceGrant, ServiceRole } from './service-grant.js';
 export {
+  CHANNEL_ORIGINI,
   CHANNEL_ROLE,
+  GOOGLE_ROLE,
   GUEST_ROLE,
   SERVICE_ROLES,
   SERVICE_TOKEN_ISSUER,
   isServiceRole,
 } from './service-grant.js';
 export type { IssuedToken, ServiceTokenIssuer } from './service-token-issuer.js';
-export { CHANNEL_KEY_LIFETIME_SECONDS, createServiceTokenIssuer } from './service-token-issuer.js';
+export {
+  CHANNEL_KEY_LIFETIME_SECONDS,
+  GOOGLE_TOKEN_LIFETIME_SECONDS,
+  createServiceTokenIssuer,
+} from './service-token-issuer.js';
 export type { ServiceTokenVerifierOptions } from './service-token-verifier.js';
 export { createServiceTokenVerifier } from './service-token-verifier.js';
 export type { ChannelDirectory, CachedChannelDirectoryOptions } from './channel-directory.js';

@@ -9,8 +9,13 @@ export const SERVICE_TOKEN_ISSUER = 'urn:coperto:service';
 export const CHANNEL_ROLE = 'channel';
 /** One booking's guest: may read, confirm, change and cancel that booking only. */
 export const GUEST_ROLE = 'guest';
+/**
+ * Google's booking server inside the gateway (docs/integrations.md): minted by the gateway for itself after Google's
+ * HTTP Basic credentials, never handed out; it reaches only canali's Google records (merchant links, idempotency).
+ */
+export const GOOGLE_ROLE = 'google';
 
-export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE] as const;
+export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, GOOGLE_ROLE] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 export function isServiceRole(value: unknown): value is ServiceRole {
@@ -19,5 +24,16 @@ export function isServiceRole(value: unknown): value is ServiceRole {
 
 /** What a service token grants, on `viewer.grant`; staff viewers have none. */
 export type ServiceGrant =
-  | { readonly role: typeof CHANNEL_ROLE; readonly channelId: string; readonly channelName: string }
-  | { readonly role: typeof GUEST_ROLE; readonly bookingId: string };
+  | {
+      readonly role: typeof CHANNEL_ROLE;
+      readonly channelId: string;
+      readonly channelName: string;
+      /** Where the channel's bookings say they came from: `online`, or `google` for Reserve with Google's channel. */
+      readonly origine: ChannelOrigine;
+    }
+  | { readonly role: typeof GUEST_ROLE; readonly bookingId: string }
+  | { readonly role: typeof GOOGLE_ROLE };
+
+/** The `origine` of a channel's bookings (a channel key's `origine` claim; absent = `online`). */
+export const CHANNEL_ORIGINI = ['online', 'google'] as const;
+export type ChannelOrigine = (typeof CHANNEL_ORIGINI)[number];

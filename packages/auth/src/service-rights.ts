@@ -22,6 +22,8 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
     'Mutation.annullaPrenotazione',
     'Mutation.updatePrenotazione',
   ]),
+  // Nothing public: it reaches canali's Google records through canali's own port (inaccessible fields).
+  google: new Set(),
 };
 
 /**

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { MIN_HMAC_SECRET_BYTES } from './algorithms.js';
-import { CHANNEL_ROLE, GUEST_ROLE, SERVICE_TOKEN_ISSUER } from './service-grant.js';
+import {
+  CHANNEL_ROLE,
+  GOOGLE_ROLE,
+  GUEST_ROLE,
+  SERVICE_TOKEN_ISSUER,
+  type ChannelOrigine,
+} from './service-grant.js';
 import { isValidTenantId } from './tenant-id.js';
 
 /**
@@ -22,14 +28,27 @@ export interface IssuedToken {
 
 /** Signs channel keys and guest tokens with the service's own key (HS256, issuer SERVICE_TOKEN_ISSUER). */
 export interface ServiceTokenIssuer {
-  /** The key of a booking channel (role `channel`, `sub` = the channel id, `name` = its name). */
-  channelKey(input: { tenantId: string; channelId: string; channelName: string }): Promise<IssuedToken>;
+  /**
+   * The key of a booking channel (role `channel`, `sub` = the channel id, `name` = its name; `origine` only when
+   * not `online`: Reserve with Google's channel).
+   */
+  channelKey(input: {
+    tenantId: string;
+    channelId: string;
+    channelName: string;
+    origine?: ChannelOrigine;
+  }): Promise<IssuedToken>;
   /**
    * The token of one booking's guest (role `guest`, `sub` = the booking id), expiring at `expiresAt` (the booking's
    * end). RangeError when that is not in the future: a token born expired would be useless.
    */
   guestToken(input: { tenantId: string; bookingId: string; expiresAt: Date }): Promise<IssuedToken>;
+  /** The gateway's own token for Google's booking server acting for `tenantId` (role `google`), for 10 minutes. */
+  googleToken(input: { tenantId: string }): Promise<IssuedToken>;
 }
+
+/** How long a `google` token lives: the gateway mints one for itself and reuses it for a few minutes. */
+export const GOOGLE_TOKEN_LIFETIME_SECONDS = 600;
 
 /** `secret`: the service-token key (SERVICE_TOKEN_SECRET or the one in DATA_DIR), at least 32 bytes. */
 export function createServiceTokenIssuer(options: {
@@ -55,14 +74,15 @@ export function createServiceTokenIssuer(options: {
   }
 
   const issuer: ServiceTokenIssuer = {
-    async channelKey({ tenantId, channelId, channelName }) {
+    async channelKey({ tenantId, channelId, channelName, origine }) {
       checkTenant(tenantId);
       checkId('channelId', channelId);
       if (typeof channelName !== 'string' || channelName.length > MAX_CHANNEL_NAME_LENGTH) {
         throw new TypeError(`channelName must be a string of at most ${MAX_CHANNEL_NAME_LENGTH} characters`);
       }
       const exp = Math.floor(now() / 1000) + CHANNEL_KEY_LIFETIME_SECONDS;
-      return sign({ tenantId, role: CHANNEL_ROLE, name: channelName }, channelId, exp);
+      const claims = { tenantId, role: CHANNEL_ROLE, name: channelName };
+      return sign(origine && origine !== 'online' ? { ...claims, origine } : claims, channelId, exp);
     },
     async guestToken({ tenantId, bookingId, expiresAt }) {
       checkTenant(tenantId);
@@ -72,6 +92,11 @@ export function createServiceTokenIssuer(options: {
         throw new RangeError('A guest token must expire in the future');
       }
       return sign({ tenantId, role: GUEST_ROLE }, bookingId, exp);
+    },
+    async googleToken({ tenantId }) {
+      checkTenant(tenantId);
+      const exp = Math.floor(now() / 1000) + GOOGLE_TOKEN_LIFETIME_SECONDS;
+      return sign({ tenantId, role: GOOGLE_ROLE }, GOOGLE_ROLE, exp);
     },
   };
   return Object.freeze(issuer);

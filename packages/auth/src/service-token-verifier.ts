@@ -3,7 +3,15 @@ import { UnauthenticatedError } from '@coperto/errors';
 import { DEFAULT_MAX_TOKEN_LENGTH } from './auth-options.js';
 import { bearerTokenOf } from './bearer.js';
 import type { ChannelDirectory } from './channel-directory.js';
-import { CHANNEL_ROLE, GUEST_ROLE, SERVICE_TOKEN_ISSUER, type ServiceGrant } from './service-grant.js';
+import {
+  CHANNEL_ORIGINI,
+  CHANNEL_ROLE,
+  GOOGLE_ROLE,
+  GUEST_ROLE,
+  SERVICE_TOKEN_ISSUER,
+  type ChannelOrigine,
+  type ServiceGrant,
+} from './service-grant.js';
 import { createTokenVerifier, type TokenVerifier, type VerifierClock } from './token-verifier.js';
 import type { Viewer } from './viewer.js';
 
@@ -69,15 +77,17 @@ export function createServiceTokenVerifier(
 /** The viewer of a verified service token, with its grant; 401 when the claims do not make one. */
 function withGrant(viewer: Viewer): Viewer {
   const claims = decodeJwt(viewer.token);
-  const { role, roles, sub, name } = claims;
+  const { role, roles, sub, name, origine = 'online' } = claims;
   if (roles !== undefined) throw new UnauthenticatedError('Token roles claim is invalid');
   if (typeof sub !== 'string' || sub.length === 0)
     throw new UnauthenticatedError('Token sub claim is invalid');
   let grant: ServiceGrant;
-  if (role === CHANNEL_ROLE && typeof name === 'string') {
-    grant = Object.freeze({ role: CHANNEL_ROLE, channelId: sub, channelName: name });
+  if (role === CHANNEL_ROLE && typeof name === 'string' && isChannelOrigine(origine)) {
+    grant = Object.freeze({ role: CHANNEL_ROLE, channelId: sub, channelName: name, origine });
   } else if (role === GUEST_ROLE) {
     grant = Object.freeze({ role: GUEST_ROLE, bookingId: sub });
+  } else if (role === GOOGLE_ROLE) {
+    grant = Object.freeze({ role: GOOGLE_ROLE });
   } else {
     throw new UnauthenticatedError('Token role claim is invalid');
   }
@@ -89,4 +99,8 @@ function withGrant(viewer: Viewer): Viewer {
     token: viewer.token,
     grant,
   });
+}
+
+function isChannelOrigine(value: unknown): value is ChannelOrigine {
+  return (CHANNEL_ORIGINI as readonly unknown[]).includes(value);
 }

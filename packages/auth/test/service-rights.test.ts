@@ -6,7 +6,7 @@ const staff: Viewer = { ...base, roles: [] };
 const channel: Viewer = {
   ...base,
   roles: ['channel'],
-  grant: { role: 'channel', channelId: 'c1', channelName: 'Sito' },
+  grant: { role: 'channel', channelId: 'c1', channelName: 'Sito', origine: 'online' },
 };
 const guest: Viewer = { ...base, roles: ['guest'], grant: { role: 'guest', bookingId: 'b1' } };
 
@@ -27,8 +27,11 @@ describe('forbiddenRootFields', () => {
     expect(forbiddenRootFields(guest, ['Query.canaleCorrente'])).toEqual(['Query.canaleCorrente']);
   });
 
-  it('lists only fields of the two service roles', () => {
-    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual(['channel', 'guest']);
+  it("lists only fields of the service roles; Google's booking server has no public field", () => {
+    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual(['channel', 'google', 'guest']);
+    expect(forbiddenRootFields({ ...guest, grant: { role: 'google' } }, ['Query.disponibilita'])).toEqual([
+      'Query.disponibilita',
+    ]);
     for (const fields of Object.values(SERVICE_ROLE_FIELDS)) {
       for (const field of fields) expect(field).toMatch(/^(Query|Mutation)\.[a-zA-Z]+$/);
     }

@@ -33,8 +33,39 @@ describe('service tokens: issued and verified with the service key', () => {
       roles: ['channel'],
       isAdmin: false,
       token,
-      grant: { role: 'channel', channelId: 'c1', channelName: 'Sito' },
+      grant: { role: 'channel', channelId: 'c1', channelName: 'Sito', origine: 'online' },
     });
+  });
+
+  it("Reserve with Google's channel key says so (origine google); a google token is the booking server's", async () => {
+    const google = await issuer.channelKey({
+      tenantId: 't1',
+      channelId: 'g1',
+      channelName: 'Google',
+      origine: 'google',
+    });
+    const viewer = await verifier.verify(google.token);
+    expect(viewer.grant).toEqual({
+      role: 'channel',
+      channelId: 'g1',
+      channelName: 'Google',
+      origine: 'google',
+    });
+    const server = await issuer.googleToken({ tenantId: 't1' });
+    expect(server.expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 600_000);
+    const serverViewer = await verifier.verify(server.token);
+    expect(serverViewer).toMatchObject({ tenantId: 't1', roles: ['google'], isAdmin: false });
+    expect(serverViewer.grant).toEqual({ role: 'google' });
+  });
+
+  it('a channel key with an origine the service never issues is refused', async () => {
+    const forged = await hsToken(
+      validClaims({ iss: SERVICE_TOKEN_ISSUER, role: 'channel', name: 'x', sub: 'c1', origine: 'staff' }),
+      OTHER_SECRET,
+    );
+    expect((await expectUnauthenticated(verifier.verify(forged))).message).toBe(
+      'Token role claim is invalid',
+    );
   });
 
   it('a guest token names its tenant and booking and expires at the booking end', async () => {

@@ -1,30 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { parse } from 'graphql';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  cachedChannelDirectory,
-  combineTokenVerifiers,
-  createServiceTokenIssuer,
-  createServiceTokenVerifier,
-  createTokenVerifier,
-  type ChannelDirectory,
-} from '@coperto/auth';
-import { createMemoryCache } from '@coperto/cache';
-import {
-  askingCanali,
-  hostSubgraphsInProcess,
-  lateChannelDirectory,
-  type InProcessSubgraphs,
-  type TypedDocumentNode,
-} from '@coperto/server-kit';
-import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { mintToken, newTenantId, TEST_JWT_SECRET, TEST_SERVICE_TOKEN_SECRET } from '@coperto/testkit';
-import { createCanaliSubgraph } from '../src/subgraph.js';
+import { createTokenVerifier } from '@coperto/auth';
+import { askingCanali, type InProcessSubgraphs, type TypedDocumentNode } from '@coperto/server-kit';
+import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
+import { doc, hostCanali, refusal, type Vars } from './hosted-canali.js';
 
-type Vars = Record<string, unknown>;
-const doc = (text: string) => parse(text) as TypedDocumentNode<Record<string, unknown>, Vars>;
 const CREATE = doc(
   'mutation($input: CanaleInput!) { createCanale(input: $input) { id nome name origini origins chiave key createdAt } }',
 );
@@ -32,65 +11,24 @@ const LIST = doc('{ canali { id nome name origini origins createdAt } }');
 const CURRENT = doc('{ canaleCorrente { id nome } }');
 const DELETE = doc('mutation($id: ID!) { deleteCanale(id: $id) { id deleted } }');
 
-/** The verifier a process builds (server-kit's connectDependencies), with a directory bound after hosting. */
-function processVerifier(activeForMs: number) {
-  const channels = lateChannelDirectory();
-  const verifier = combineTokenVerifiers(
-    {
-      staff: createTokenVerifier({ kind: 'secret', secret: TEST_JWT_SECRET }),
-      service: createServiceTokenVerifier({
-        secret: TEST_SERVICE_TOKEN_SECRET,
-        channels: cachedChannelDirectory(channels, { activeForMs }),
-      }),
-    },
-    { maxTokenLength: 8192 },
-  );
-  return { verifier, bind: (directory: ChannelDirectory) => channels.bind(directory) };
-}
-
 describe('the canali subgraph', () => {
-  let dir: string;
-  let store: DocumentStore;
   let hosted: InProcessSubgraphs;
+  let close: () => Promise<void>;
   let admin: string;
   let staff: string;
   const call = (document: TypedDocumentNode<Record<string, unknown>, Vars>, vars: Vars, auth: string) =>
     hosted.client.request('canali', document, vars, auth);
-  const refusal = (promise: Promise<unknown>) =>
-    promise.then(
-      () => {
-        throw new Error('expected a refusal');
-      },
-      (error: { code: string; details?: unknown }) => error,
-    );
   type Created = { id: string; key: string; chiave: string; createdAt: string; origini: string[] };
   const create = async (input: Vars, auth = admin) =>
     (await call(CREATE, { input }, auth)).createCanale as Created;
 
   beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'canali-'));
-    store = await openEmbeddedStore({ directory: dir, fsync: false });
-    const { verifier, bind } = processVerifier(0);
-    hosted = await hostSubgraphsInProcess({
-      factories: { canali: createCanaliSubgraph },
-      deps: {
-        store,
-        cache: createMemoryCache(),
-        verifier,
-        serviceTokens: createServiceTokenIssuer({ secret: TEST_SERVICE_TOKEN_SECRET }),
-        timeZone: 'Europe/Rome',
-        onEventsWritten: () => {},
-      },
-    });
-    bind(hosted.channelDirectory);
+    ({ hosted, close } = await hostCanali());
     const tenantId = newTenantId();
     admin = `Bearer ${await mintToken({ tenantId, admin: true })}`;
     staff = `Bearer ${await mintToken({ tenantId })}`;
   });
-  afterAll(async () => {
-    await store.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  afterAll(() => close());
 
   it('an administrator creates a channel: both names, canonical origins, and its key once', async () => {
     const created = await create({

@@ -10,7 +10,7 @@ import { NewBookings } from './bookings/new-bookings.js';
 import type { PrenotazioneRecord } from './bookings/prenotazione-record.js';
 import { PrenotazioneService } from './bookings/prenotazione-service.js';
 import { PrenotazioneStore } from './bookings/prenotazione-store.js';
-import { ServiceTokenRights } from './bookings/service-token-rights.js';
+import { channelOrigine, ServiceTokenRights } from './bookings/service-token-rights.js';
 import { SyncService } from './bookings/sync-service.js';
 import { bookingEvents, waitlistEvents } from './events.js';
 import { BookingFromOption } from './options/booking-from-option.js';
@@ -114,7 +114,14 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     onEventsWritten,
     logger,
   });
-  const inserts = new NewBookings({ store, claims, event, onEventsWritten, channel: rights.channel });
+  const inserts = new NewBookings({
+    store,
+    claims,
+    event,
+    onEventsWritten,
+    channel: rights.channel,
+    channelOrigine: channelOrigine(viewer),
+  });
   const fromOption = new BookingFromOption({ options, claims, bookings: inserts, timeZone, now, channelId });
   const prenotazioni = new PrenotazioneService({
     store,

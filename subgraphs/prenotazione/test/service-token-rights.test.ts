@@ -7,7 +7,7 @@ const staff = new ServiceTokenRights({ ...base, roles: [] });
 const channel = new ServiceTokenRights({
   ...base,
   roles: ['channel'],
-  grant: { role: 'channel', channelId: 'c1', channelName: 'Sito' },
+  grant: { role: 'channel', channelId: 'c1', channelName: 'Sito', origine: 'online' },
 } satisfies Viewer);
 const guest = new ServiceTokenRights({
   ...base,

@@ -4,6 +4,7 @@ import type { RestRoute } from '../../rest/rest-route.js';
 import { twinNote } from './bilingual-names.js';
 import { requestSchemas, responseSchema } from '../../rest/request-schema.js';
 import { operationOf, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
+import type { ErrorCode } from '@coperto/errors';
 import { errorBodySchema, routeErrors } from './route-errors.js';
 
 export interface OpenApiOptions {
@@ -13,6 +14,23 @@ export interface OpenApiOptions {
   /** The GraphQL document a route runs. */
   documentOf: (route: RestRoute) => string;
   version: string;
+  /** Routes outside the route table (no single GraphQL operation behind them), described by their owners. */
+  extraRoutes?: readonly DocumentedRoute[];
+}
+
+/** A route served outside the route table, as the OpenAPI document lists it. */
+export interface DocumentedRoute {
+  method: 'GET';
+  path: string;
+  operationId: string;
+  tag: string;
+  summary: string;
+  description: string;
+  /** Query parameters: a JSON Schema object of them. */
+  querystring: JsonSchema;
+  response: JsonSchema;
+  /** Error codes beside the ones every route can return. */
+  errors: readonly ErrorCode[];
 }
 
 const TAG_DESCRIPTIONS: Record<string, string> = {
@@ -39,7 +57,12 @@ export function buildOpenApiDocument(options: OpenApiOptions): Record<string, un
     const item = (paths[openApiPath(route.path)] ??= {});
     item[route.method.toLowerCase()] = operationObject(route, options, registry);
   }
-  const tags = [...new Set(options.routes.map((r) => r.docs.tag))].map((name) => ({
+  for (const route of options.extraRoutes ?? []) {
+    (paths[route.path] ??= {})[route.method.toLowerCase()] = documentedOperation(route);
+  }
+  const tags = [
+    ...new Set([...options.routes.map((r) => r.docs.tag), ...(options.extraRoutes ?? []).map((r) => r.tag)]),
+  ].map((name) => ({
     name,
     ...(TAG_DESCRIPTIONS[name] ? { description: TAG_DESCRIPTIONS[name] } : {}),
   }));
@@ -84,6 +107,7 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
       description: success.description,
       headers,
       content: { 'application/json': { schema: success.schema } },
+      ...(route.docs.links ? { links: linksObject(route.docs.links) } : {}),
     },
   };
   for (const [errorStatus, codes] of routeErrors(route)) {
@@ -104,6 +128,39 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
     tags: [route.docs.tag],
     ...(parameters.length > 0 ? { parameters } : {}),
     ...(request.body ? { requestBody: requestBody(route, request.body, options.schema, operation) } : {}),
+    responses,
+  };
+}
+
+/** A route's links as OpenAPI Link Objects (the target named by its operationId, which is its operation). */
+function linksObject(links: NonNullable<RestRoute['docs']['links']>) {
+  return Object.fromEntries(
+    Object.entries(links).map(([name, link]) => [
+      name,
+      { operationId: link.operation, parameters: link.parameters },
+    ]),
+  );
+}
+
+function documentedOperation(route: DocumentedRoute) {
+  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
+  const responses: Record<string, unknown> = {
+    200: { description: route.summary, headers, content: { 'application/json': { schema: route.response } } },
+  };
+  const errors = routeErrors({ method: route.method, path: route.path, docs: { errors: route.errors } });
+  for (const [errorStatus, codes] of errors) {
+    responses[errorStatus] = {
+      description: codes.join(', '),
+      headers,
+      content: { 'application/json': { schema: errorBodySchema(codes) } },
+    };
+  }
+  return {
+    operationId: route.operationId,
+    summary: route.summary,
+    description: route.description,
+    tags: [route.tag],
+    parameters: parametersOf(route.querystring, 'query'),
     responses,
   };
 }

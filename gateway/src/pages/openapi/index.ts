@@ -1,5 +1,6 @@
 import { operationDocument, routes } from '../../rest/route-table.js';
 import { apiSchemaOf } from './api-schema.js';
+import { FEED_ROUTE_DOCS } from '../../google/feed-route-docs.js';
 import { buildOpenApiDocument } from './document.js';
 
 export { registerOpenApiRoutes } from './serve.js';
@@ -15,6 +16,7 @@ export function openApiDocument(supergraphSdl: string): Record<string, unknown> 
     routes,
     schema: apiSchemaOf(supergraphSdl),
     documentOf: operationDocument,
+    extraRoutes: [FEED_ROUTE_DOCS],
     version: API_VERSION,
   });
 }

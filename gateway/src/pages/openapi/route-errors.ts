@@ -5,7 +5,9 @@ import type { RestRoute } from '../../rest/rest-route.js';
  * Every error code a route can answer, by HTTP status: the ones any route can return, the body's, a read-one's
  * 404 and the route's own (route.docs.errors). Codes not (yet) in the error table are left out.
  */
-export function routeErrors(route: RestRoute): Map<number, string[]> {
+export function routeErrors(
+  route: Pick<RestRoute, 'method' | 'path'> & { docs: Pick<RestRoute['docs'], 'errors'> },
+): Map<number, string[]> {
   // FORBIDDEN: any route refuses a channel key or a guest token whose role does not have it (docs/channels.md).
   const codes = [
     'VALIDATION_FAILED',

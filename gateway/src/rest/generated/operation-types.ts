@@ -68,6 +68,11 @@ export type ImpostazioniPromemoriaInput = {
   reminders?: Array<RegolaPromemoriaInput> | null | undefined;
 };
 
+export type IntegrazioneGoogleInput = {
+  /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
+  merchantId: string;
+};
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -784,6 +789,18 @@ export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
 
 export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
 
+export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type LinkGoogleMutationVariables = Exact<{
+  input: IntegrazioneGoogleInput;
+}>;
+
+
+export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -848,4 +865,6 @@ export interface OperationResults {
   OblioOspite: OblioOspiteMutation;
   GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
   UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
+  IntegrazioneGoogle: IntegrazioneGoogleQuery;
+  LinkGoogle: LinkGoogleMutation;
 }

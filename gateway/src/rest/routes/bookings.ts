@@ -17,6 +17,11 @@ export const bookingsRoutes: readonly RestRoute[] = [
           { externalId: 'pos-1', covers: 2, bookingDate: '2026-12-24T20:00:00', customerName: 'Bianchi' },
         ],
       },
+      // The response names the batch `batchId` (the seed's name); without this link Schemathesis inferred one
+      // from `id`, which the response does not have, and read `/batch/None` (ST302 in CI).
+      links: {
+        GetBatchUpload: { operation: 'GetBatchUpload', parameters: { id: '$response.body#/batchId' } },
+      },
     },
     field: 'uploadBatch',
     // `items` goes through as JSON: each item is checked on its own, so one bad item cannot fail the others.

@@ -2,6 +2,7 @@
 import type { GraphQLResolveInfo } from 'graphql';
 import type { CanaleRecord as CanaleRecordModel } from '../canale-record.js';
 import type { CreatedCanale as CreatedCanaleModel } from '../canale-service.js';
+import type { GoogleMerchantRecord as GoogleMerchantRecordModel, GooglePrenotazioneRecord as GooglePrenotazioneRecordModel } from '../google/google-records.js';
 import type { CanaliContext } from '../context.js';
 export type Maybe<T> = T | null;
 export type InputMaybe<T> = Maybe<T>;
@@ -59,12 +60,77 @@ export type DeleteCanaleResult = {
   deleted: Scalars['Boolean']['output'];
 };
 
+/**
+ * A restaurant's link to Reserve with Google (docs/integrations.md): Google's merchant id for it, and the booking
+ * channel (named Google, listed with the channels) its Google bookings are made through. `channelId` = `canaleId`.
+ */
+export type IntegrazioneGoogle = {
+  __typename?: 'IntegrazioneGoogle';
+  merchantId: Scalars['String']['output'];
+  canaleId: Scalars['ID']['output'];
+  channelId: Scalars['ID']['output'];
+  linkedAt: Scalars['String']['output'];
+};
+
+export type IntegrazioneGoogleInput = {
+  /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
+  merchantId: Scalars['String']['input'];
+};
+
+/** Google's booking server only: the restaurant that linked a merchant id, and its Google channel. */
+export type GoogleMerchant = {
+  __typename?: 'GoogleMerchant';
+  tenantId: Scalars['String']['output'];
+  channelId: Scalars['ID']['output'];
+};
+
+/** Google's booking server only: `claimed` (make the booking now), `done` (the answer given before) or `pending`. */
+export type GoogleClaim = {
+  __typename?: 'GoogleClaim';
+  status: Scalars['String']['output'];
+  answer?: Maybe<Scalars['String']['output']>;
+};
+
+/** Google's booking server only: a booking made through CreateBooking. */
+export type GooglePrenotazione = {
+  __typename?: 'GooglePrenotazione';
+  token: Scalars['String']['output'];
+  bookingId?: Maybe<Scalars['ID']['output']>;
+  userId?: Maybe<Scalars['String']['output']>;
+};
+
 export type Query = {
   __typename?: 'Query';
   /** Administrator only. The tenant's channels, oldest first, without keys. */
   canali: Array<Canale>;
   /** A channel key only: the channel it belongs to (a deleted channel's key is refused with UNAUTHENTICATED). */
   canaleCorrente: Canale;
+  /** Administrator only. The restaurant's link to Reserve with Google; null when it has none. */
+  integrazioneGoogle?: Maybe<IntegrazioneGoogle>;
+  googleMerchant?: Maybe<GoogleMerchant>;
+  googleUserMerchants: Array<Scalars['String']['output']>;
+  googleBooking?: Maybe<GooglePrenotazione>;
+  googleBookings: Array<GooglePrenotazione>;
+};
+
+
+export type QueryGoogleMerchantArgs = {
+  merchantId: Scalars['String']['input'];
+};
+
+
+export type QueryGoogleUserMerchantsArgs = {
+  userId: Scalars['String']['input'];
+};
+
+
+export type QueryGoogleBookingArgs = {
+  bookingId: Scalars['ID']['input'];
+};
+
+
+export type QueryGoogleBookingsArgs = {
+  userId: Scalars['String']['input'];
 };
 
 export type Mutation = {
@@ -73,6 +139,14 @@ export type Mutation = {
   createCanale: CanaleCreato;
   /** Administrator only. Deletes a channel: its key is refused (401) from then on, within 5 s in every process. */
   deleteCanale: DeleteCanaleResult;
+  /**
+   * Administrator only. Links the restaurant to Reserve with Google's merchant id (replacing its previous one); a
+   * merchant id another restaurant linked is DUPLICATE (409).
+   */
+  linkGoogle: IntegrazioneGoogle;
+  claimGoogleBooking: GoogleClaim;
+  completeGoogleBooking: Scalars['Boolean']['output'];
+  releaseGoogleBooking: Scalars['Boolean']['output'];
 };
 
 
@@ -83,6 +157,31 @@ export type MutationCreateCanaleArgs = {
 
 export type MutationDeleteCanaleArgs = {
   id: Scalars['ID']['input'];
+};
+
+
+export type MutationLinkGoogleArgs = {
+  input: IntegrazioneGoogleInput;
+};
+
+
+export type MutationClaimGoogleBookingArgs = {
+  token: Scalars['String']['input'];
+  userId?: InputMaybe<Scalars['String']['input']>;
+};
+
+
+export type MutationCompleteGoogleBookingArgs = {
+  token: Scalars['String']['input'];
+  answer: Scalars['String']['input'];
+  bookingId?: InputMaybe<Scalars['ID']['input']>;
+  userId?: InputMaybe<Scalars['String']['input']>;
+  merchantId: Scalars['String']['input'];
+};
+
+
+export type MutationReleaseGoogleBookingArgs = {
+  token: Scalars['String']['input'];
 };
 
 
@@ -165,6 +264,11 @@ export type ResolversTypes = {
   CanaleInput: CanaleInput;
   DeleteCanaleResult: ResolverTypeWrapper<DeleteCanaleResult>;
   Boolean: ResolverTypeWrapper<Scalars['Boolean']['output']>;
+  IntegrazioneGoogle: ResolverTypeWrapper<GoogleMerchantRecordModel>;
+  IntegrazioneGoogleInput: IntegrazioneGoogleInput;
+  GoogleMerchant: ResolverTypeWrapper<GoogleMerchant>;
+  GoogleClaim: ResolverTypeWrapper<GoogleClaim>;
+  GooglePrenotazione: ResolverTypeWrapper<GooglePrenotazioneRecordModel>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
 };
@@ -178,6 +282,11 @@ export type ResolversParentTypes = {
   CanaleInput: CanaleInput;
   DeleteCanaleResult: DeleteCanaleResult;
   Boolean: Scalars['Boolean']['output'];
+  IntegrazioneGoogle: GoogleMerchantRecordModel;
+  IntegrazioneGoogleInput: IntegrazioneGoogleInput;
+  GoogleMerchant: GoogleMerchant;
+  GoogleClaim: GoogleClaim;
+  GooglePrenotazione: GooglePrenotazioneRecordModel;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
 };
@@ -207,20 +316,56 @@ export type DeleteCanaleResultResolvers<ContextType = CanaliContext, ParentType 
   deleted?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
 };
 
+export type IntegrazioneGoogleResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['IntegrazioneGoogle'] = ResolversParentTypes['IntegrazioneGoogle']> = {
+  merchantId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  canaleId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  channelId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  linkedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type GoogleMerchantResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['GoogleMerchant'] = ResolversParentTypes['GoogleMerchant']> = {
+  tenantId?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  channelId?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+};
+
+export type GoogleClaimResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['GoogleClaim'] = ResolversParentTypes['GoogleClaim']> = {
+  status?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  answer?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type GooglePrenotazioneResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['GooglePrenotazione'] = ResolversParentTypes['GooglePrenotazione']> = {
+  token?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  bookingId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  userId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
 export type QueryResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
   canali?: Resolver<Array<ResolversTypes['Canale']>, ParentType, ContextType>;
   canaleCorrente?: Resolver<ResolversTypes['Canale'], ParentType, ContextType>;
+  integrazioneGoogle?: Resolver<Maybe<ResolversTypes['IntegrazioneGoogle']>, ParentType, ContextType>;
+  googleMerchant?: Resolver<Maybe<ResolversTypes['GoogleMerchant']>, ParentType, ContextType, RequireFields<QueryGoogleMerchantArgs, 'merchantId'>>;
+  googleUserMerchants?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType, RequireFields<QueryGoogleUserMerchantsArgs, 'userId'>>;
+  googleBooking?: Resolver<Maybe<ResolversTypes['GooglePrenotazione']>, ParentType, ContextType, RequireFields<QueryGoogleBookingArgs, 'bookingId'>>;
+  googleBookings?: Resolver<Array<ResolversTypes['GooglePrenotazione']>, ParentType, ContextType, RequireFields<QueryGoogleBookingsArgs, 'userId'>>;
 };
 
 export type MutationResolvers<ContextType = CanaliContext, ParentType extends ResolversParentTypes['Mutation'] = ResolversParentTypes['Mutation']> = {
   createCanale?: Resolver<ResolversTypes['CanaleCreato'], ParentType, ContextType, RequireFields<MutationCreateCanaleArgs, 'input'>>;
   deleteCanale?: Resolver<ResolversTypes['DeleteCanaleResult'], ParentType, ContextType, RequireFields<MutationDeleteCanaleArgs, 'id'>>;
+  linkGoogle?: Resolver<ResolversTypes['IntegrazioneGoogle'], ParentType, ContextType, RequireFields<MutationLinkGoogleArgs, 'input'>>;
+  claimGoogleBooking?: Resolver<ResolversTypes['GoogleClaim'], ParentType, ContextType, RequireFields<MutationClaimGoogleBookingArgs, 'token'>>;
+  completeGoogleBooking?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationCompleteGoogleBookingArgs, 'token' | 'answer' | 'merchantId'>>;
+  releaseGoogleBooking?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType, RequireFields<MutationReleaseGoogleBookingArgs, 'token'>>;
 };
 
 export type Resolvers<ContextType = CanaliContext> = {
   Canale?: CanaleResolvers<ContextType>;
   CanaleCreato?: CanaleCreatoResolvers<ContextType>;
   DeleteCanaleResult?: DeleteCanaleResultResolvers<ContextType>;
+  IntegrazioneGoogle?: IntegrazioneGoogleResolvers<ContextType>;
+  GoogleMerchant?: GoogleMerchantResolvers<ContextType>;
+  GoogleClaim?: GoogleClaimResolvers<ContextType>;
+  GooglePrenotazione?: GooglePrenotazioneResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
 };

@@ -30,8 +30,10 @@ export interface NewBookingsDeps {
   claims: TableClaims;
   event: BookingEvent;
   onEventsWritten: () => void;
-  /** The caller's booking channel: its bookings are `online` and carry it. */
+  /** The caller's booking channel: its bookings are `online` (or its key's origine) and carry it. */
   channel?: ChannelRef | null;
+  /** The channel key's origine (`online`, or `google` for Reserve with Google's channel). */
+  channelOrigine?: Origine | null;
 }
 
 export class NewBookings implements BookingInserts {
@@ -40,7 +42,8 @@ export class NewBookings implements BookingInserts {
   /** `origine|source` and `canale` of a new booking: a channel's is online, the batch's (fixedId) pos. */
   private provenance(fixedId: string | null): { origine: Origine; canale: ChannelRef | null } {
     const channel = this.deps.channel ?? null;
-    return { origine: channel ? 'online' : fixedId ? 'pos' : 'staff', canale: channel };
+    const origine = channel ? (this.deps.channelOrigine ?? 'online') : fixedId ? 'pos' : 'staff';
+    return { origine, canale: channel };
   }
 
   async insert(

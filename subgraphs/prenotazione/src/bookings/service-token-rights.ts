@@ -6,8 +6,11 @@ import type { OpzioneInput, PrenotazioneInput, PrenotazionePatch } from '../gene
 /** The longest hold a channel may ask for, in seconds (decisions: "an option with autoAssign (ttl <= 600)"). */
 export const CHANNEL_OPTION_MAX_TTL_SECONDS = 600;
 
-/** Where a booking came from (`origine|source`): staff, a booking channel, the point-of-sale batch. */
-export type Origine = 'staff' | 'online' | 'pos';
+/**
+ * Where a booking came from (`origine|source`): staff, a booking channel (`online`, or `google` for Reserve with
+ * Google's channel), the point-of-sale batch.
+ */
+export type Origine = 'staff' | 'online' | 'google' | 'pos';
 
 /** What a guest token may change of its booking (either name of each); everything else in a PATCH is a 400. */
 const GUEST_PATCH_FIELDS: ReadonlySet<string> = new Set([
@@ -22,6 +25,12 @@ const GUEST_PATCH_FIELDS: ReadonlySet<string> = new Set([
 export interface ChannelRef {
   id: string;
   nome: string;
+}
+
+/** The `origine` of the caller's bookings when it is a channel key (its key says `online` or `google`). */
+export function channelOrigine(viewer: Viewer): Origine | null {
+  const { grant } = viewer;
+  return grant?.role === 'channel' ? grant.origine : null;
 }
 
 /**

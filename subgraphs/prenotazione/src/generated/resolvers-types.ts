@@ -63,10 +63,13 @@ export type Prenotazione = {
   /** Seating: auto when the service chose the tables (autoAssign or an auto-assigned option), else manual. */
   assegnazione: Assegnazione;
   assignment: Assegnazione;
-  /** Where the booking came from: `staff`, `online` (a booking channel) or `pos` (the batch upload). `source` = `origine`. */
+  /**
+   * Where the booking came from: `staff`, `online` (a booking channel), `google` (Reserve with Google) or `pos` (the
+   * batch upload). `source` = `origine`.
+   */
   origine: Scalars['String']['output'];
   source: Scalars['String']['output'];
-  /** The booking channel it was made through (origine `online`); `channel` = `canale`. */
+  /** The booking channel it was made through (origine `online` or `google`); `channel` = `canale`. */
   canale?: Maybe<CanalePrenotazione>;
   channel?: Maybe<CanalePrenotazione>;
   /**

@@ -1,0 +1,157 @@
+import type { ApolloServer } from '@apollo/server';
+import type { TokenVerifier } from '@coperto/auth';
+import { AppError, isErrorCode } from '@coperto/errors';
+import type { GatewayContext } from '../graphql/context.js';
+import type { CopertoBooking, OfferedTime } from './mapping.js';
+
+const BOOKING_FIELDS = 'id startsAt covers state effectiveDurationMinutes customerName customerPhone';
+
+/**
+ * The operations the booking server runs through the gateway's own Apollo Server, with the restaurant's Google
+ * channel key or a booking's guest token: the same search, booking, change and cancel as every other caller, under
+ * the same rights. Not a second booking path.
+ */
+const OPERATIONS = {
+  GoogleCreaPrenotazione: `mutation GoogleCreaPrenotazione($input: PrenotazioneInput!) {
+    createPrenotazione(input: $input) { ${BOOKING_FIELDS} }
+  }`,
+  GooglePrenotazione: `query GooglePrenotazione($id: ID!) { prenotazione(id: $id) { ${BOOKING_FIELDS} } }`,
+  GoogleAnnullaPrenotazione: `mutation GoogleAnnullaPrenotazione($id: ID!, $motivo: String) {
+    annullaPrenotazione(id: $id, motivo: $motivo) { ${BOOKING_FIELDS} }
+  }`,
+  GoogleModificaPrenotazione: `mutation GoogleModificaPrenotazione($id: ID!, $input: PrenotazionePatch!) {
+    updatePrenotazione(id: $id, input: $input) { ${BOOKING_FIELDS} }
+  }`,
+  GoogleCapienza: `query GoogleCapienza { tavoli { seats } combinazioni { maxCovers } }`,
+  GoogleIntegrazione: `query GoogleIntegrazione { integrazioneGoogle { merchantId channelId } }`,
+} as const;
+
+type OperationName = keyof typeof OPERATIONS;
+
+/** Party sizes one search operation asks about, at most (each is an alias: GRAPHQL_MAX_ALIASES bounds them too). */
+const MAX_PARTIES_PER_OPERATION = 25;
+
+/**
+ * The day's search for several party sizes in one operation (`p<covers>` aliases of `disponibilita`): prenotazione
+ * reads the day's tables, holds and slots once per request, so the parties share them. Ranges of parties give a
+ * few distinct documents, each planned once.
+ */
+function daySearchDocument(parties: readonly number[]): string {
+  const fields = parties.map((covers) => {
+    const key = resultKey(parties, covers);
+    const alias = key === 'disponibilita' ? '' : `${key}: `;
+    return `${alias}disponibilita(date: $date, covers: ${covers}) { times { bookingDate durationMinutes } }`;
+  });
+  return `query GoogleDisponibilita($date: String!) { ${fields.join(' ')} }`;
+}
+
+/** Where a party's answer is: one party's search goes without an alias (GRAPHQL_MAX_ALIASES may be 0). */
+const resultKey = (parties: readonly number[], covers: number) =>
+  parties.length > 1 ? `p${covers}` : 'disponibilita';
+
+/** Who an operation runs as (`Bearer <token>`), and the Google request it serves (its id in the access log). */
+export interface Acting {
+  authorization: string;
+  requestId: string;
+}
+
+/** Runs one of the booking server's operations as the holder of `authorization` (`Bearer <token>`). */
+export class GoogleApi {
+  /** Party sizes one search operation asks about. */
+  readonly partiesPerOperation: number;
+
+  /** `maxAliases`: the operation limit of the gateway (and, in the same deployment, of the subgraphs). */
+  constructor(
+    private readonly apollo: ApolloServer<GatewayContext>,
+    private readonly verifier: TokenVerifier,
+    maxAliases: number,
+  ) {
+    this.partiesPerOperation = Math.max(1, Math.min(MAX_PARTIES_PER_OPERATION, maxAliases));
+  }
+
+  /** The offered times of `date` for each of `parties` (at most partiesPerOperation), in that order. */
+  async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<OfferedTime[][]> {
+    const data = await this.execute<Record<string, { times: OfferedTime[] }>>(
+      auth,
+      'GoogleDisponibilita',
+      daySearchDocument(parties),
+      { date },
+    );
+    return parties.map((covers) => data[resultKey(parties, covers)]!.times);
+  }
+
+  async create(auth: Acting, input: Record<string, unknown>): Promise<CopertoBooking> {
+    return (await this.run<{ createPrenotazione: CopertoBooking }>(auth, 'GoogleCreaPrenotazione', { input }))
+      .createPrenotazione;
+  }
+
+  async read(auth: Acting, id: string): Promise<CopertoBooking | null> {
+    return (await this.run<{ prenotazione: CopertoBooking | null }>(auth, 'GooglePrenotazione', { id }))
+      .prenotazione;
+  }
+
+  async cancel(auth: Acting, id: string): Promise<CopertoBooking> {
+    const motivo = 'Cancelled on Google';
+    return (
+      await this.run<{ annullaPrenotazione: CopertoBooking }>(auth, 'GoogleAnnullaPrenotazione', {
+        id,
+        motivo,
+      })
+    ).annullaPrenotazione;
+  }
+
+  async update(auth: Acting, id: string, input: Record<string, unknown>): Promise<CopertoBooking> {
+    return (
+      await this.run<{ updatePrenotazione: CopertoBooking }>(auth, 'GoogleModificaPrenotazione', {
+        id,
+        input,
+      })
+    ).updatePrenotazione;
+  }
+
+  /** The largest party any single table or combination seats (the feed's party sizes run up to it). */
+  async largestFit(auth: Acting): Promise<number> {
+    const data = await this.run<{
+      tavoli: Array<{ seats: number }>;
+      combinazioni: Array<{ maxCovers: number }>;
+    }>(auth, 'GoogleCapienza', {});
+    return Math.max(0, ...data.tavoli.map((t) => t.seats), ...data.combinazioni.map((c) => c.maxCovers));
+  }
+
+  /** The restaurant's link to Google (administrator), or null. */
+  async link(auth: Acting): Promise<{ merchantId: string; channelId: string } | null> {
+    return (
+      await this.run<{ integrazioneGoogle: { merchantId: string; channelId: string } | null }>(
+        auth,
+        'GoogleIntegrazione',
+        {},
+      )
+    ).integrazioneGoogle;
+  }
+
+  private run<T>(auth: Acting, operationName: OperationName, variables: Record<string, unknown>): Promise<T> {
+    return this.execute<T>(auth, operationName, OPERATIONS[operationName], variables);
+  }
+
+  private async execute<T>(
+    auth: Acting,
+    operationName: string,
+    query: string,
+    variables: Record<string, unknown>,
+  ): Promise<T> {
+    const viewer = await this.verifier.verifyAuthorizationHeader(auth.authorization);
+    const contextValue: GatewayContext = { viewer, ...auth };
+    const response = await this.apollo.executeOperation(
+      { query, variables, operationName },
+      { contextValue },
+    );
+    if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
+    const { data, errors } = response.body.singleResult;
+    const first = errors?.[0];
+    if (first) {
+      const code = first.extensions?.code;
+      throw new AppError(isErrorCode(code) ? code : 'INTERNAL', first.message, first.extensions?.details);
+    }
+    return data as T;
+  }
+}

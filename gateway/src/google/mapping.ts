@@ -1,0 +1,195 @@
+import { parseRestaurantDateTime, zoneOffsetMinutes } from '@coperto/domain';
+import type { ErrorCode } from '@coperto/errors';
+import {
+  GOOGLE_SERVICE_ID,
+  type Booking,
+  type BookingFailure,
+  type BookingStatus,
+  type CreateBookingRequest,
+  type Int64,
+  type SlotTime,
+  type UpdateBookingRequest,
+  type UserInformation,
+} from './wire.js';
+
+/** A booking as the booking server reads it from the API (operations.ts selects these fields). */
+export interface CopertoBooking {
+  id: string;
+  startsAt: string;
+  covers: number;
+  state: string;
+  effectiveDurationMinutes: number;
+  customerName: string;
+  customerPhone: string | null;
+}
+
+/** A time the availability search offers (`disponibilita.times`). */
+export interface OfferedTime {
+  bookingDate: string;
+  durationMinutes: number;
+}
+
+export const seconds = (value: Int64): number => Number(value);
+
+/** The restaurant's wall clock at `startSec`: its local date and the local date-time the API takes. */
+export function wallClockOf(startSec: number, zone: string): { date: string; dataOra: string } {
+  const ms = startSec * 1000;
+  const local = new Date(ms + zoneOffsetMinutes(ms, zone) * 60_000).toISOString();
+  return { date: local.slice(0, 10), dataOra: local.slice(0, 19) };
+}
+
+/** The search a slot needs: its local date and its party size. */
+export function searchOf(
+  slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>,
+  zone: string,
+): { date: string; covers: number } {
+  return {
+    date: wallClockOf(seconds(slot.start_sec), zone).date,
+    covers: slot.resource_ids?.party_size ?? 0,
+  };
+}
+
+/** The offered times of one search by their start (seconds since the epoch), with the longest stay each allows. */
+export function offeredByStart(times: readonly OfferedTime[], zone: string): Map<number, number> {
+  const byStart = new Map<number, number>();
+  for (const time of times) {
+    const instant = parseRestaurantDateTime(time.bookingDate, zone);
+    if (instant) byStart.set(instant.getTime() / 1000, time.durationMinutes);
+  }
+  return byStart;
+}
+
+/**
+ * A slot is available when it is Coperto's one service, the search offers a time starting then, and (when the slot
+ * names a duration) that time allows a stay at least that long.
+ */
+export function isAvailable(slot: SlotTime, offered: ReadonlyMap<number, number>): boolean {
+  if (slot.service_id !== GOOGLE_SERVICE_ID) return false;
+  const minutes = offered.get(seconds(slot.start_sec));
+  if (minutes === undefined) return false;
+  return slot.duration_sec === undefined || minutes * 60 >= seconds(slot.duration_sec);
+}
+
+/** The guest's name from Google's user information; Google when it gives none. */
+export function guestName(user: UserInformation): string {
+  const name = [user.given_name, user.family_name]
+    .map((part) => part?.trim())
+    .filter(Boolean)
+    .join(' ');
+  return name || 'Google';
+}
+
+/** `createPrenotazione`'s input for a CreateBooking: the autoAssign rule, as a channel books. */
+export function bookingInput(request: CreateBookingRequest, zone: string): Record<string, unknown> {
+  const { slot, user_information: user } = request;
+  const input: Record<string, unknown> = {
+    autoAssign: true,
+    bookingDate: wallClockOf(seconds(slot.start_sec), zone).dataOra,
+    covers: slot.resources?.party_size,
+    customerName: guestName(user),
+    customerPhone: user.telephone?.trim() || null,
+  };
+  if (slot.duration_sec !== undefined) input.durationMinutes = Math.ceil(seconds(slot.duration_sec) / 60);
+  if (request.additional_request?.trim()) input.notes = request.additional_request.trim();
+  return input;
+}
+
+/**
+ * What UpdateBooking asks: cancel, or move (time, party); null when it asks nothing Coperto changes. A move is a
+ * guest's change (docs/channels.md): placed again by the autoAssign rule for the party's turn time, so a new
+ * `duration_sec` is not taken.
+ */
+export type UpdateIntent = { kind: 'cancel' } | { kind: 'move'; patch: Record<string, unknown> } | null;
+
+export function updateIntent(request: UpdateBookingRequest, zone: string): UpdateIntent {
+  const { booking } = request;
+  const mask = request.update_mask?.split(',').map((path) => path.trim());
+  const asked = (path: string, present: boolean) => (mask ? mask.includes(path) : present);
+  if (asked('status', booking.status !== undefined) && booking.status === 'CANCELED')
+    return { kind: 'cancel' };
+  const slot = booking.slot ?? {};
+  const patch: Record<string, unknown> = {};
+  if (asked('start_sec', slot.start_sec !== undefined) && slot.start_sec !== undefined) {
+    patch.bookingDate = wallClockOf(seconds(slot.start_sec), zone).dataOra;
+  }
+  const party = slot.resources?.party_size;
+  if (asked('party_size', party !== undefined) && party !== undefined) patch.covers = party;
+  return Object.keys(patch).length > 0 ? { kind: 'move', patch } : null;
+}
+
+/**
+ * Google's booking id: Coperto's booking id and the merchant's id, so that GetBookingStatus and UpdateBooking (which
+ * name only the booking) find the restaurant. Booking ids never hold `:`; merchant ids may.
+ */
+export function googleBookingId(merchantId: string, bookingId: string): string {
+  return `${bookingId}:${merchantId}`;
+}
+
+export function parseGoogleBookingId(value: string): { merchantId: string; bookingId: string } | null {
+  const at = value.indexOf(':');
+  if (at <= 0 || at === value.length - 1) return null;
+  return { bookingId: value.slice(0, at), merchantId: value.slice(at + 1) };
+}
+
+/** A booking's state as Google knows it: a held table is CONFIRMED whatever the restaurant's own flow says. */
+export function googleStatusOf(state: string): BookingStatus {
+  switch (state) {
+    case 'annullata':
+      return 'CANCELED';
+    case 'no_show':
+      return 'NO_SHOW';
+    case 'pending':
+    case 'confermata':
+    case 'caparra_pagata':
+    case 'completata':
+      return 'CONFIRMED';
+    default:
+      return 'BOOKING_STATUS_UNSPECIFIED';
+  }
+}
+
+export function toGoogleBooking(
+  booking: CopertoBooking,
+  merchantId: string,
+  user: UserInformation | undefined,
+): Booking {
+  return {
+    booking_id: googleBookingId(merchantId, booking.id),
+    slot: {
+      merchant_id: merchantId,
+      service_id: GOOGLE_SERVICE_ID,
+      start_sec: String(Date.parse(booking.startsAt) / 1000),
+      duration_sec: String(booking.effectiveDurationMinutes * 60),
+      resources: { party_size: booking.covers },
+    },
+    ...(user ? { user_information: user } : {}),
+    status: googleStatusOf(booking.state),
+    payment_information: { prepayment_status: 'PREPAYMENT_NOT_PROVIDED' },
+  };
+}
+
+/**
+ * Coperto's refusal of a booking or a change as Google's BookingFailure, or null when it is not a business failure
+ * (a bad request, an outage: those are HTTP errors, and Google retries). `cancelling`: the refusal answered a cancel.
+ */
+export function bookingFailureOf(code: ErrorCode, cancelling: boolean): BookingFailure | null {
+  switch (code) {
+    case 'NO_TABLE_AVAILABLE':
+    case 'TABLE_UNAVAILABLE':
+    case 'OPTION_EXPIRED':
+    case 'LOCK_CONFLICT':
+      return { cause: 'SLOT_UNAVAILABLE', description: 'No table is free for the party at that time' };
+    case 'INVALID_TRANSITION':
+      return cancelling
+        ? { cause: 'BOOKING_NOT_CANCELLABLE', description: 'The booking can no longer be cancelled' }
+        : { cause: 'CAUSE_UNSPECIFIED', description: 'The booking can no longer be changed' };
+    default:
+      return null;
+  }
+}
+
+/** The booking_failure for a booking Google asks to change or cancel after it was cancelled. */
+export const ALREADY_CANCELLED: BookingFailure = {
+  cause: 'BOOKING_ALREADY_CANCELLED',
+  description: 'The booking was cancelled',
+};

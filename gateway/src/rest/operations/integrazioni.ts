@@ -1,0 +1,7 @@
+/** Operations behind the integration routes (Reserve with Google's merchant link, docs/integrations.md). */
+const INTEGRAZIONE_GOOGLE_FIELDS = 'merchantId canaleId channelId linkedAt';
+
+export const integrazioniOperations = {
+  IntegrazioneGoogle: `query IntegrazioneGoogle { integrazioneGoogle { ${INTEGRAZIONE_GOOGLE_FIELDS} } }`,
+  LinkGoogle: `mutation LinkGoogle($input: IntegrazioneGoogleInput!) { linkGoogle(input: $input) { ${INTEGRAZIONE_GOOGLE_FIELDS} } }`,
+} as const;
