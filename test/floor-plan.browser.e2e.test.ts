@@ -290,6 +290,8 @@ describe('floor plan page (embedded mode, chromium)', () => {
     }
     await drag(await handle('rotate'), { x: centre.x + 100, y: centre.y });
     await page.getByRole('button', { name: 'Save layout (1)' }).click();
+    // The previous test's "Layout saved (1 table)" may still be on screen: wait for this save's PATCH itself.
+    await page.getByRole('button', { name: 'Save layout (1)' }).waitFor({ state: 'detached', ...WAIT });
     await page.locator('#messages', { hasText: 'Layout saved (1 table)' }).waitFor(WAIT);
     const saved = (await stack.api('GET', `/api/tavoli/${tables.A!.id}`, { token: admin })).body;
     expect(Math.abs(saved.width - (90 + (2 * 15) / scale))).toBeLessThanOrEqual(2);

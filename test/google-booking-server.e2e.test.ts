@@ -114,7 +114,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   it('CreateBooking repeated concurrently with one idempotency_token makes one booking, origine google', async () => {
     const request = {
       slot: slot('2027-05-05T20:00', 2),
-      user_information: user('user-1'),
+      user_information: user(`user-${randomUUID()}`),
       idempotency_token: randomUUID(),
       payment_information: { prepayment_status: 'PREPAYMENT_NOT_PROVIDED' },
     };
@@ -150,7 +150,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   it('a slot nobody can take is a booking_failure (HTTP 200), kept for the token too', async () => {
     const request = {
       slot: slot('2027-05-06T20:00', 40),
-      user_information: user('user-2'),
+      user_information: user(`user-${randomUUID()}`),
       idempotency_token: randomUUID(),
     };
     const res = await google('CreateBooking', request);
@@ -162,9 +162,10 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
   });
 
   it('GetBookingStatus, UpdateBooking (cancel) and ListBookings of Google bookings only', async () => {
+    const userId = `user-${randomUUID()}`;
     const made = await google('CreateBooking', {
       slot: slot('2027-05-07T19:30', 4),
-      user_information: user('user-3'),
+      user_information: user(userId),
       idempotency_token: randomUUID(),
     });
     const bookingId = made.body.booking.booking_id as string;
@@ -174,7 +175,7 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
       booking_status: 'CONFIRMED',
       prepayment_status: 'PREPAYMENT_NOT_PROVIDED',
     });
-    const listed = await google('ListBookings', { user_id: 'user-3' });
+    const listed = await google('ListBookings', { user_id: userId });
     expect(listed.body.bookings).toEqual([
       expect.objectContaining({ booking_id: bookingId, status: 'CONFIRMED', slot: made.body.booking.slot }),
     ]);

@@ -164,11 +164,18 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(/^graphql_ws_subscription_groups\{[^}]*\} 0$/m);
     expect(text).toMatch(/^cache_misses_total\{[^}]*\} [1-9]/m);
     if (mode === 'embedded') expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
+    // Per-tenant state against its bound (docs/scaling.md): the cache's views and the sockets' tenants.
+    expect(text).toMatch(/^bounded_state_entries\{[^}]*structure="cache_tenant_views"[^}]*\} [1-9]/m);
+    expect(text).toMatch(
+      /^bounded_state_capacity\{[^}]*structure="subscription_socket_tenants"[^}]*\} \d+$/m,
+    );
   });
 
   it('exposes the outbox backlog and the age of its oldest pending event where the outbox is relayed', async () => {
     const text = await (await fetch(stack.relayMetricsUrl)).text();
     expect(text).toMatch(/^outbox_backlog\{[^}]*\} \d+$/m);
     expect(text).toMatch(/^outbox_oldest_event_age_seconds\{[^}]*\} [\d.]+(e[-+]\d+)?$/m);
+    // tavolo's per-tenant caches, in its own process (distributed) or the gateway's (embedded).
+    expect(text).toMatch(/^bounded_state_capacity\{[^}]*structure="tavolo_table_directories"[^}]*\} 1000$/m);
   });
 });

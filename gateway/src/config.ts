@@ -2,6 +2,7 @@ import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
 import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { z } from 'zod';
+import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
 /** The subgraphs the gateway federates (names as in supergraph.yaml). */
 export const SUBGRAPH_NAMES = [
@@ -46,6 +47,10 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   /** Reserve with Google: the partner credentials Google's booking-server calls carry (HTTP Basic); unset = 401. */
   GOOGLE_BOOKING_USER: z.string().min(1).optional(),
   GOOGLE_BOOKING_PASSWORD: z.string().min(1).optional(),
+  /** A subscription with `after` resumes from an event at most this old (ms; older: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_WINDOW_MS: count.default(DEFAULT_REPLAY_BOUNDS.windowMs),
+  /** At most this many missed events are replayed to one subscription (more: RELOAD_REQUIRED). */
+  SUBSCRIPTION_REPLAY_MAX_EVENTS: count.default(DEFAULT_REPLAY_BOUNDS.maxEvents),
 });
 
 export type GatewayConfig = Omit<

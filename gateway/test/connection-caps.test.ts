@@ -26,6 +26,15 @@ describe('connection caps', () => {
     expect(caps.admit('gamma')).toEqual({ ok: false, refused: 'total' });
   });
 
+  it('holds one entry per tenant with a socket, never more than the sockets, none after the last closes', () => {
+    const caps = createConnectionCaps({ maxSocketsPerTenant: 1, maxSockets: 3 });
+    const admitted = Array.from({ length: 10 }, (_, i) => caps.admit(`tenant-${i}`));
+    expect(admitted.filter((a) => a.ok)).toHaveLength(3);
+    expect(caps.tenants).toBe(3);
+    for (const admission of admitted) if (admission.ok) admission.release();
+    expect(caps.tenants).toBe(0);
+  });
+
   it('treats 0 as no cap', () => {
     const caps = createConnectionCaps({ maxSocketsPerTenant: 0, maxSockets: 0 });
     for (let i = 0; i < 50; i++) expect(caps.admit('alpha').ok).toBe(true);

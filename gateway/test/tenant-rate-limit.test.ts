@@ -14,6 +14,7 @@ function scripted(decisions: RateDecision[]): RateLimiter & { keys: string[] } {
       keys.push(key);
       return decisions.shift() ?? { allowed: true };
     },
+    bounded: () => undefined,
     close: async () => {},
   };
 }

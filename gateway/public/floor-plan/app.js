@@ -86,11 +86,14 @@ async function signIn(token) {
     },
     onBooking: () => void Promise.all([refreshBookings(), refreshBookedThen(), options.refresh()]),
     onWaitlist: () => void state.waitlist?.refresh(),
-    onConnected: () => {
-      $('#banner').hidden = true;
-      void catchUp();
-      void state.waitlist?.refresh();
-    },
+    // What the live events cannot bring (first connection, a gap the server cannot replay): read it again.
+    onReload: (kind) =>
+      void (kind === 'tables'
+        ? Promise.all([refreshTables(), combinations.refresh()])
+        : kind === 'bookings'
+          ? Promise.all([refreshBookings(), refreshBookedThen(), options.refresh()])
+          : state.waitlist?.refresh()),
+    onConnected: () => ($('#banner').hidden = true),
     onDown: () => ($('#banner').hidden = false),
     onError: (message) => notify(`Live updates: ${message}`),
   });

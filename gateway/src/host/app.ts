@@ -9,6 +9,7 @@ import {
   hostSubgraphsInProcess,
   startEventConsumers,
   operationLimitsFromConfig,
+  reportSubgraphBounds,
   startHost,
   startWorkers,
   type Dependencies,
@@ -16,6 +17,7 @@ import {
   type Logger,
 } from '@coperto/server-kit';
 import type { GatewayConfig } from '../config.js';
+import { reportGatewayBounds } from './bounded-state.js';
 import { dedupeInFlight } from './fetch-dedupe.js';
 import { InProcessDataSource } from './in-process-data-source.js';
 import { AuthForwardingDataSource } from './remote-data-source.js';
@@ -105,6 +107,10 @@ export async function startGatewayApp(
         maxSocketsPerTenant: config.SUBSCRIPTION_MAX_SOCKETS_PER_TENANT,
         maxSockets: config.SUBSCRIPTION_MAX_SOCKETS,
       },
+      subscriptionReplay: {
+        windowMs: config.SUBSCRIPTION_REPLAY_WINDOW_MS,
+        maxEvents: config.SUBSCRIPTION_REPLAY_MAX_EVENTS,
+      },
       explorer: config.GRAPHQL_EXPLORER,
       corsOrigins: config.CORS_ORIGINS,
       bodyLimitBytes: config.BODY_LIMIT_BYTES,
@@ -138,6 +144,13 @@ export async function startGatewayApp(
       'Subscriptions open on graphql-ws sockets',
       () => gateway.subscriptions.groups().members,
     );
+    reportGatewayBounds(metrics, {
+      cache: deps.cache,
+      rateLimit,
+      subscriptions: gateway.subscriptions,
+      bus: deps.bus,
+    });
+    if (hosted) reportSubgraphBounds(metrics, hosted.subgraphs);
     if (deps.cache) {
       const cache = deps.cache;
       metrics.totalCounter(

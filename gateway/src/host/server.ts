@@ -49,6 +49,7 @@ import { operationMetricsPlugin, type OperationObserver } from '../graphql/opera
 import { operationResolutionPlugin } from '../graphql/operation-resolution-plugin.js';
 import { serviceRightsPlugin } from '../graphql/service-rights-plugin.js';
 import { startEventFeed } from '../subscriptions/event-feed.js';
+import { DEFAULT_REPLAY_BOUNDS, replayerOf, type ReplayBounds } from '../subscriptions/replay-bounds.js';
 import { registerRestRoutes } from '../rest/register-routes.js';
 import { operationDocument, routes } from '../rest/route-table.js';
 import type { ConnectionCapLimits } from '../subscriptions/connection-caps.js';
@@ -71,6 +72,8 @@ export interface GatewayDeps {
   subscriptionLimits?: Partial<SocketLimits>;
   /** Sockets per tenant and in total (defaults: subscriptions/connection-caps.ts). */
   subscriptionCaps?: Partial<ConnectionCapLimits>;
+  /** How far back a subscription with `after` may resume (SUBSCRIPTION_REPLAY_*). Default: replay-bounds.ts. */
+  subscriptionReplay?: ReplayBounds;
   /** Per-tenant fairness on /graphql and /api, after the token is verified (tenant-rate-limit.ts). */
   rateLimit?: RateLimitCheck;
   logger: Logger;
@@ -303,6 +306,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     ...(trustedDocuments ? { trusted: (query: unknown) => untrustedErrors(trustedDocuments, query) } : {}),
     ...(deps.subscriptionLimits ? { limits: deps.subscriptionLimits } : {}),
     ...(deps.subscriptionCaps ? { caps: deps.subscriptionCaps } : {}),
+    replay: replayerOf(deps.bus, deps.subscriptionReplay ?? DEFAULT_REPLAY_BOUNDS),
   });
 
   let closing: Promise<void> | undefined;

@@ -13,6 +13,8 @@ export type RateLimitCheck = (viewer: Viewer) => Promise<void>;
 
 export interface TenantRateLimit {
   check: RateLimitCheck;
+  /** The tenants the limiter holds budgets for in this process (embedded), or undefined (Redis). */
+  bounded: RateLimiter['bounded'];
   close(): Promise<void>;
 }
 
@@ -40,6 +42,7 @@ export function tenantRateLimit(limiter: RateLimiter, observer: TenantRateLimitO
       observer.limited();
       throw new RateLimitedError(decision.retryAfterMs / 1000);
     },
+    bounded: () => limiter.bounded(),
     close: () => limiter.close(),
   };
 }

@@ -26,8 +26,8 @@ export const operations = {
   ...attesaOperations,
   ...canaliOperations,
   ...ospitiOperations,
-  ...promemoriaOperations,
   ...integrazioniOperations,
+  ...promemoriaOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -27,8 +27,8 @@ export const routes: readonly RestRoute[] = [
   ...attesaRoutes,
   ...canaliRoutes,
   ...ospitiRoutes,
-  ...promemoriaRoutes,
   ...integrazioniRoutes,
+  ...promemoriaRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

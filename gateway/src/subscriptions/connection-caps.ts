@@ -20,6 +20,8 @@ export interface ConnectionCaps {
   full(): boolean;
   readonly total: number;
   of(tenantId: string): number;
+  /** Tenants holding a socket now (an entry each; it goes with the tenant's last socket). */
+  readonly tenants: number;
 }
 
 /**
@@ -58,5 +60,8 @@ export function createConnectionCaps(limits: ConnectionCapLimits): ConnectionCap
       return total;
     },
     of: (tenantId) => perTenant.get(tenantId) ?? 0,
+    get tenants() {
+      return perTenant.size;
+    },
   };
 }

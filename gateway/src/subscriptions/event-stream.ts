@@ -16,6 +16,14 @@ export interface EventStreamOptions {
 /** An async iterator whose `return()` ends it at once, also while a `next()` is waiting. */
 export interface EventStream extends AsyncIterableIterator<CloudEvent> {
   return(): Promise<IteratorResult<CloudEvent>>;
+  /** The subject it follows and the events it yields of it: what a replay of the same field reads. */
+  readonly subject: string;
+  accepts(event: CloudEvent): boolean;
+}
+
+/** Whether a subscription's source stream is one of ours (a field of schema.graphql), so it can be replayed. */
+export function isEventStream(value: unknown): value is EventStream {
+  return typeof value === 'object' && value !== null && 'subject' in value && 'accepts' in value;
 }
 
 /**
@@ -34,6 +42,8 @@ export function openEventStream(options: EventStreamOptions): EventStream {
   const recent = createRecentIds();
 
   const stream: EventStream = {
+    subject: options.subject,
+    accepts: options.accept,
     async next() {
       for (;;) {
         const result = await events.next();

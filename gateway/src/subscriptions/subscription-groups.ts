@@ -1,13 +1,18 @@
+import type { CloudEvent } from '@coperto/bus';
 import {
   createSourceEventStream,
   execute as graphqlExecute,
-  print,
+  GraphQLError,
   type DocumentNode,
   type ExecutionArgs,
   type ExecutionResult,
   type GraphQLSchema,
 } from 'graphql';
+import { isEventStream, type EventStream } from './event-stream.js';
 import { nextPayloadJson } from './next-frame.js';
+import { resumePoint, type ResumePoint } from './resume-point.js';
+import { resumeMember, type Replayer } from './resume-replay.js';
+import { createResumeSeam, type ResumeSeam } from './resume-seam.js';
 import type { SubscriptionContext } from './subscription-context.js';
 
 /** Runs a subscription's selection for one source event (graphql's `execute`, or a spy in tests). */
@@ -42,8 +47,10 @@ export interface Membership extends AsyncIterableIterator<ExecutionResult> {
 export interface SubscriptionGroups {
   /**
    * Joins the group of (tenant, normalized document, operation name, variables), opening it (one bus
-   * subscription, one execution per event) when it is the first. Resolves to the membership, or to the
-   * errors result when the subscription cannot start (e.g. bad variables).
+   * subscription, one execution per event) when it is the first. A subscription with `after` (resume-point.ts)
+   * joins the group of the same subscription without it and first gets what it missed (resume-replay.ts).
+   * Resolves to the membership, or to the errors result when the subscription cannot start (e.g. bad
+   * variables, or `after` that cannot be resumed from).
    */
   join(request: GroupRequest, subscriber: GroupSubscriber): Promise<Membership | ExecutionResult>;
   /** Groups open. */
@@ -56,15 +63,23 @@ export interface SubscriptionGroupsOptions {
   schema: GraphQLSchema;
   /** Default graphql's `execute`. */
   execute?: Executor;
+  /** Reads what a subscription with `after` missed. Without it, every `after` is refused (RELOAD_REQUIRED). */
+  replay?: Replayer;
 }
 
-/** The group key: what the events' execution depends on. Variables as sent (key order included). */
-export function groupKey(request: GroupRequest): string {
+/**
+ * The group key: what the events' execution depends on. Variables as sent (key order included); `after` left
+ * out, so subscriptions resuming from different events share a group.
+ */
+export function groupKey(
+  request: GroupRequest,
+  resume: ResumePoint = resumePoint(request.document, request.variableValues),
+): string {
   return JSON.stringify([
     request.tenantId,
-    print(request.document),
+    resume.keyDocument,
     request.operationName ?? null,
-    request.variableValues ?? {},
+    resume.keyVariables,
   ]);
 }
 
@@ -72,11 +87,17 @@ interface Group {
   readonly members: Set<Member>;
   /** Resolves to undefined once the source stream is open, or to the errors result that refused it. */
   readonly opened: Promise<ExecutionResult | undefined>;
+  /** The source stream once opened (what a member's replay reads). */
+  readonly source: EventStream | undefined;
+  /** One event's `next` payload (the group's execution, serialized). */
+  payloadOf(event: unknown): Promise<string>;
   close(): void;
 }
 
 interface Member {
   readonly subscriber: GroupSubscriber;
+  /** Set while the member resumes: live events wait behind its replay. */
+  readonly seam: ResumeSeam | undefined;
   end(): void;
 }
 
@@ -110,16 +131,17 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
       contextValue,
     };
 
+    const payloadOf = async (event: unknown) => nextPayloadJson(await execute({ ...args, rootValue: event }));
     const pump = async (events: AsyncIterator<unknown>) => {
       try {
         for (;;) {
           const next = await events.next();
           if (next.done || closed) break;
-          const result = await execute({ ...args, rootValue: next.value });
-          const payload = nextPayloadJson(result);
+          const payload = await payloadOf(next.value);
           for (const member of members) {
             try {
-              member.subscriber.deliver(payload);
+              if (member.seam) member.seam.live(payload, next.value as CloudEvent);
+              else member.subscriber.deliver(payload);
             } catch {
               // One broken socket never stops the group: that member leaves, the others go on.
               member.end();
@@ -134,6 +156,10 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
 
     const group: Group = {
       members,
+      payloadOf,
+      get source() {
+        return isEventStream(source) ? source : undefined;
+      },
       opened: (async () => {
         const stream = await createSourceEventStream(args);
         if (!(Symbol.asyncIterator in stream)) return stream;
@@ -156,7 +182,14 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
     request: GroupRequest,
     subscriber: GroupSubscriber,
   ): Promise<Membership | ExecutionResult> => {
-    const key = groupKey(request);
+    let resume: ResumePoint;
+    try {
+      resume = resumePoint(request.document, request.variableValues);
+    } catch (error) {
+      if (error instanceof GraphQLError) return { errors: [error] };
+      throw error;
+    }
+    const key = groupKey(request, resume);
     let group = groups.get(key);
     if (!group) {
       group = openGroup(key, request);
@@ -168,6 +201,7 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
     let untrack = () => {};
     const member: Member = {
       subscriber,
+      seam: resume.after === undefined ? undefined : createResumeSeam((payload) => deliverSafely(payload)),
       end() {
         if (ended) return;
         ended = true;
@@ -177,6 +211,13 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
         if (joined.members.size === 0) joined.close();
         for (const waiter of waiters.splice(0)) waiter({ done: true, value: undefined });
       },
+    };
+    const deliverSafely = (payload: string) => {
+      try {
+        subscriber.deliver(payload);
+      } catch {
+        member.end();
+      }
     };
     memberCount++;
     joined.members.add(member);
@@ -194,6 +235,21 @@ export function createSubscriptionGroups(options: SubscriptionGroupsOptions): Su
     if (refused) {
       member.end();
       joined.close();
+      return refused;
+    }
+    if (member.seam && resume.after !== undefined) {
+      refused = await resumeMember({
+        after: resume.after,
+        source: joined.source,
+        replay: options.replay,
+        execute: joined.payloadOf,
+        deliver: deliverSafely,
+        seam: member.seam,
+        ended: () => ended,
+      });
+    }
+    if (refused) {
+      member.end();
       return refused;
     }
     const membership: Membership = {

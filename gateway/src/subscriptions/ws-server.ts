@@ -23,6 +23,11 @@ import {
 import { socketSubscriber } from './socket-subscriber.js';
 import { createSubscriptionGroups, type Executor } from './subscription-groups.js';
 import { createSubscriptionSchema } from './subscription-schema.js';
+import type { Replayer } from './resume-replay.js';
+import type { BoundedStats } from '@coperto/metrics';
+
+/** A cap of 0 is no cap. */
+const capOf = (cap: number) => (cap > 0 ? cap : Number.POSITIVE_INFINITY);
 import { createWriteBatcher } from './write-batcher.js';
 import { onTokenExpiry } from './token-expiry.js';
 
@@ -49,6 +54,8 @@ export interface SubscriptionServerOptions {
   closeGraceMs?: number;
   /** Executes a group's selection per event. Default graphql's `execute` (tests count the calls). */
   execute?: Executor;
+  /** Reads what a subscription with `after` missed (the source bus's stored events). Without it, `after` is refused. */
+  replay?: Replayer;
 }
 
 export interface SubscriptionServer {
@@ -56,6 +63,11 @@ export interface SubscriptionServer {
   connections(): number;
   /** Subscription groups open (each one bus subscription and one execution per event), and their members. */
   groups(): { groups: number; members: number };
+  /**
+   * The per-tenant state of the server with its bound (docs/scaling.md): `subscription_socket_tenants` (the
+   * tenants with an open socket, one entry each, at most the socket cap) and `subscription_groups`.
+   */
+  bounded(): Record<'subscription_socket_tenants' | 'subscription_groups', BoundedStats>;
   /** Closes every socket with 1001 "Going away" (cutting those that do not answer), stops accepting. Idempotent. */
   close(): Promise<void>;
 }
@@ -89,12 +101,14 @@ interface SubscriberContext {
 export function createSubscriptionServer(options: SubscriptionServerOptions): SubscriptionServer {
   const limits: SocketLimits = { ...DEFAULT_SOCKET_LIMITS, ...options.limits };
   const logger = options.logger;
-  const caps = createConnectionCaps({ ...DEFAULT_CONNECTION_CAPS, ...options.caps });
+  const capLimits: ConnectionCapLimits = { ...DEFAULT_CONNECTION_CAPS, ...options.caps };
+  const caps = createConnectionCaps(capLimits);
   const schema = createSubscriptionSchema({ bus: options.bus, busMaxPending: limits.maxPendingEvents });
   const batcher = createWriteBatcher();
   const groups = createSubscriptionGroups({
     schema,
     ...(options.execute ? { execute: options.execute } : {}),
+    ...(options.replay ? { replay: options.replay } : {}),
   });
   const wss = new WebSocketServer({
     server: options.httpServer,
@@ -225,6 +239,17 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   return {
     connections: () => wss.clients.size,
     groups: () => ({ groups: groups.size, members: groups.members }),
+    bounded: () => {
+      const sockets = capOf(capLimits.maxSockets);
+      return {
+        subscription_socket_tenants: { entries: caps.tenants, capacity: sockets, evictions: 0 },
+        subscription_groups: {
+          entries: groups.size,
+          capacity: sockets * limits.maxSubscriptions,
+          evictions: 0,
+        },
+      };
+    },
     close: () =>
       (closing ??= (async () => {
         const cut = setTimeout(() => {

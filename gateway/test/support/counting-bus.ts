@@ -17,6 +17,7 @@ export function countingBus(inner: EventBus): CountingBus {
     close: () => inner.close(),
     follow: (subject, options) => inner.follow(subject, options),
     consume: (subject, options) => inner.consume(subject, options),
+    replay: (subject, afterId, options) => inner.replay(subject, afterId, options),
     subscribe(subject, options): Subscription {
       const subscription = inner.subscribe(subject, options);
       change(subject, 1);

@@ -21,12 +21,18 @@ export interface KeptLoads<V> {
   delete(key: string): void;
   /** Keys kept now. */
   readonly size: number;
+  /** Keys kept, the bound, keys dropped (the bound or their TTL), reads answered from a kept value or not. */
+  stats(): { entries: number; capacity: number; evictions: number; hits: number; misses: number };
 }
 
 export function createKeptLoads<V>(options: KeptLoadsOptions): KeptLoads<V> {
   const keeps = options.ttlMs > 0;
+  const counts = { evictions: 0, hits: 0, misses: 0 };
   const kept = new LRUCache<string, { value: V }>({
     max: options.maxKeys,
+    dispose: (_value, _key, reason) => {
+      if (reason === 'evict' || reason === 'expire') counts.evictions += 1;
+    },
     ttl: Math.max(1, options.ttlMs),
     // Every read asks the clock (no cached time): a value is never reused past its TTL.
     ttlResolution: 0,
@@ -38,7 +44,11 @@ export function createKeptLoads<V>(options: KeptLoadsOptions): KeptLoads<V> {
   return {
     get(key, load) {
       const hit = kept.get(key);
-      if (hit) return Promise.resolve(hit.value);
+      if (hit) {
+        counts.hits += 1;
+        return Promise.resolve(hit.value);
+      }
+      counts.misses += 1;
       return loads.run(key, async () => {
         const began = generation;
         const value = await load();
@@ -54,5 +64,6 @@ export function createKeptLoads<V>(options: KeptLoadsOptions): KeptLoads<V> {
     get size() {
       return kept.size;
     },
+    stats: () => ({ entries: kept.size, capacity: options.maxKeys, ...counts }),
   };
 }

@@ -32,6 +32,8 @@ describe('createKeptLoads', () => {
     expect(kept.size).toBe(2);
     expect(await kept.get('b', async () => 'b2')).toBe('b2');
     expect(await kept.get('a', async () => 'a3')).toBe('a3');
+    // Loaded a, b, c, b, a (two reads of a kept value), dropped b, a, c for the bound.
+    expect(kept.stats()).toEqual({ entries: 2, capacity: 2, evictions: 3, hits: 1, misses: 5 });
   });
 
   it('does not keep a failed load, nor a synchronous throw', async () => {

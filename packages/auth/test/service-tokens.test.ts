@@ -135,6 +135,7 @@ describe('service and staff tokens are told apart by their issuer', () => {
   it.each([
     ['role: "guest"', { role: 'guest' }],
     ['role: "channel"', { role: 'channel' }],
+    ['role: "google"', { role: 'google' }],
     ['roles containing "channel"', { roles: ['waiter', 'channel'] }],
   ])('a staff token claiming %s is refused: those roles come only from the service', async (_name, extra) => {
     const token = await hsToken(validClaims(extra));

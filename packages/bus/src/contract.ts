@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { arrivalSubject } from './arrival-subject.js';
 import { BusUnavailableError } from './errors.js';
 import { buildEvent } from './events.js';
+import { describeReplay } from './replay-contract.js';
 import {
   natsSubject,
   type CloudEvent,
@@ -299,6 +300,8 @@ export function describeEventBus(name: string, open: () => Promise<EventBus>): v
       expect(handled).toHaveLength(3);
       await resumed.stop();
     });
+
+    describe('replay', () => describeReplay(() => bus));
 
     it('refuses a durable name that is not a plain token', async () => {
       await expect(

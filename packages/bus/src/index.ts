@@ -1,8 +1,9 @@
 export * from './types.js';
 export { cloudEventEnvelope, cloudEventEnvelopeJsonSchema } from './envelope.js';
 export { BusUnavailableError } from './errors.js';
-export { createMemoryBus } from './memory-bus.js';
-export { arrivalSubject, markArrival } from './arrival-subject.js';
+export { createMemoryBus, type MemoryBusOptions } from './memory-bus.js';
+export { DEFAULT_REPLAY_LOG, type ReplayLog, type ReplayLogOptions } from './replay-log.js';
+export { arrivalSequence, arrivalSubject, markArrival } from './arrival-subject.js';
 export { connectNatsBus } from './connect-nats-bus.js';
 export type { NatsBusOptions } from './nats-bus.js';
 export type { NatsConnectTarget, NatsCredentials } from './nats-auth.js';

@@ -1,14 +1,17 @@
-import { markArrival } from './arrival-subject.js';
+import { arrivalSequence, markArrival } from './arrival-subject.js';
 import { BusUnavailableError } from './errors.js';
 import { isPublishSubject, isSubjectPattern, subjectMatches } from './subject-matcher.js';
 import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-queue.js';
 import { checkDurableName } from './durable-name.js';
+import { createReplayLog, type ReplayLog, type ReplayLogOptions } from './replay-log.js';
 import type {
   BusStatus,
   CloudEvent,
   ConsumeOptions,
   Consumer,
   EventBus,
+  ReplayOptions,
+  ReplayResult,
   SubscribeOptions,
   Subscription,
 } from './types.js';
@@ -25,15 +28,25 @@ interface ConsumerEntry {
   running: Set<Promise<void>>;
 }
 
+export interface MemoryBusOptions {
+  /**
+   * Keep the published events in a bounded log that `replay` reads (embedded mode's stand-in for the JetStream
+   * stream; replay-log.ts). Without it nothing is stored, and each delivered event keeps the sequence of the
+   * event it was published with (a fan-out of another bus's events).
+   */
+  replayLog?: ReplayLogOptions;
+}
+
 /**
  * The in-process bus of embedded mode: NATS subject semantics (`*`, `>`) without a server. `publish`
- * delivers to the subscriptions that exist at that moment and resolves (there is no storage: an event
- * published with no subscriber is gone, like a core NATS message). Events are copied through JSON, as on
+ * delivers to the subscriptions that exist at that moment and resolves (an event published with no subscriber
+ * is gone for them, like a core NATS message; only the optional replay log keeps it). Events are copied through JSON, as on
  * the wire, so subscribers never share objects with the publisher. A durable consumer (`consume`) is handed
  * each matching event before `publish` resolves (one holder per durable name: the earliest still consuming), so the
  * outbox relay acknowledges an event only once its consumers have handled it.
  */
-export function createMemoryBus(): EventBus {
+export function createMemoryBus(options: MemoryBusOptions = {}): EventBus & { readonly log?: ReplayLog } {
+  const log = options.replayLog ? createReplayLog(options.replayLog) : undefined;
   const entries = new Set<Entry>();
   /** The holders of each durable name, in registration order: the first takes every event. */
   const consumers = new Map<string, ConsumerEntry[]>();
@@ -57,13 +70,15 @@ export function createMemoryBus(): EventBus {
   };
 
   return {
+    ...(log ? { log } : {}),
     async publish(subject: string, event: CloudEvent): Promise<void> {
       if (!isPublishSubject(subject)) throw new TypeError(`Invalid publish subject: ${subject}`);
       if (closed) throw new BusUnavailableError('Event bus closed');
       const json = JSON.stringify(event);
+      const sequence = log ? log.append(subject, event.id, json) : arrivalSequence(event);
       for (const entry of [...entries]) {
         if (subjectMatches(entry.pattern, subject))
-          entry.queue.push(markArrival(JSON.parse(json) as CloudEvent, subject));
+          entry.queue.push(markArrival(JSON.parse(json) as CloudEvent, subject, sequence));
       }
       const handlers = [...consumers.values()]
         .map((holders) => holders[0]!)
@@ -101,6 +116,12 @@ export function createMemoryBus(): EventBus {
           await Promise.allSettled([...consumer.running]);
         },
       };
+    },
+
+    async replay(subject: string, afterId: string, replay: ReplayOptions): Promise<ReplayResult> {
+      if (!isPublishSubject(subject)) throw new TypeError(`Invalid replay subject: ${subject}`);
+      if (closed) throw new BusUnavailableError('Event bus closed');
+      return log ? log.replay(subject, afterId, replay) : { ok: false, reason: 'unknown' };
     },
 
     async ping(): Promise<number> {

@@ -9,6 +9,7 @@ import {
   NatsError,
   type ConsumerMessages,
   type JetStreamClient,
+  type JetStreamManager,
   type NatsConnection,
   type Status,
 } from 'nats';
@@ -22,12 +23,15 @@ import { createSubscriptionQueue, type SubscriptionQueue } from './subscription-
 import { sleep, withTimeout } from '@coperto/async';
 import { checkDurableName } from './durable-name.js';
 import { ensureDurableConsumer } from './nats-consumer.js';
+import { replayFromStream } from './nats-replay.js';
 import type {
   BusStatus,
   CloudEvent,
   ConsumeOptions,
   Consumer,
   EventBus,
+  ReplayOptions,
+  ReplayResult,
   SubscribeOptions,
   Subscription,
 } from './types.js';
@@ -63,6 +67,7 @@ const CONSUMER_RETRY_DELAY_MS = 1000;
  * - `follow`: a JetStream ordered consumer from the end of the stream, which resumes after the last event it
  *   delivered when the connection or the server comes back (no gap);
  * - `consume`: a JetStream durable pull consumer (explicit ack), shared by every process using its name;
+ * - `replay`: one subject of the stream after a given event (nats-replay.ts);
  * - `close`: drains the subscriptions and the connection.
  */
 export async function connectNatsBus(options: NatsBusOptions): Promise<EventBus> {
@@ -130,6 +135,12 @@ function messageOf(error: unknown): string {
 
 function createNatsBus(nc: NatsConnection, publishTimeoutMs: number, streamName: string): EventBus {
   const js: JetStreamClient = nc.jetstream({ timeout: publishTimeoutMs });
+  let manager: Promise<JetStreamManager> | undefined;
+  const jetstreamManager = () =>
+    (manager ??= nc.jetstreamManager().catch((error: unknown) => {
+      manager = undefined;
+      throw error;
+    }));
   const queues = new Set<SubscriptionQueue>();
   const consumers = new Set<Consumer>();
   let connected = true;
@@ -223,7 +234,7 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number, streamName:
       void (async () => {
         for await (const msg of sub) {
           const event = decodeEvent(msg.data);
-          if (event) queue.push(markArrival(event, msg.subject));
+          if (event) queue.push(markArrival(event, msg.subject, msg.seq));
         }
       })()
         .catch(() => {})
@@ -273,6 +284,16 @@ function createNatsBus(nc: NatsConnection, publishTimeoutMs: number, streamName:
       };
       consumers.add(consumer);
       return consumer;
+    },
+
+    async replay(subject: string, afterId: string, options: ReplayOptions): Promise<ReplayResult> {
+      if (!isPublishSubject(subject)) throw new TypeError(`Invalid replay subject: ${subject}`);
+      if (closing || nc.isClosed()) throw unavailable('Event bus closed');
+      try {
+        return await replayFromStream(js, await jetstreamManager(), streamName, subject, afterId, options);
+      } catch (error) {
+        throw unavailable(`Could not read the event stream after ${afterId}`, error);
+      }
     },
 
     async ping(timeoutMs = 2000): Promise<number> {

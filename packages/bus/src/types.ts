@@ -77,6 +77,21 @@ export interface ConsumeOptions {
   onError?: (error: unknown, event: CloudEvent) => void;
 }
 
+/** What `EventBus.replay` reads. */
+export interface ReplayOptions {
+  /** Only events stored within this many milliseconds before now are looked at. */
+  windowMs: number;
+  /** More events than this after the given one: `too-many` (the reader should reload instead). */
+  maxEvents: number;
+}
+
+/**
+ * The events stored on a subject after a given one, in store order (`afterSequence`: the given event's place),
+ * or why not: `unknown` (no such event on this subject within the window, or the bus stores nothing), `too-many`.
+ */
+export type ReplayResult =
+  { ok: true; afterSequence: number; events: CloudEvent[] } | { ok: false; reason: 'unknown' | 'too-many' };
+
 export interface Consumer {
   /** Stops taking events; resolves once the event being handled (if any) is done. */
   stop(): Promise<void>;
@@ -109,6 +124,13 @@ export interface EventBus {
    * or never finished and publishes it again).
    */
   consume(subject: string, options: ConsumeOptions): Promise<Consumer>;
+  /**
+   * The events stored on `subject` (one publish subject, no wildcards) after the event `afterId`, in store
+   * order, each marked with its subject and sequence (arrival-subject.ts). Only the stored events of that subject
+   * are read, so an id of another subject (or tenant) is `unknown`. NatsBus: the JetStream stream, within
+   * `windowMs`; MemoryBus: its bounded replay log when created with one, else always `unknown`.
+   */
+  replay(subject: string, afterId: string, options: ReplayOptions): Promise<ReplayResult>;
   /** Round trip to the server (ms); rejects when it does not answer within `timeoutMs`. */
   ping(timeoutMs?: number): Promise<number>;
   status(): BusStatus;

@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { describeEventBus } from '../src/contract.js';
 import { createMemoryBus } from '../src/memory-bus.js';
+import { DEFAULT_REPLAY_LOG } from '../src/replay-log.js';
 import type { CloudEvent } from '../src/types.js';
 
-describeEventBus('memory', async () => createMemoryBus());
+describeEventBus('memory', async () => createMemoryBus({ replayLog: DEFAULT_REPLAY_LOG }));
 
 describe('memory bus', () => {
   it('gives each subscriber its own copy of the event', async () => {

@@ -127,6 +127,9 @@ class FlakyBus implements EventBus {
   consume(...args: Parameters<EventBus['consume']>) {
     return this.inner.consume(...args);
   }
+  replay(...args: Parameters<EventBus['replay']>) {
+    return this.inner.replay(...args);
+  }
   subscribe(...args: Parameters<EventBus['subscribe']>): Subscription {
     return this.inner.subscribe(...args);
   }

@@ -39,6 +39,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
   const entries = new Map<string, Entry>();
   let closed = false;
   let setsSinceSweep = 0;
+  let evictions = 0;
 
   const ensureOpen = () => {
     if (closed) throw new Error('cache closed');
@@ -46,7 +47,11 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
 
   const sweep = () => {
     const t = now();
-    for (const [key, entry] of entries) if (entry.expiresAt <= t) entries.delete(key);
+    for (const [key, entry] of entries) {
+      if (entry.expiresAt > t) continue;
+      entries.delete(key);
+      evictions += 1;
+    }
     setsSinceSweep = 0;
   };
 
@@ -57,6 +62,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
       if (!entry) return null;
       if (entry.expiresAt <= now()) {
         entries.delete(fullKey);
+        evictions += 1;
         return null;
       }
       // Re-insert: Map order is the LRU order.
@@ -73,6 +79,7 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries) break;
         entries.delete(oldest);
+        evictions += 1;
       }
     },
     async delete(fullKey) {
@@ -83,9 +90,14 @@ export function createMemoryCache(options: MemoryCacheOptions = {}): Cache {
 
   const counters = new CacheCounters(options.onError ?? throttledWarn('cache:memory'));
   const context = { prefix, store, counters, loads: createSingleFlight() };
+  const views = tenantViews(context);
 
   return {
-    forTenant: tenantViews(context),
+    forTenant: views.forTenant,
+    bounded: () => ({
+      tenant_views: views.stats(),
+      entries: { entries: entries.size, capacity: maxEntries, evictions },
+    }),
     async ping() {
       ensureOpen();
       return 0;

@@ -80,9 +80,11 @@ export async function connectRedisCache(options: RedisCacheOptions): Promise<Cac
   };
   const counters = new CacheCounters(warn);
   const context = { prefix, store, counters, loads: createSingleFlight() };
+  const views = tenantViews(context);
 
   return {
-    forTenant: tenantViews(context),
+    forTenant: views.forTenant,
+    bounded: () => ({ tenant_views: views.stats() }),
     async ping(timeoutMs) {
       const started = performance.now();
       const redisClient = client();

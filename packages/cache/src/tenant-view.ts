@@ -2,7 +2,7 @@ import type { TenantId } from '@coperto/auth';
 import type { CacheCounters } from './fail-open.js';
 import { assertKey, assertTenantId, boundedKey, tenantKey, ttlMilliseconds } from './keys.js';
 import type { SingleFlight } from '@coperto/async';
-import type { TenantCache } from './types.js';
+import type { BoundedFigures, TenantCache } from './types.js';
 import { decodeValue, encodeValue } from './values.js';
 
 /**
@@ -34,15 +34,28 @@ const KEPT_TENANT_VIEWS = 1000;
 export function tenantViews(
   context: TenantViewContext,
   maxViews = KEPT_TENANT_VIEWS,
-): (tenantId: TenantId) => TenantCache {
+): { forTenant: (tenantId: TenantId) => TenantCache; stats: () => BoundedFigures } {
   const views = new Map<TenantId, TenantCache>();
-  return (tenantId) => {
-    const kept = views.get(tenantId);
-    if (kept !== undefined) return kept;
-    const view = tenantView(context, tenantId);
-    views.set(tenantId, view);
-    if (views.size > maxViews) views.delete(views.keys().next().value!);
-    return view;
+  let evictions = 0;
+  let hits = 0;
+  let built = 0;
+  return {
+    forTenant(tenantId) {
+      const kept = views.get(tenantId);
+      if (kept !== undefined) {
+        hits += 1;
+        return kept;
+      }
+      const view = tenantView(context, tenantId);
+      built += 1;
+      views.set(tenantId, view);
+      if (views.size > maxViews) {
+        views.delete(views.keys().next().value!);
+        evictions += 1;
+      }
+      return view;
+    },
+    stats: () => ({ entries: views.size, capacity: maxViews, evictions, hits, misses: built }),
   };
 }
 

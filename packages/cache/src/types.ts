@@ -51,6 +51,15 @@ export interface CacheStats {
   errors: number;
 }
 
+/** A bounded in-process structure's figures (what `@coperto/metrics`' `bounded` reads at each scrape). */
+export interface BoundedFigures {
+  entries: number;
+  capacity: number;
+  evictions: number;
+  hits?: number;
+  misses?: number;
+}
+
 /** A tenant-partitioned key/value cache. Two adapters pass one contract suite (`@coperto/cache/contract`). */
 export interface Cache {
   /** The keys of one tenant. Cheap: call it per request. */
@@ -62,6 +71,11 @@ export interface Cache {
   /** Memory used and connected clients; rejects when the server is unreachable. */
   details(): Promise<CacheDetails>;
   stats(): CacheStats;
+  /**
+   * What the cache holds in this process, with its bound: `tenant_views` (the built views, per tenant) and, for
+   * the memory adapter, `entries` (the stored keys, all tenants; hits and misses are `stats()`'s).
+   */
+  bounded(): Readonly<Record<string, BoundedFigures>>;
   /** Closes the connection. Afterwards the cache behaves like an unreachable one (fails open). Idempotent. */
   close(): Promise<void>;
 }

@@ -33,6 +33,7 @@ describe('memory cache', () => {
     expect(await t.get('b')).toBeNull();
     expect(await t.get('c')).toBe(3);
     expect((await cache.details()).keys).toBe(2);
+    expect(cache.bounded().entries).toEqual({ entries: 2, capacity: 2, evictions: 1 });
     await cache.close();
   });
 

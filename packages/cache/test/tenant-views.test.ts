@@ -20,20 +20,22 @@ describe('tenantViews', () => {
 
   it('keeps at most the bound: the oldest view is built again, and still reads what its tenant wrote', async () => {
     const views = tenantViews(context, 2);
-    const a = views(trustedTenantId('a'));
+    const a = views.forTenant(trustedTenantId('a'));
     await a.set('k', 'of a', 60);
-    views(trustedTenantId('b'));
-    views(trustedTenantId('c'));
-    const again = views(trustedTenantId('a'));
+    views.forTenant(trustedTenantId('b'));
+    views.forTenant(trustedTenantId('c'));
+    const again = views.forTenant(trustedTenantId('a'));
     expect(again).not.toBe(a);
     expect(await again.get('k')).toBe('of a');
-    expect(views(trustedTenantId('a'))).toBe(again);
+    expect(views.forTenant(trustedTenantId('a'))).toBe(again);
     expect([...entries.keys()]).toEqual(['p:a:k']);
+    // a, b, c, a again (a was evicted by c), a kept: four built, two evicted, one reuse.
+    expect(views.stats()).toEqual({ entries: 2, capacity: 2, evictions: 2, hits: 1, misses: 4 });
   });
 
   it('refuses an empty tenant id every time, keeping nothing for it', () => {
     const views = tenantViews(context);
-    expect(() => views(trustedTenantId(''))).toThrow(TypeError);
-    expect(() => views(trustedTenantId(''))).toThrow(TypeError);
+    expect(() => views.forTenant(trustedTenantId(''))).toThrow(TypeError);
+    expect(() => views.forTenant(trustedTenantId(''))).toThrow(TypeError);
   });
 });

@@ -1,4 +1,5 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { boundedStateFamilies, type BoundedStats } from './bounded-state.js';
 import { LabelGuard, methodLabel } from './label-guard.js';
 
 export interface MetricsOptions {
@@ -53,6 +54,12 @@ export interface Metrics {
   gauge(name: string, help: string, read: () => number | Promise<number>): void;
   /** A counter whose running total is read at each scrape (e.g. cache hits kept by the cache itself). */
   totalCounter(name: string, help: string, read: () => number): void;
+  /**
+   * A bounded in-process structure (a per-tenant map, cache or log), read at each scrape into
+   * `bounded_state_entries`, `_capacity`, `_evictions_total`, `_hits_total`, `_misses_total` labelled
+   * `structure` (docs/scaling.md lists them). A name registered twice throws.
+   */
+  bounded(structure: string, read: () => BoundedStats): void;
   /** The Prometheus text exposition of the registry. */
   scrape(): Promise<{ contentType: string; body: string }>;
 }
@@ -102,6 +109,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
     registers: [registry],
   });
 
+  const bounded = boundedStateFamilies(registry);
   const maxValues = options.maxLabelValues ?? 200;
   const routes = new LabelGuard(maxValues);
   const operations = new LabelGuard(maxValues);
@@ -159,6 +167,7 @@ export function createMetrics(options: MetricsOptions): Metrics {
         },
       });
     },
+    bounded: bounded.register,
     async scrape() {
       return { contentType: registry.contentType, body: await registry.metrics() };
     },

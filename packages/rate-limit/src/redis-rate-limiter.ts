@@ -53,6 +53,7 @@ export async function connectRedisRateLimiter(options: RedisRateLimiterOptions):
   const onError = options.onError ?? (() => {});
   return {
     consume: (key) => decide(consumer, key, onError),
+    bounded: () => undefined,
     async close() {
       try {
         await redis.quit();

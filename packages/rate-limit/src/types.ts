@@ -17,6 +17,11 @@ export type RateDecision =
 export interface RateLimiter {
   /** Takes one request from `key`'s budget. Never rejects: a store failure lets the request through. */
   consume(key: string): Promise<RateDecision>;
+  /**
+   * The keys this process holds budgets for, with their bound (the memory limiter); undefined when the budgets
+   * live in Redis (expiring there).
+   */
+  bounded(): { entries: number; capacity: number; evictions: number } | undefined;
   close(): Promise<void>;
 }
 

@@ -9,7 +9,13 @@ import {
   type ServiceTokenIssuer,
   type TokenVerifier,
 } from '@coperto/auth';
-import { connectNatsBus, createMemoryBus, type EventBus, type NatsCredentials } from '@coperto/bus';
+import {
+  connectNatsBus,
+  createMemoryBus,
+  DEFAULT_REPLAY_LOG,
+  type EventBus,
+  type NatsCredentials,
+} from '@coperto/bus';
 import { connectRedisCache, createMemoryCache, type Cache } from '@coperto/cache';
 import { connectMongoStore, openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { authOptionsFromConfig } from './auth-from-config.js';
@@ -88,7 +94,8 @@ export async function connectDependencies(
     if (mode === 'embedded') {
       const store = options.needsStore ? await openEmbeddedStore({ directory: config.DATA_DIR }) : undefined;
       if (store) closers.push(() => store.close());
-      const bus = createMemoryBus();
+      // The log is what a live screen resumes from after its socket dropped (embedded mode has no JetStream).
+      const bus = createMemoryBus({ replayLog: DEFAULT_REPLAY_LOG });
       closers.push(() => bus.close());
       const cache = createMemoryCache();
       closers.push(() => cache.close());

@@ -2,6 +2,7 @@ export * from './logger.js';
 export * from './json-depth.js';
 export * from './json-body-parser.js';
 export * from './subgraph.js';
+export { reportSubgraphBounds } from './subgraph-bounds.js';
 export * from './execute-subgraph.js';
 export * from './subgraph-client.js';
 export * from './serve-subgraph.js';

@@ -1,5 +1,6 @@
 import { createOutboxRelay } from '@coperto/bus';
 import { createMetrics } from '@coperto/metrics';
+import { reportSubgraphBounds } from './subgraph-bounds.js';
 import { askingCanali } from './channel-directories.js';
 import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
@@ -60,6 +61,7 @@ export async function startSubgraphProcess(options: {
         : undefined;
     if (relay) kick = () => relay.kick();
     const metrics = createMetrics({ service: options.name });
+    reportSubgraphBounds(metrics, [subgraph]);
     const app = await createSubgraphHttpServer({
       executor: createSubgraphExecutor(subgraph, {
         onInternalError: (error) => logger.error('subgraph error', { error }),

@@ -5,6 +5,7 @@ import type { ChannelDirectory, ServiceTokenIssuer, TokenVerifier } from '@coper
 import type { CloudEvent } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import type { DocumentStore } from '@coperto/store';
+import type { BoundedStats } from '@coperto/metrics';
 import type { SubgraphClient } from './subgraph-client.js';
 
 /** What a subgraph needs from the incoming request to build its own context. */
@@ -39,6 +40,11 @@ export interface Subgraph<Context = unknown> {
    * it serves (its outbox relay running) and stops it before the relay and the store close.
    */
   readonly workers?: readonly SubgraphWorker[];
+  /**
+   * The subgraph's per-tenant state kept across requests, each with its bound (docs/scaling.md): reported by
+   * the hosting process's metrics as `bounded_state_*{structure="<subgraph>_<name>"}`. Names are fixed.
+   */
+  readonly bounded?: () => Readonly<Record<string, BoundedStats>>;
   /** The subgraph that owns booking channels (canali) tells from its store whether a channel still exists. */
   readonly channelDirectory?: ChannelDirectory;
 }

@@ -33,6 +33,7 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
     schema,
     outboxCollections: [PRENOTAZIONI_COLLECTION, WAITLIST_COLLECTION],
     createContext: (request) => createPrenotazioneContext(deps, request, seatingConfig),
+    bounded: () => ({ seating_config: seatingConfig.stats() }),
     init: async () => {
       await ensurePrenotazioniIndexes(deps.store);
       await ensureOpzioniIndexes(deps.store);

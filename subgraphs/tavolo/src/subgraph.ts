@@ -29,6 +29,10 @@ export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> 
     schema,
     outboxCollections: [TAVOLI_COLLECTION],
     createContext: (request) => createTavoloContext(deps, request, shared),
+    bounded: () => ({
+      table_directories: shared.tableDirectories.stats(),
+      turn_times: shared.turnTimes.stats(),
+    }),
     init: async () => {
       await ensureTavoliIndexes(deps.store);
       await ensureCombinazioniIndexes(deps.store);

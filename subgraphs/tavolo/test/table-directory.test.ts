@@ -93,6 +93,8 @@ describe('per-tenant table directories', () => {
     expect(directories.size).toBe(2);
     await of('t1'); // dropped as least recently used: loaded again
     expect(loads).toBe(4);
+    // t1 (3 checks, one load), t2, t3, t1 again: t1 and t2 dropped for the bound.
+    expect(directories.stats()).toEqual({ entries: 2, capacity: 2, evictions: 2, hits: 0, misses: 6 });
     await cache.close();
   });
 

@@ -775,6 +775,18 @@ export type OblioOspiteMutationVariables = Exact<{
 
 export type OblioOspiteMutation = { oblioOspite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string } };
 
+export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
+
+
+export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type LinkGoogleMutationVariables = Exact<{
+  input: IntegrazioneGoogleInput;
+}>;
+
+
+export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
+
 export type GetImpostazioniPromemoriaQueryVariables = Exact<{ [key: string]: never; }>;
 
 
@@ -788,18 +800,6 @@ export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
 
 
 export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
-
-export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
-
-export type LinkGoogleMutationVariables = Exact<{
-  input: IntegrazioneGoogleInput;
-}>;
-
-
-export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
 
 
 export interface OperationResults {
@@ -863,8 +863,8 @@ export interface OperationResults {
   UnisciOspiti: UnisciOspitiMutation;
   EsportaOspite: EsportaOspiteQuery;
   OblioOspite: OblioOspiteMutation;
-  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
-  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
+  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
+  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
 }

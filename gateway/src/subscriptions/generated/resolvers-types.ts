@@ -26,6 +26,13 @@ export type Query = {
   _subscriptionsOnly?: Maybe<Scalars['Boolean']['output']>;
 };
 
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
 export type Subscription = {
   __typename?: 'Subscription';
   /** tables.status: a table changed status (any of the six, from any status). With salaId, only that room's tables. */
@@ -41,8 +48,64 @@ export type Subscription = {
 };
 
 
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
 export type SubscriptionTableStatusChangedArgs = {
   salaId?: InputMaybe<Scalars['ID']['input']>;
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingCreatedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingUpdatedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionBookingCancelledArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
+};
+
+
+/**
+ * Every field takes `after`: the id of the last event this subscription received (say, before its socket dropped).
+ * The subscription then first yields every event of the field published since, in order, then the live ones,
+ * each once. When it cannot (the id is unknown to this field, older than the replay window, or more events
+ * followed than the replay gives at once), the subscription fails with the error code RELOAD_REQUIRED: read
+ * the state again over HTTP and subscribe without `after`.
+ */
+export type SubscriptionWaitlistChangedArgs = {
+  after?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** A tables.status event (CloudEvents envelope fields). */
@@ -402,10 +465,10 @@ export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends
 
 export type SubscriptionResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Subscription'] = ResolversParentTypes['Subscription']> = {
   tableStatusChanged?: SubscriptionResolver<ResolversTypes['TableStatusEvent'], "tableStatusChanged", ParentType, ContextType, Partial<SubscriptionTableStatusChangedArgs>>;
-  bookingCreated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCreated", ParentType, ContextType>;
-  bookingUpdated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingUpdated", ParentType, ContextType>;
-  bookingCancelled?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCancelled", ParentType, ContextType>;
-  waitlistChanged?: SubscriptionResolver<ResolversTypes['WaitlistEvent'], "waitlistChanged", ParentType, ContextType>;
+  bookingCreated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCreated", ParentType, ContextType, Partial<SubscriptionBookingCreatedArgs>>;
+  bookingUpdated?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingUpdated", ParentType, ContextType, Partial<SubscriptionBookingUpdatedArgs>>;
+  bookingCancelled?: SubscriptionResolver<ResolversTypes['BookingEvent'], "bookingCancelled", ParentType, ContextType, Partial<SubscriptionBookingCancelledArgs>>;
+  waitlistChanged?: SubscriptionResolver<ResolversTypes['WaitlistEvent'], "waitlistChanged", ParentType, ContextType, Partial<SubscriptionWaitlistChangedArgs>>;
 };
 
 export type TableStatusEventResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['TableStatusEvent'] = ResolversParentTypes['TableStatusEvent']> = {

@@ -93,6 +93,11 @@ export class SeatingConfigCache {
     });
   }
 
+  /** Tenants kept, the bound, evictions, reads answered from a kept value or not. */
+  stats() {
+    return this.kept.stats();
+  }
+
   get(tenantId: string, token: string): Promise<SeatingConfig> {
     return this.kept.get(tenantId, async () => {
       const answer = await this.subgraphs.request(

@@ -18,6 +18,7 @@ export const TABLE_DIRECTORY_TENANTS = 1000;
 export class TenantTableDirectories {
   private readonly held = new Map<TenantId, { version: string; directory: TableDirectory }>();
   private readonly loads = createSingleFlight();
+  private counts = { evictions: 0, hits: 0, misses: 0 };
 
   constructor(private readonly maxTenants = TABLE_DIRECTORY_TENANTS) {}
 
@@ -30,15 +31,20 @@ export class TenantTableDirectories {
     const version = await readScopeVersion(cache, READ_SCOPES.tables);
     const hit = this.held.get(tenantId);
     if (hit?.version === version) {
+      this.counts.hits += 1;
       this.held.delete(tenantId); // most recently used last
       this.held.set(tenantId, hit);
       return hit.directory;
     }
+    this.counts.misses += 1;
     return this.loads.run(`${tenantId}\u0000${version}`, async () => {
       const directory = tableDirectory(await listAll());
       this.held.delete(tenantId);
       this.held.set(tenantId, { version, directory });
-      if (this.held.size > this.maxTenants) this.held.delete(this.held.keys().next().value!);
+      if (this.held.size > this.maxTenants) {
+        this.held.delete(this.held.keys().next().value!);
+        this.counts.evictions += 1;
+      }
       return directory;
     });
   }
@@ -46,5 +52,10 @@ export class TenantTableDirectories {
   /** Tenants held now. */
   get size(): number {
     return this.held.size;
+  }
+
+  /** Tenants held, the bound, tenants dropped for it, checks answered from a held directory or not. */
+  stats() {
+    return { entries: this.held.size, capacity: this.maxTenants, ...this.counts };
   }
 }

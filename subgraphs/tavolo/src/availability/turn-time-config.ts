@@ -32,6 +32,11 @@ export class TenantTurnTimes {
     });
   }
 
+  /** Tenants kept, the bound, evictions, reads answered from a kept value or not. */
+  stats() {
+    return this.kept.stats();
+  }
+
   get(tenantId: string, token: string): Promise<TurnTimeConfig> {
     return this.kept.get(tenantId, async () => {
       const answer = await this.subgraphs.request('capacity', TavoloTurnTimesDocument, {}, `Bearer ${token}`);

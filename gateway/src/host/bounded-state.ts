@@ -1,0 +1,47 @@
+import type { EventBus, ReplayLog } from '@coperto/bus';
+import type { Cache } from '@coperto/cache';
+import type { Metrics } from '@coperto/metrics';
+import type { TenantRateLimit } from '../http/tenant-rate-limit.js';
+import type { SubscriptionServer } from '../subscriptions/ws-server.js';
+
+/** What the gateway process keeps per tenant in memory, each with its bound (docs/scaling.md). */
+export interface GatewayBoundedState {
+  cache: Cache | undefined;
+  rateLimit: TenantRateLimit | undefined;
+  subscriptions: SubscriptionServer;
+  /** The source bus: embedded mode's keeps a replay log. */
+  bus: EventBus & { readonly log?: ReplayLog };
+}
+
+/**
+ * Reports the gateway's own bounded structures as `bounded_state_*{structure}`: the cache's (per-tenant views;
+ * the memory cache's entries, with its hits and misses), the rate limiter's tenants (memory), the subscription
+ * server's socket tenants and groups, and the in-process bus's replay log (embedded). Only those this process has.
+ */
+export function reportGatewayBounds(metrics: Metrics, state: GatewayBoundedState): void {
+  const { cache, rateLimit, subscriptions, bus } = state;
+  if (cache) {
+    for (const name of Object.keys(cache.bounded())) {
+      metrics.bounded(`cache_${name}`, () => {
+        const figures = cache.bounded()[name]!;
+        if (name !== 'entries') return figures;
+        const { hits, misses } = cache.stats();
+        return { ...figures, hits, misses };
+      });
+    }
+  }
+  const rateLimited = rateLimit?.bounded();
+  if (rateLimit && rateLimited)
+    metrics.bounded('rate_limit_tenants', () => rateLimit.bounded() ?? rateLimited);
+  for (const name of ['subscription_socket_tenants', 'subscription_groups'] as const) {
+    metrics.bounded(name, () => subscriptions.bounded()[name]);
+  }
+  const log = bus.log;
+  if (log) {
+    metrics.bounded('replay_log', () => ({
+      entries: log.size,
+      capacity: log.capacity,
+      evictions: log.evicted,
+    }));
+  }
+}
