@@ -194,6 +194,19 @@ describe('REST contract regressions (inject, embedded)', () => {
     }
   });
 
+  it('every documented path answers an undeclared method with 405 and its Allow, the Google feed too (ST204 in CI: TRACE /api/integrazioni/google/feed was a 404, QUERY a 400)', async () => {
+    expect(doc.paths['/api/integrazioni/google/feed']).toBeDefined();
+    for (const [path, item] of Object.entries(doc.paths as Record<string, object>)) {
+      const declared = Object.keys(item).map((m) => m.toUpperCase());
+      const url = path.replace(/\{[^}]+\}/g, 'x');
+      for (const method of ['TRACE', 'QUERY']) {
+        const res = await gateway.http.inject({ method: method as 'GET', url, headers: auth });
+        expect(res.statusCode, `${method} ${path}`).toBe(405);
+        expect(String(res.headers.allow).split(', ').sort(), `${method} ${path}`).toEqual(declared.sort());
+      }
+    }
+  });
+
   it('POST /api/prenotazioni/batch: 501 items (even null ones) is the documented 413, the document states maxItems 500', async () => {
     const op = doc.paths['/api/prenotazioni/batch'].post;
     expect(op.requestBody.content['application/json'].schema.properties.items.maxItems).toBe(500);

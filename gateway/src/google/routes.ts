@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { requireAdmin } from '@coperto/auth';
 import { NotFoundError, restErrorBody } from '@coperto/errors';
 import type { GatewayContext } from '../graphql/context.js';
+import { answerOtherMethods } from '../http/method-not-allowed.js';
 import { traceOf, withRequestId } from '../http/request-id.js';
 import { basicAuthMatcher, type BasicCredentials } from './basic-auth.js';
 import type { BookingServer } from './booking-server.js';
@@ -67,6 +68,8 @@ export function registerGoogleRoutes(app: FastifyInstance, options: GoogleRoutes
   app.get(
     FEED_PATH,
     {
+      // HEAD is one of the other methods (405), as on every REST route.
+      exposeHeadRoute: false,
       onRequest: async (request) => {
         request.gatewayContext = await options.authenticate(request);
         requireAdmin(request.gatewayContext.viewer, "download Google's availability feed");
@@ -87,4 +90,6 @@ export function registerGoogleRoutes(app: FastifyInstance, options: GoogleRoutes
       });
     },
   );
+  // A documented path like the REST facade's: another method is a 405 with Allow (Schemathesis ST204).
+  answerOtherMethods(app, FEED_PATH, new Set(['GET']));
 }

@@ -1,11 +1,12 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApolloServer } from '@apollo/server';
 import type { GraphQLSchema } from 'graphql';
-import { NotFoundError, restErrorBody, restErrorFromAppError, restErrorFromGraphQL } from '@coperto/errors';
+import { NotFoundError, restErrorFromAppError, restErrorFromGraphQL } from '@coperto/errors';
 import { createSingleFlight } from '@coperto/async';
 import { readScopeKey, type Cache } from '@coperto/cache';
 import type { Logger } from '@coperto/server-kit';
 import type { GatewayContext } from '../graphql/context.js';
+import { answerOtherMethods } from '../http/method-not-allowed.js';
 import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
 import { createEncodedAnswers } from './encoded-answers.js';
@@ -83,24 +84,7 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     const methods = methodsByPath.get(route.path) ?? new Set<HttpMethod>();
     methodsByPath.set(route.path, methods.add(route.method));
   }
-  for (const [path, methods] of methodsByPath) {
-    const allow = [...methods].join(', ');
-    app.route({
-      // Every other method fastify knows (HEAD, TRACE, QUERY…) but OPTIONS, which CORS preflights use.
-      method: app.supportedMethods.filter((m) => m !== 'OPTIONS' && !methods.has(m as HttpMethod)),
-      url: path,
-      exposeHeadRoute: false,
-      // Answered before the body is read: a QUERY without a Content-Type is a 405 too, not a body error.
-      onRequest: async (request, reply) =>
-        reply
-          .code(405)
-          .header('allow', allow)
-          .send(withRequestId(restErrorBody('METHOD_NOT_ALLOWED', `Use ${allow}`), request.raw)),
-      handler: () => {
-        throw new Error('unreachable: onRequest answers every request of this route');
-      },
-    });
-  }
+  for (const [path, methods] of methodsByPath) answerOtherMethods(app, path, methods);
 
   async function answer(route: RestRoute, inputs: RouteInputs, request: FastifyRequest, reply: FastifyReply) {
     const contextValue = request.gatewayContext!;

@@ -22,7 +22,7 @@ export const promemoriaRoutes: readonly RestRoute[] = [
       tag: 'Promemoria',
       summary: 'Change the reminder rules (administrator)',
       description:
-        'Replaces the rules (`promemoria|reminders`: at most 5, 1..720 hours, distinct; `[]` = no reminders); the bookings still to come are planned again at once, with only reminders due after the change.',
+        'Replaces the rules (`promemoria|reminders`: at most 5, 1..720 hours, distinct, each with one of `orePrima|hoursBefore`: a rule with neither is a 400 naming it; `[]` = no reminders); the bookings still to come are planned again at once, with only reminders due after the change.',
       body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: { promemoria: [{ orePrima: 24 }, { orePrima: 2 }] },
