@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ValidationError } from '@coperto/errors';
 import { checkPrenotazione, guestFields, patchedFields } from '../src/bookings/prenotazione-input.js';
 import { newBookingRecord, publicPrenotazione } from '../src/bookings/prenotazione-record.js';
+import { withoutGuestData } from '../src/privacy/guest-data-eraser.js';
 
 const valid = { covers: 2, bookingDate: '2027-01-15T20:00', customerName: 'Rossi' };
 const refusedFields = (input: Parameters<typeof checkPrenotazione>[0], required = true) => {
@@ -65,6 +66,11 @@ describe("a booking's guest email and language", () => {
       customerEmail: 'rossi@example.com',
       lingua: 'en',
       language: 'en',
+    });
+    expect(withoutGuestData(record)).toMatchObject({
+      customerEmail: null,
+      customerPhone: null,
+      lingua: 'en',
     });
     const { customerEmail: _e, lingua: _l, ...older } = record;
     expect(publicPrenotazione(older)).toMatchObject({ customerEmail: null, lingua: 'it', language: 'it' });
