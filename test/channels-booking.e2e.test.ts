@@ -101,6 +101,13 @@ describe.each(MODES)('a booking channel books for its guests (%s mode)', (mode) 
     const res = await book({ customerName: 'Ospite', autoAssign: false });
     expect(res.status).toBe(400);
     expect(fieldsOf(res)).toEqual(['autoAssign', 'customerPhone']);
+    const byEmail = await book({
+      customerName: 'Ospite',
+      customerEmail: 'ospite@example.com',
+      autoAssign: true,
+    });
+    expect(byEmail.status, JSON.stringify(byEmail.body)).toBe(201);
+    expect(byEmail.body).toMatchObject({ customerPhone: null, customerEmail: 'ospite@example.com' });
   });
 
   it('holds an option by autoAssign only, for at most 600 s, and books from its own option only', async () => {

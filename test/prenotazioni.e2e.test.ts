@@ -36,6 +36,8 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         const res = await book({
           ...valid,
           customerPhone: '+39 333 1234567',
+          customerEmail: ' Rossi@Example.com ',
+          language: 'en',
           notes: 'allergia noci',
           durationMinutes: 90,
         });
@@ -49,6 +51,9 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
           customerName: 'Rossi',
           cliente: 'Rossi',
           customerPhone: '+39 333 1234567',
+          customerEmail: 'rossi@example.com',
+          lingua: 'en',
+          language: 'en',
           notes: 'allergia noci',
           durationMinutes: 90,
           state: 'pending',
@@ -60,7 +65,13 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         expect(event).toMatchObject({
           type: 'bookings.created',
           tenantid: tenant,
-          data: { id: res.body.id, codice: res.body.codice },
+          data: {
+            id: res.body.id,
+            codice: res.body.codice,
+            customerEmail: 'rossi@example.com',
+            lingua: 'en',
+            language: 'en',
+          },
         });
       } finally {
         events.stop();
@@ -75,6 +86,9 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         numeroPersone: 5,
         customerName: 'Verdi',
         cliente: 'Verdi',
+        customerEmail: null,
+        lingua: 'it',
+        language: 'it',
       });
       const both = await book({
         covers: 3,
@@ -83,6 +97,8 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         dataOra: '2027-01-16T12:00',
         customerName: 'English',
         cliente: 'Italiano',
+        language: 'en',
+        lingua: 'it',
       });
       expect(both.body).toMatchObject({
         covers: 3,
@@ -91,7 +107,24 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         dataOra: '2027-01-16T21:00:00',
         customerName: 'English',
         cliente: 'English',
+        lingua: 'en',
+        language: 'en',
       });
+    });
+
+    it("refuses a guest's email that is not one or too long and a language other than it or en, naming the field", async () => {
+      const fieldsOf = (res: { body: { error: { details: { fields: Array<{ field: string }> } } } }) =>
+        res.body.error.details.fields.map((f) => f.field);
+      for (const [body, field] of [
+        [{ customerEmail: 'rossi.example.com' }, 'customerEmail'],
+        [{ customerEmail: `${'r'.repeat(250)}@example.com` }, 'customerEmail'],
+        [{ lingua: 'fr' }, 'lingua'],
+        [{ language: 'de' }, 'language'],
+      ] as const) {
+        const res = await book({ ...valid, ...body });
+        expect(res.status, JSON.stringify(body)).toBe(400);
+        expect(fieldsOf(res)).toContain(field);
+      }
     });
 
     it('reads a date without zone as restaurant time and converts an explicit offset', async () => {
@@ -358,7 +391,7 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       const p = (await book(valid)).body;
       const res = await stack.api('PATCH', `/api/prenotazioni/${p.id}`, {
         token,
-        body: { numeroPersone: 6, notes: 'compleanno' },
+        body: { numeroPersone: 6, notes: 'compleanno', customerEmail: 'verdi@example.com', lingua: 'en' },
       });
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({
@@ -366,6 +399,8 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
         numeroPersone: 6,
         notes: 'compleanno',
         customerName: 'Rossi',
+        customerEmail: 'verdi@example.com',
+        language: 'en',
       });
       expect(res.body.updatedAt > p.updatedAt).toBe(true);
       expect(

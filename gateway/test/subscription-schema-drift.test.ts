@@ -75,6 +75,7 @@ describe("the subscription schema's record types", () => {
         'Assegnazione',
         'CanalePrenotazione',
         'BookingState',
+        'Lingua',
         'Prenotazione',
         'StatoAttesa',
         'TableLock',

@@ -24,6 +24,7 @@ import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
+  EMAIL_MAX_LENGTH,
   MAX_DURATION_MINUTES,
   MAX_TABLES_PER_BOOKING,
   OPTION_TTL_RANGE,
@@ -104,6 +105,9 @@ const PRENOTAZIONE = {
   customerName: { ...text(200, { required: true }), ...notNull },
   cliente: { ...text(200, { required: true }), ...notNull },
   customerPhone: text(50),
+  customerEmail: text(EMAIL_MAX_LENGTH),
+  lingua: notNull,
+  language: notNull,
   notes: text(2000),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
   tableIds: tableIdList(0, MAX_TABLES_PER_BOOKING),

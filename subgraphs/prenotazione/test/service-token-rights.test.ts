@@ -59,3 +59,17 @@ describe('what a guest token may do with bookings (the subgraph’s own checks)'
     expect(codeOf(() => guest.checkBooking({ covers: 2 }))).toBe('FORBIDDEN');
   });
 });
+
+describe('a booking channel’s booking names a way to reach the guest', () => {
+  const guestOnly = { customerName: 'Ospite', autoAssign: true };
+  it('takes a phone or an email and refuses neither, naming customerPhone', () => {
+    expect(codeOf(() => channel.checkBooking({ ...guestOnly, customerPhone: '+39 333 1234567' }))).toBe(
+      'none',
+    );
+    expect(codeOf(() => channel.checkBooking({ ...guestOnly, customerEmail: 'ospite@example.com' }))).toBe(
+      'none',
+    );
+    expect(codeOf(() => channel.checkBooking(guestOnly))).toBe('VALIDATION_FAILED');
+    expect(codeOf(() => staff.checkBooking({ customerName: 'Ospite' }))).toBe('none');
+  });
+});

@@ -73,6 +73,11 @@ export type IntegrazioneGoogleInput = {
   merchantId: string;
 };
 
+/** The language a booking's guest is written to in. */
+export type Lingua =
+  | 'it'
+  | 'en';
+
 export type LockInput = {
   deviceId: string;
   operatorName?: string | null | undefined;
@@ -165,6 +170,11 @@ export type PrenotazioneInput = {
   customerName?: string | null | undefined;
   cliente?: string | null | undefined;
   customerPhone?: string | null | undefined;
+  /** An email address, at most 254 characters. */
+  customerEmail?: string | null | undefined;
+  /** When both are sent `language` wins; absent on create: the tenant's. */
+  lingua?: Lingua | null | undefined;
+  language?: Lingua | null | undefined;
   tableIds?: Array<string | number> | null | undefined;
   notes?: string | null | undefined;
   state?: BookingState | null | undefined;
@@ -186,6 +196,11 @@ export type PrenotazionePatch = {
   customerName?: string | null | undefined;
   cliente?: string | null | undefined;
   customerPhone?: string | null | undefined;
+  /** An email address, at most 254 characters. */
+  customerEmail?: string | null | undefined;
+  /** When both are sent `language` wins; absent on create: the tenant's. */
+  lingua?: Lingua | null | undefined;
+  language?: Lingua | null | undefined;
   tableIds?: Array<string | number> | null | undefined;
   notes?: string | null | undefined;
   durationMinutes?: number | null | undefined;
@@ -516,23 +531,23 @@ export type CreatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, gestione: { token: string, expiresAt: string } | null, manage: { token: string, expiresAt: string } | null, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type CreatePrenotazioneMutation = { createPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, gestione: { token: string, expiresAt: string } | null, manage: { token: string, expiresAt: string } | null, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
-export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null };
+export type PrenotazioneFieldsFragment = { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null };
 
 export type ListPrenotazioniQueryVariables = Exact<{
   filter?: PrenotazioniFilter | null | undefined;
 }>;
 
 
-export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> };
+export type ListPrenotazioniQuery = { prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> };
 
 export type GetPrenotazioneQueryVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } | null };
+export type GetPrenotazioneQuery = { prenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } | null };
 
 export type UpdatePrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -540,14 +555,14 @@ export type UpdatePrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type UpdatePrenotazioneMutation = { updatePrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type ConfermaPrenotazioneMutationVariables = Exact<{
   id: string | number;
 }>;
 
 
-export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type ConfermaPrenotazioneMutation = { confermaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type AnnullaPrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -555,7 +570,7 @@ export type AnnullaPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type AnnullaPrenotazioneMutation = { annullaPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type GestionePrenotazioneMutationVariables = Exact<{
   id: string | number;
@@ -570,7 +585,7 @@ export type CambiaStatoPrenotazioneMutationVariables = Exact<{
 }>;
 
 
-export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
+export type CambiaStatoPrenotazioneMutation = { cambiaStatoPrenotazione: { id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null } };
 
 export type SyncPrenotazioniQueryVariables = Exact<{
   modifiedSince?: string | null | undefined;
@@ -580,7 +595,7 @@ export type SyncPrenotazioniQueryVariables = Exact<{
 }>;
 
 
-export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> } };
+export type SyncPrenotazioniQuery = { syncPrenotazioni: { serverTime: string, hasMore: boolean, limit: number, items: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> } };
 
 export type CreateOpzioneMutationVariables = Exact<{
   input: OpzioneInput;
@@ -825,7 +840,7 @@ export type PrenotazioniOspiteQueryVariables = Exact<{
 }>;
 
 
-export type PrenotazioniOspiteQuery = { prenotazioniOspite: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> | null };
+export type PrenotazioniOspiteQuery = { prenotazioniOspite: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }> | null };
 
 export type OspitiDuplicatiQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -845,7 +860,7 @@ export type EsportaOspiteQueryVariables = Exact<{
 }>;
 
 
-export type EsportaOspiteQuery = { esportaOspite: { esportatoAt: string, ospite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }, prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }>, attese: Array<{ id: string, customerName: string, customerPhone: string | null, covers: number, notes: string | null, state: string, prenotazioneId: string | null, motivo: string | null, createdAt: string, updatedAt: string }> } };
+export type EsportaOspiteQuery = { esportaOspite: { esportatoAt: string, ospite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }, prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null }>, attese: Array<{ id: string, customerName: string, customerPhone: string | null, covers: number, notes: string | null, state: string, prenotazioneId: string | null, motivo: string | null, createdAt: string, updatedAt: string }> } };
 
 export type OblioOspiteMutationVariables = Exact<{
   id: string | number;

@@ -11,6 +11,9 @@ export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
     customerName
     cliente
     customerPhone
+    customerEmail
+    lingua
+    language
     tableIds
     notes
     state

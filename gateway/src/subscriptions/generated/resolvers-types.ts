@@ -206,6 +206,11 @@ export type Prenotazione = {
   customerName: Scalars['String']['output'];
   cliente: Scalars['String']['output'];
   customerPhone?: Maybe<Scalars['String']['output']>;
+  /** The guest's email address (trimmed, lower-cased). */
+  customerEmail?: Maybe<Scalars['String']['output']>;
+  /** The language the guest is written to in (it unless booked otherwise); language = lingua. */
+  lingua: Lingua;
+  language: Lingua;
   tableIds: Array<Scalars['ID']['output']>;
   notes?: Maybe<Scalars['String']['output']>;
   state: BookingState;
@@ -236,6 +241,10 @@ export type CanalePrenotazione = {
   id: Scalars['ID']['output'];
   nome: Scalars['String']['output'];
 };
+
+export type Lingua =
+  | 'it'
+  | 'en';
 
 export type BookingState =
   | 'pending'
@@ -446,6 +455,7 @@ export type ResolversTypes = {
   TableLock: ResolverTypeWrapper<TableLock>;
   Prenotazione: ResolverTypeWrapper<Prenotazione>;
   CanalePrenotazione: ResolverTypeWrapper<CanalePrenotazione>;
+  Lingua: Lingua;
   BookingState: BookingState;
   WaitlistEvent: ResolverTypeWrapper<CloudEventModel>;
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
@@ -555,6 +565,9 @@ export type PrenotazioneResolvers<ContextType = SubscriptionContext, ParentType 
   customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  customerEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lingua?: Resolver<ResolversTypes['Lingua'], ParentType, ContextType>;
+  language?: Resolver<ResolversTypes['Lingua'], ParentType, ContextType>;
   tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   state?: Resolver<ResolversTypes['BookingState'], ParentType, ContextType>;

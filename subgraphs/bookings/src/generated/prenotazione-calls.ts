@@ -4,6 +4,11 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@coperto/server-kit';
+/** The language a booking's guest is written to in. */
+export type Lingua =
+  | 'it'
+  | 'en';
+
 export type BookingState =
   | 'pending'
   | 'confermata'
@@ -21,6 +26,11 @@ export type PrenotazioneInput = {
   customerName?: string | null | undefined;
   cliente?: string | null | undefined;
   customerPhone?: string | null | undefined;
+  /** An email address, at most 254 characters. */
+  customerEmail?: string | null | undefined;
+  /** When both are sent `language` wins; absent on create: the tenant's. */
+  lingua?: Lingua | null | undefined;
+  language?: Lingua | null | undefined;
   tableIds?: Array<string | number> | null | undefined;
   notes?: string | null | undefined;
   state?: BookingState | null | undefined;

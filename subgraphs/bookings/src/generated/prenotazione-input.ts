@@ -11,6 +11,13 @@ input PrenotazioneInput {
   customerName: String
   cliente: String
   customerPhone: String
+
+  """An email address, at most 254 characters."""
+  customerEmail: String
+
+  """When both are sent \`language\` wins; absent on create: the tenant's."""
+  lingua: Lingua
+  language: Lingua
   tableIds: [ID!]
   notes: String
   state: BookingState
@@ -28,6 +35,12 @@ input PrenotazioneInput {
   """
   opzioneId: ID
   holdId: ID
+}
+
+"""The language a booking's guest is written to in."""
+enum Lingua {
+  it
+  en
 }
 
 enum BookingState {

@@ -6,7 +6,7 @@ import {
   zoneOffsetMinutes,
 } from '@coperto/domain';
 import type { PrenotazionePatch } from '../generated/resolvers-types.js';
-import type { PrenotazioneRecord } from './prenotazione-record.js';
+import { DEFAULT_LINGUA, type PrenotazioneRecord } from './prenotazione-record.js';
 
 /** A validated booking date: the local wall clock, the instant and the local date. */
 export interface BookingMoment {
@@ -17,6 +17,9 @@ export interface BookingMoment {
 
 export const MAX_TABLES_PER_BOOKING = 20;
 export const MAX_DURATION_MINUTES = 720;
+export const EMAIL_MAX_LENGTH = 254;
+/** An email address's shape: something, an @, a domain with a dot; no white space. */
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** English wins over Italian; both are then stored. */
 export function mergeAliases(input: PrenotazionePatch) {
@@ -24,6 +27,21 @@ export function mergeAliases(input: PrenotazionePatch) {
     covers: preferEnglish(input.covers, input.numeroPersone),
     bookingDate: preferEnglish(input.bookingDate, input.dataOra),
     customerName: preferEnglish(input.customerName, input.cliente),
+    lingua: preferEnglish(input.language, input.lingua),
+  };
+}
+
+/** An email address trimmed and lower-cased; null when absent or blank. */
+export function normalizedEmail(raw: string | null | undefined): string | null {
+  return raw?.trim().toLowerCase() || null;
+}
+
+/** A new booking's guest contact and language (create and booking from an option). */
+export function guestFields(input: PrenotazionePatch) {
+  return {
+    customerPhone: input.customerPhone?.trim() || null,
+    customerEmail: normalizedEmail(input.customerEmail),
+    lingua: mergeAliases(input).lingua ?? DEFAULT_LINGUA,
   };
 }
 
@@ -52,11 +70,17 @@ export function checkPrenotazione(
     if (input.covers === null && input.numeroPersone === null) checks.add('covers', 'must not be null');
     if (input.bookingDate === null && input.dataOra === null) checks.add('bookingDate', 'must not be null');
     if (input.customerName === null && input.cliente === null) checks.add('customerName', 'must not be null');
+    if ((input.lingua === null || input.language === null) && merged.lingua == null) {
+      checks.add('lingua', 'must not be null');
+    }
   }
+  const email = normalizedEmail(input.customerEmail);
+  if (email && !EMAIL.test(email)) checks.add('customerEmail', 'must be an email address');
   checks
     .intInRange('covers', merged.covers, 1, 1000)
     .text('customerName', merged.customerName, { min: 1, max: 200 })
     .text('customerPhone', input.customerPhone, { max: 50 })
+    .text('customerEmail', input.customerEmail, { max: EMAIL_MAX_LENGTH })
     .text('notes', input.notes, { max: 2000 })
     .intInRange('durationMinutes', input.durationMinutes, 1, MAX_DURATION_MINUTES)
     .text('externalId', input.externalId, { min: 1, max: 200 });
@@ -103,6 +127,8 @@ export function patchedFields(
       ? { customerName: merged.customerName.trim(), cliente: merged.customerName.trim() }
       : {}),
     ...(patch.customerPhone !== undefined ? { customerPhone: patch.customerPhone?.trim() || null } : {}),
+    ...(patch.customerEmail !== undefined ? { customerEmail: normalizedEmail(patch.customerEmail) } : {}),
+    ...(merged.lingua != null ? { lingua: merged.lingua } : {}),
     ...(patch.notes !== undefined ? { notes: patch.notes ?? null } : {}),
     ...(patch.durationMinutes !== undefined ? { durationMinutes: patch.durationMinutes ?? null } : {}),
     ...(patch.tableIds != null

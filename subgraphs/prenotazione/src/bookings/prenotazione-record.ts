@@ -1,7 +1,7 @@
 import type { ChannelRef, Origine } from './service-token-rights.js';
 import { createHash, randomInt } from 'node:crypto';
 import { ACTIVE_BOOKING_STATES, isActiveBookingState } from '@coperto/domain';
-import type { Assegnazione, BookingState } from '../generated/resolvers-types.js';
+import type { Assegnazione, BookingState, Lingua } from '../generated/resolvers-types.js';
 
 /** Booking states: schema.graphql's enum BookingState, the one declaration (generated into TypeScript). */
 export type { BookingState } from '../generated/resolvers-types.js';
@@ -51,6 +51,10 @@ export interface PrenotazioneRecord {
   customerName: string;
   cliente: string;
   customerPhone: string | null;
+  /** Absent on records stored before it existed. */
+  customerEmail?: string | null;
+  /** The language the guest is written to in (absent on older records: DEFAULT_LINGUA). */
+  lingua?: Lingua;
   tableIds: string[];
   /** The combination the tables came from (absent on records stored before combinations existed). */
   combinationId?: string | null;
@@ -88,6 +92,8 @@ export type NewBookingFields = Pick<
   | 'localDate'
   | 'customerName'
   | 'customerPhone'
+  | 'customerEmail'
+  | 'lingua'
   | 'tableIds'
   | 'combinationId'
   | 'assegnazione'
@@ -112,6 +118,8 @@ export function newBookingRecord(fields: NewBookingFields, now: string): Prenota
     customerName: fields.customerName,
     cliente: fields.customerName,
     customerPhone: fields.customerPhone,
+    customerEmail: fields.customerEmail,
+    lingua: fields.lingua,
     tableIds: fields.tableIds,
     combinationId: fields.combinationId,
     assegnazione: fields.assegnazione,
@@ -153,8 +161,12 @@ export function publicPrenotazione(record: PrenotazioneRecord) {
   const assegnazione = assegnazioneOf(record);
   const origine = origineOf(record);
   const canale = record.canale ?? null;
+  const lingua = linguaOf(record);
   return {
     ...visible,
+    customerEmail: record.customerEmail ?? null,
+    lingua,
+    language: lingua,
     combinationId: record.combinationId ?? null,
     assegnazione,
     assignment: assegnazione,
@@ -163,6 +175,14 @@ export function publicPrenotazione(record: PrenotazioneRecord) {
     canale,
     channel: canale,
   };
+}
+
+/** The language of a booking that names none: tenants have no language setting yet, so Italian. */
+export const DEFAULT_LINGUA: Lingua = 'it';
+
+/** `lingua|language`: as booked; a record stored before it existed has the default. */
+export function linguaOf(record: Pick<PrenotazioneRecord, 'lingua'>): Lingua {
+  return record.lingua ?? DEFAULT_LINGUA;
 }
 
 /** How the booking's tables were chosen; records stored before auto-assignment existed are manual. */

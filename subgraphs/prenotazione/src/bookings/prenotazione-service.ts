@@ -14,7 +14,7 @@ import { stayMinutes, type SeatingSources } from '../seating/seating-sources.js'
 import type { TableClaims } from '../seating/table-claims.js';
 import { mayHaveBeenApplied } from '../seating/write-outcome.js';
 import type { BookingInserts, CreateOutcome } from './new-bookings.js';
-import { checkPrenotazione, mergeAliases, patchedFields } from './prenotazione-input.js';
+import { checkPrenotazione, guestFields, mergeAliases, patchedFields } from './prenotazione-input.js';
 import {
   importedId,
   isActive,
@@ -247,7 +247,7 @@ export class PrenotazioneService {
         startsAt: moment.startsAt,
         localDate: moment.localDate,
         customerName: merged.customerName!.trim(),
-        customerPhone: input.customerPhone?.trim() || null,
+        ...guestFields(input),
         tableIds: [],
         combinationId: null,
         assegnazione: input.autoAssign ? 'auto' : 'manual',

@@ -134,7 +134,9 @@ export class ServiceTokenRights {
       checks.add('autoAssign', 'must be true for a booking channel (or book from its option)');
     }
     if ((input.customerName ?? input.cliente) == null) checks.add('customerName', 'is required');
-    if (input.customerPhone == null) checks.add('customerPhone', 'is required from a booking channel');
+    if (input.customerPhone == null && input.customerEmail == null) {
+      checks.add('customerPhone', 'or customerEmail is required from a booking channel');
+    }
     checks.throwIfAny();
   }
 

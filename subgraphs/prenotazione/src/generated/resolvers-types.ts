@@ -36,6 +36,11 @@ export type Prenotazione = {
   customerName: Scalars['String']['output'];
   cliente: Scalars['String']['output'];
   customerPhone?: Maybe<Scalars['String']['output']>;
+  /** The guest's email address (trimmed, lower-cased). */
+  customerEmail?: Maybe<Scalars['String']['output']>;
+  /** The language the guest is written to in: as booked, else the tenant's (Italian). `language` = `lingua`. */
+  lingua: Lingua;
+  language: Lingua;
   tableIds: Array<Scalars['ID']['output']>;
   /** The booked tables, resolved by the tavolo subgraph. */
   tavoli: Array<Tavolo>;
@@ -87,6 +92,11 @@ export type GestionePrenotazione = {
   expiresAt: Scalars['String']['output'];
 };
 
+/** The language a booking's guest is written to in. */
+export type Lingua =
+  | 'it'
+  | 'en';
+
 export type BookingState =
   | 'pending'
   | 'confermata'
@@ -125,6 +135,11 @@ export type PrenotazioneInput = {
   customerName?: InputMaybe<Scalars['String']['input']>;
   cliente?: InputMaybe<Scalars['String']['input']>;
   customerPhone?: InputMaybe<Scalars['String']['input']>;
+  /** An email address, at most 254 characters. */
+  customerEmail?: InputMaybe<Scalars['String']['input']>;
+  /** When both are sent `language` wins; absent on create: the tenant's. */
+  lingua?: InputMaybe<Lingua>;
+  language?: InputMaybe<Lingua>;
   tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   notes?: InputMaybe<Scalars['String']['input']>;
   state?: InputMaybe<BookingState>;
@@ -146,6 +161,11 @@ export type PrenotazionePatch = {
   customerName?: InputMaybe<Scalars['String']['input']>;
   cliente?: InputMaybe<Scalars['String']['input']>;
   customerPhone?: InputMaybe<Scalars['String']['input']>;
+  /** An email address, at most 254 characters. */
+  customerEmail?: InputMaybe<Scalars['String']['input']>;
+  /** When both are sent `language` wins; absent on create: the tenant's. */
+  lingua?: InputMaybe<Lingua>;
+  language?: InputMaybe<Lingua>;
   tableIds?: InputMaybe<Array<Scalars['ID']['input']>>;
   notes?: InputMaybe<Scalars['String']['input']>;
   durationMinutes?: InputMaybe<Scalars['Int']['input']>;
@@ -650,6 +670,7 @@ export type ResolversTypes = {
   String: ResolverTypeWrapper<Scalars['String']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
   GestionePrenotazione: ResolverTypeWrapper<GestionePrenotazione>;
+  Lingua: Lingua;
   BookingState: BookingState;
   Tavolo: ResolverTypeWrapper<FederationReferenceTypes['Tavolo']>;
   CanalePrenotazione: ResolverTypeWrapper<CanalePrenotazione>;
@@ -719,6 +740,9 @@ export type PrenotazioneResolvers<ContextType = PrenotazioneContext, ParentType 
   customerName?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   cliente?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   customerPhone?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  customerEmail?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lingua?: Resolver<ResolversTypes['Lingua'], ParentType, ContextType>;
+  language?: Resolver<ResolversTypes['Lingua'], ParentType, ContextType>;
   tableIds?: Resolver<Array<ResolversTypes['ID']>, ParentType, ContextType>;
   tavoli?: Resolver<Array<ResolversTypes['Tavolo']>, ParentType, ContextType>;
   notes?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;

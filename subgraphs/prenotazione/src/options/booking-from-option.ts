@@ -1,7 +1,7 @@
 import { InputChecks } from '@coperto/domain';
 import { OptionExpiredError, TableUnavailableError } from '@coperto/errors';
 import type { BookingInserts } from '../bookings/new-bookings.js';
-import { checkPrenotazione, mergeAliases } from '../bookings/prenotazione-input.js';
+import { checkPrenotazione, guestFields, mergeAliases } from '../bookings/prenotazione-input.js';
 import { isActive, newBookingRecord, type PrenotazioneRecord } from '../bookings/prenotazione-record.js';
 import type { OptionBookings } from '../bookings/prenotazione-service.js';
 import type { PrenotazioneInput } from '../generated/resolvers-types.js';
@@ -61,7 +61,7 @@ export class BookingFromOption implements OptionBookings {
         startsAt: option.startsAt,
         localDate: option.localDate,
         customerName: merged.customerName!.trim(),
-        customerPhone: input.customerPhone?.trim() || null,
+        ...guestFields(input),
         tableIds: [...option.tableIds],
         combinationId: option.combinationId,
         assegnazione: option.assegnazione,

@@ -1,6 +1,6 @@
 import type { PrenotazioneResolvers } from '../generated/resolvers-types.js';
 import { effectiveMinutes, endsAt } from '../seating/holds.js';
-import { assegnazioneOf, origineOf } from '../bookings/prenotazione-record.js';
+import { assegnazioneOf, linguaOf, origineOf } from '../bookings/prenotazione-record.js';
 
 export const Prenotazione: PrenotazioneResolvers = {
   __resolveReference: (reference, context) =>
@@ -11,6 +11,9 @@ export const Prenotazione: PrenotazioneResolvers = {
   assegnazione: (p) => assegnazioneOf(p),
   assignment: (p) => assegnazioneOf(p),
   tavoli: (p) => p.tableIds.map((id) => ({ __typename: 'Tavolo', id })),
+  customerEmail: (p) => p.customerEmail ?? null,
+  lingua: (p) => linguaOf(p),
+  language: (p) => linguaOf(p),
   origine: (p) => origineOf(p),
   source: (p) => origineOf(p),
   canale: (p) => p.canale ?? null,
