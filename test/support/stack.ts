@@ -213,7 +213,8 @@ type DistributedOptions = {
   natsUrl: string;
   redisUrl: string;
   database: string;
-  instances?: number;
+  /** Copies of each subgraph (default 1), or of the named ones only (the others run one). */
+  instances?: number | Partial<Record<(typeof DISTRIBUTED_SUBGRAPHS)[number], number>>;
   extraEnv?: Record<string, string>;
 };
 export type DistributedStack = Stack & {
@@ -257,12 +258,14 @@ async function startDistributedOnce(options: DistributedOptions): Promise<Distri
   const subgraphs: Record<string, ProcessHandle[]> = {};
   try {
     // Every port is reserved up front: sibling URLs must be known before the processes start.
-    const instances = options.instances ?? 1;
-    const pool = await freePorts((DISTRIBUTED_SUBGRAPHS.length * instances + 1) * 3);
+    const copies = (name: (typeof DISTRIBUTED_SUBGRAPHS)[number]) =>
+      typeof options.instances === 'number' ? options.instances : (options.instances?.[name] ?? 1);
+    const processCount = DISTRIBUTED_SUBGRAPHS.reduce((sum, name) => sum + copies(name), 1);
+    const pool = await freePorts(processCount * 3);
     const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
     const plan = DISTRIBUTED_SUBGRAPHS.map((name) => ({
       name,
-      ports: Array.from({ length: instances }, take),
+      ports: Array.from({ length: copies(name) }, take),
     }));
     const urls = Object.fromEntries(
       plan.map(({ name, ports }) => [
