@@ -1,23 +1,12 @@
 import { envBoolean, envList, loadConfig } from '@coperto/config';
-import { keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
+import { ALL_SUBGRAPHS, keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
 import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { stripeSettingsShape } from '@coperto/subgraph-garanzie';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
-/** The subgraphs the gateway federates (names as in supergraph.yaml). */
-export const SUBGRAPH_NAMES = [
-  'tavolo',
-  'sala',
-  'prenotazione',
-  'bookings',
-  'capacity',
-  'canali',
-  'ospiti',
-  'promemoria',
-  'garanzie',
-  'webhooks',
-] as const;
+/** The subgraphs the gateway federates (names as in supergraph.yaml): every subgraph, one list (server-kit). */
+export const SUBGRAPH_NAMES = ALL_SUBGRAPHS;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);

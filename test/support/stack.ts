@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
-import { createLogger } from '@coperto/server-kit';
+import { ALL_SUBGRAPHS, createLogger } from '@coperto/server-kit';
 import { freePorts, killOnExit, TEST_JWT_SECRET, TEST_SERVICE_TOKEN_SECRET } from '@coperto/testkit';
 import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { createApi, createGraphQL } from './http.js';
@@ -195,18 +195,8 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
   throw new Error(`${handle.name} not ready within ${timeoutMs} ms:\n${handle.output()}`);
 }
 
-export const DISTRIBUTED_SUBGRAPHS = [
-  'tavolo',
-  'sala',
-  'prenotazione',
-  'bookings',
-  'capacity',
-  'canali',
-  'ospiti',
-  'promemoria',
-  'garanzie',
-  'webhooks',
-] as const;
+/** Every subgraph, each its own process (the one list: server-kit's). */
+export const DISTRIBUTED_SUBGRAPHS = ALL_SUBGRAPHS;
 
 type DistributedOptions = {
   mongoUrl: string;
