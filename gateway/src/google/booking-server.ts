@@ -1,7 +1,7 @@
 import { sleep } from '@coperto/async';
 import { AppError, NotFoundError, UnavailableError } from '@coperto/errors';
 import type { Acting, GoogleApi } from './api-calls.js';
-import { boundedMap } from './bounded-map.js';
+import { mapWithConcurrency } from '@coperto/async';
 import type { GoogleRecords, Merchant } from './canali-calls.js';
 import { offeredKey, searchDays } from './day-searches.js';
 import type { GoogleTokens } from './google-tokens.js';
@@ -138,11 +138,11 @@ export class BookingServer {
   async listBookings(request: ListBookingsRequest, requestId: string): Promise<{ bookings: Booking[] }> {
     const userId = request.user_id;
     const merchantIds = await this.deps.records.userMerchants(userId);
-    const perMerchant = await boundedMap(merchantIds, READ_CONCURRENCY, async (merchantId) => {
+    const perMerchant = await mapWithConcurrency(merchantIds, READ_CONCURRENCY, async (merchantId) => {
       const merchant = await this.deps.records.merchant(merchantId);
       if (!merchant) return [];
       const ids = await this.deps.records.bookingsOf(merchant, userId);
-      const bookings = await boundedMap(ids, READ_CONCURRENCY, async (id) => {
+      const bookings = await mapWithConcurrency(ids, READ_CONCURRENCY, async (id) => {
         const acting = await this.asGuest(merchant, id, requestId);
         return this.deps.api.read(acting, id);
       });

@@ -1,5 +1,5 @@
 import type { Acting, GoogleApi } from './api-calls.js';
-import { boundedMap } from './bounded-map.js';
+import { mapWithConcurrency } from '@coperto/async';
 import { offeredByStart } from './mapping.js';
 
 /** Search operations one request runs at once. */
@@ -28,7 +28,7 @@ export async function searchDays(
       parties: sorted.slice(i * per, (i + 1) * per),
     }));
   });
-  const answers = await boundedMap(operations, SEARCH_CONCURRENCY, ({ date, parties }) =>
+  const answers = await mapWithConcurrency(operations, SEARCH_CONCURRENCY, ({ date, parties }) =>
     api.disponibilita(acting, date, parties),
   );
   const offered = new Map<string, ReadonlyMap<number, number>>();

@@ -4,7 +4,7 @@ import { PayloadTooLargeError, ValidationError } from '@coperto/errors';
 import type { SubgraphClient } from '@coperto/server-kit';
 import { BATCH_CONCURRENCY, countResults, MAX_BATCH_ITEMS, type BatchUploadRecord } from './batch-record.js';
 import type { BatchStore } from './batch-store.js';
-import { mapWithConcurrency } from './concurrency.js';
+import { mapWithConcurrency } from '@coperto/async';
 import { ItemImporter } from './item-importer.js';
 
 /**
