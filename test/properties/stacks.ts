@@ -3,12 +3,11 @@
  * need: the table agendas (`tavoli_agenda`), read through the embedded store or MongoDB.
  */
 import { trustedTenantId } from '@coperto/auth';
-import { connectNatsBus, type CloudEvent, type Subscription } from '@coperto/bus';
+import { connectNatsBus } from '@coperto/bus';
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
 import { serverUrls, uniqueName } from '@coperto/testkit';
-import { busEventViolation, recordViolation } from '../../gateway/test/support/event-contract.js';
 import { sharedDistributed, sharedEmbedded } from '../support/modes.js';
-import { type EventCollector, type Mode, type Stack } from '../support/stack.js';
+import { collectorOf, type EventCollector, type Mode, type Stack } from '../support/stack.js';
 import type { AgendaView } from './invariants.js';
 
 export const AGENDA_COLLECTION = 'tavoli_agenda';
@@ -23,26 +22,6 @@ export interface PropertyStack {
    */
   observe?: (subject: string) => Promise<EventCollector>;
   close(): Promise<void>;
-}
-
-/** Collects the events of a bus subscription, checking each against the AsyncAPI document. */
-export function collectorOf(subject: string, subscription: Subscription): EventCollector {
-  const received: CloudEvent[] = [];
-  void (async () => {
-    for await (const event of subscription) {
-      recordViolation(busEventViolation(subject, event));
-      received.push(event);
-    }
-  })().catch(() => {});
-  return {
-    received,
-    async waitFor(count, timeoutMs = 10_000) {
-      const deadline = Date.now() + timeoutMs;
-      while (received.length < count && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
-      return received;
-    },
-    stop: () => subscription.unsubscribe(),
-  };
 }
 
 export function agendaReader(store: DocumentStore) {

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { connectNatsBus, type CloudEvent, type EventBus } from '@coperto/bus';
+import { connectNatsBus, type CloudEvent, type Subscription } from '@coperto/bus';
 import { readGatewayConfig, startGatewayApp, type GatewayApp } from '@coperto/gateway';
 import { ALL_SUBGRAPHS, createLogger } from '@coperto/server-kit';
 import { freePorts, killOnExit, TEST_JWT_SECRET, TEST_SERVICE_TOKEN_SECRET } from '@coperto/testkit';
@@ -42,21 +42,29 @@ export function logLinesOf(processes: readonly ProcessHandle[], needle: string):
 
 /** Every event received is checked against the AsyncAPI document (gateway/test/support/event-contract.ts). */
 export interface EventCollector {
+  /**
+   * Each event once, in arrival order. Delivery is at least once (docs/events.md): a relay whose publish timed out
+   * publishes again, and core subscribers see both copies. The collector deduplicates by `id` as every consumer is
+   * told to, so a test checks what a consumer sees; two different events with the same content still count twice.
+   */
   readonly received: CloudEvent[];
   /** Waits until `count` events arrived (bounded), returns them. */
   waitFor(count: number, timeoutMs?: number): Promise<CloudEvent[]>;
   stop(): void;
 }
 
-function collect(bus: EventBus, subject: string): EventCollector {
-  const subscription = bus.subscribe(subject);
+/** Collects the events of a bus subscription, checking each against the AsyncAPI document. */
+export function collectorOf(subject: string, subscription: Subscription): EventCollector {
   const received: CloudEvent[] = [];
+  const seen = new Set<string>();
   void (async () => {
     for await (const event of subscription) {
       recordViolation(busEventViolation(subject, event));
+      if (seen.has(event.id)) continue;
+      seen.add(event.id);
       received.push(event);
     }
-  })();
+  })().catch(() => {});
   return {
     received,
     async waitFor(count, timeoutMs = 10_000) {
@@ -108,7 +116,7 @@ export async function startEmbedded(extraEnv: Record<string, string> = {}): Prom
     metricsUrl: `http://127.0.0.1:${app.ports.metrics}/metrics`,
     api: createApi(baseUrl),
     graphql: createGraphQL(baseUrl),
-    events: (subject) => collect(app.deps.bus, subject),
+    events: (subject) => collectorOf(subject, app.deps.bus.subscribe(subject)),
     close: async () => {
       await app.close();
       rmSync(dataDir, { recursive: true, force: true });
@@ -297,7 +305,7 @@ async function startDistributedOnce(options: DistributedOptions): Promise<Distri
       metricsUrl: `http://127.0.0.1:${gateway.metricsPort}/metrics`,
       api: createApi(baseUrl),
       graphql: createGraphQL(baseUrl),
-      events: (subject) => collect(bus, subject),
+      events: (subject) => collectorOf(subject, bus.subscribe(subject)),
       logLines: (needle) => logLinesOf(processes, needle),
       close: async () => {
         await Promise.all(processes.map((p) => p.stop()));
