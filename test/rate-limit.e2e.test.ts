@@ -2,17 +2,10 @@
 // tenant that floods /api or /graphql gets 429 RATE_LIMITED with Retry-After while another tenant, at the same
 // moment, is answered; in distributed mode two gateway instances draw on one budget (Redis).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { mintToken, newTenantId } from '@coperto/testkit';
 import { createApi, type ApiResponse } from './support/http.js';
-import { MODES } from './support/modes.js';
-import {
-  startDistributed,
-  startEmbedded,
-  startProcess,
-  type Mode,
-  type ProcessHandle,
-  type Stack,
-} from './support/stack.js';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
+import { startEmbedded, startProcess, type Mode, type ProcessHandle, type Stack } from './support/stack.js';
 
 /**
  * 1 request per second plus a burst of 20 refilled over 20 s: within the few seconds a flood of 60 takes on a
@@ -25,8 +18,7 @@ const FLOOD = 60;
 
 function startWithLimits(mode: Mode): Promise<Stack & { processes?: ProcessHandle[] }> {
   if (mode === 'embedded') return startEmbedded(LIMITS);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('rl'), extraEnv: LIMITS });
+  return sharedDistributedGateway(LIMITS);
 }
 
 const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status);

@@ -68,6 +68,14 @@ export function sharedDistributed(): Promise<DistributedStack> {
   return distributed;
 }
 
+/**
+ * Distributed mode with gateway settings of the file's own: a gateway process with `extraEnv` in front of the shared
+ * stack's subgraphs (`withGateway`), instead of a whole stack. `close()` stops that gateway.
+ */
+export async function sharedDistributedGateway(extraEnv: Record<string, string>): Promise<DistributedStack> {
+  return (await sharedDistributed()).withGateway(extraEnv);
+}
+
 export function startStack(mode: Mode): Promise<Stack> {
   return mode === 'embedded' ? sharedEmbedded() : sharedDistributed();
 }
