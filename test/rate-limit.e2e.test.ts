@@ -82,13 +82,7 @@ describe.each(MODES)('per-tenant rate limit (%s mode)', (mode) => {
 
   it.runIf(mode === 'distributed')('shares one budget between two gateway instances', async () => {
     const first = stack.processes!.find((p) => p.name === 'gateway')!;
-    const env = Object.fromEntries(
-      first.env
-        .split('\n')
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
-        .filter(([key]) => !['PORT', 'HEALTH_PORT', 'METRICS_PORT'].includes(key!)),
-    ) as Record<string, string>;
-    const second = await startProcess('gateway#2', 'gateway/src/index.ts', env);
+    const second = await startProcess('gateway#2', 'gateway/src/index.ts', first.settings);
     try {
       const api2 = createApi(`http://127.0.0.1:${second.port}`);
       const flooding = await token();

@@ -61,14 +61,6 @@ export function chosenFaults(all: readonly Fault[], only: string | undefined): F
   return chosen;
 }
 
-const envOf = (handle: ProcessHandle): Record<string, string> =>
-  Object.fromEntries(
-    handle.env
-      .split('\n')
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
-      .filter(([k]) => !['PORT', 'HEALTH_PORT', 'METRICS_PORT'].includes(k!)),
-  );
-
 /** SIGKILL a process, and start it again on the same ports with the same environment. */
 function processFault(
   name: string,
@@ -84,7 +76,7 @@ function processFault(
     heal: async () => {
       const old = get();
       set(
-        await startProcess(old.name, entry, envOf(old), {
+        await startProcess(old.name, entry, old.settings, {
           app: old.port,
           health: old.healthPort,
           metrics: old.metricsPort,

@@ -130,8 +130,8 @@ export interface ProcessHandle {
   port: number;
   healthPort: number;
   metricsPort: number;
-  /** The environment the process was started with, as NAME=value lines. */
-  env: string;
+  /** The settings it was started with (its ports excluded): to start another like it. */
+  settings: Record<string, string>;
   output(): string;
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
@@ -169,9 +169,7 @@ export async function startProcess(
     port,
     healthPort,
     metricsPort,
-    env: Object.entries({ ...env, PORT: port, HEALTH_PORT: healthPort, METRICS_PORT: metricsPort })
-      .map(([k, v]) => `${k}=${v}`)
-      .join('\n'),
+    settings: env,
     output: () => output,
     async stop(signal = 'SIGTERM') {
       if (child.exitCode !== null || child.signalCode !== null) return child.exitCode;
