@@ -18,6 +18,7 @@ import {
 } from '@coperto/testkit';
 import { createApi, createGraphQL } from '../support/http.js';
 import {
+  collectorOf,
   logLinesOf,
   startDistributed,
   startProcess,
@@ -26,7 +27,7 @@ import {
   type ProcessHandle,
   type Stack,
 } from '../support/stack.js';
-import { agendaReader, collectorOf } from './stacks.js';
+import { agendaReader } from './stacks.js';
 import type { AgendaView } from './invariants.js';
 
 export interface Fault {
