@@ -45,7 +45,12 @@ const REPORT = {
       end: '23:00',
       ...totals({ coversBooked: 40, noShowRate: 0.1, revPash: 12.345 }),
     },
-    { date: '2030-06-17', start: '12:00', end: '15:00', ...totals({ coversBooked: 0, noShowRate: null }) },
+    {
+      date: '2030-06-17',
+      start: '12:00',
+      end: '15:00',
+      ...totals({ coversBooked: 0, noShowRate: null, revPash: null }),
+    },
     {
       date: '2030-06-21',
       start: '19:00',
@@ -93,19 +98,19 @@ describe('report series', () => {
     expect(services).toEqual([0, 0, 0, 0, 2, 0, 0]);
   });
 
-  it('turn times by party size, smallest first, null where nothing was seated', () => {
+  it('turn times by the configuration’s rows (up to maxCovers each), smallest first, null where none was seated', () => {
     expect(model.turnTimes(REPORT)).toEqual({
-      labels: ['2 covers', '4 covers', '8 covers'],
+      labels: ['1–2 covers', '3–4 covers', '5–8 covers'],
       actual: [71.5, 104, null],
       configured: [90, 120, 150],
       seatings: [30, 12, 0],
     });
   });
 
-  it('revenue per available seat-hour by service, labelled with weekday, date and start', () => {
+  it('revenue per available seat-hour by service, labelled with weekday, date and start; none without seats', () => {
     expect(model.revPashByService(REPORT)).toEqual({
       labels: ['Fri 14/06 19:00', 'Mon 17/06 12:00', 'Fri 21/06 19:00'],
-      values: [12.35, 0, 3],
+      values: [12.35, null, 3],
     });
   });
 
@@ -121,7 +126,10 @@ describe('report series', () => {
       ['Revenue', '1234.50'],
       ['RevPASH', '7.89'],
     ]);
-    expect(model.totalsSummary({ totals: totals({}) })[4]).toEqual(['No-show rate', '–']);
+    const none = model.totalsSummary({ totals: totals({ seatUtilisation: null, revPash: null }) });
+    expect(none[4]).toEqual(['No-show rate', '–']);
+    expect(none[6]).toEqual(['Seat utilisation', '–']);
+    expect(none[8]).toEqual(['RevPASH', '–']);
   });
 
   it('reads the Italian names as well', () => {
@@ -142,7 +150,7 @@ describe('report series', () => {
     };
     expect(model.coversByHour(italian)).toEqual({ labels: ['19:00'], covers: [5] });
     expect(model.noShowByWeekday(italian).rates[4]).toBe(25);
-    expect(model.turnTimes(italian).actual).toEqual([80]);
+    expect(model.turnTimes(italian)).toMatchObject({ labels: ['1–2 covers'], actual: [80], seatings: [3] });
     expect(model.revPashByService(italian).values).toEqual([4]);
     expect(model.totalsSummary(italian).slice(3, 5)).toEqual([
       ['No-shows', '5'],

@@ -43,25 +43,33 @@ export function noShowByWeekday(report) {
   };
 }
 
-/** Actual (median) against configured turn times by party size, in minutes; `null` where nothing was seated. */
+/**
+ * Actual (median) against configured turn times, in minutes, by the rows of the turn-time configuration: each
+ * row's `covers` is its `maxCovers`, so a row stands for the parties above the previous row's (`3–4 covers`).
+ * `null` where nothing was seated.
+ */
 export function turnTimes(report) {
   const rows = [...(pick(report, 'turns', 'turni') ?? [])].sort(
     (a, b) => pick(a, 'covers', 'coperti') - pick(b, 'covers', 'coperti'),
   );
+  const bounds = rows.map((row) => pick(row, 'covers', 'coperti'));
   return {
-    labels: rows.map((row) => partySize(pick(row, 'covers', 'coperti'))),
+    labels: bounds.map((max, i) => partySizes(i === 0 ? 1 : bounds[i - 1] + 1, max)),
     actual: rows.map((row) => pick(row, 'medianMinutes', 'medianaMinuti') ?? null),
     configured: rows.map((row) => pick(row, 'configuredMinutes', 'configuratiMinuti') ?? null),
     seatings: rows.map((row) => pick(row, 'seatings', 'sedute') ?? 0),
   };
 }
 
-/** Revenue per available seat-hour of each service (`Fri 14/06 19:00`), in the report's order. */
+/**
+ * Revenue per available seat-hour of each service (`Fri 14/06 19:00`), in the report's order; `null` for a
+ * service without an available seat (a gap in the line).
+ */
 export function revPashByService(report) {
   const rows = pick(report, 'services', 'servizi') ?? [];
   return {
     labels: rows.map((row) => serviceLabel(pick(row, 'date', 'data'), pick(row, 'start', 'inizio'))),
-    values: rows.map((row) => round(pick(row, 'revPash', 'ricavoPerPostoOra') ?? 0, 2)),
+    values: rows.map((row) => nullableRound(pick(row, 'revPash', 'ricavoPerPostoOra'), 2)),
   };
 }
 
@@ -69,7 +77,7 @@ export function revPashByService(report) {
 export function totalsSummary(report) {
   const t = pick(report, 'totals', 'totali') ?? {};
   const percent = (value) => (value === null || value === undefined ? '–' : `${round(100 * value, 1)} %`);
-  const amount = (value) => (value ?? 0).toFixed(2);
+  const amount = (value) => (value === null || value === undefined ? '–' : value.toFixed(2));
   return [
     ['Covers booked', String(pick(t, 'coversBooked', 'copertiPrenotati') ?? 0)],
     ['Covers seated', String(pick(t, 'coversSeated', 'copertiSeduti') ?? 0)],
@@ -88,5 +96,8 @@ function serviceLabel(date, start) {
   return `${WEEKDAYS[weekdayIndex(date)]} ${day}/${month} ${start}`;
 }
 
-const partySize = (covers) => `${covers} ${covers === 1 ? 'cover' : 'covers'}`;
+const partySizes = (min, max) =>
+  min >= max ? `${max} ${max === 1 ? 'cover' : 'covers'}` : `${min}–${max} covers`;
+const nullableRound = (value, digits) =>
+  value === null || value === undefined ? null : round(value, digits);
 const round = (value, digits) => Math.round(value * 10 ** digits) / 10 ** digits;

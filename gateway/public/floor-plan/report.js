@@ -85,22 +85,22 @@ export function mountReport({ root, api, rooms }) {
     const weekdays = noShowByWeekday(report);
     const turns = turnTimes(report);
     const revPash = revPashByService(report);
-    chart(Chart, 'covers', 'bar', hours.labels, [
+    chart(Chart, 'covers', 'bar', hours.labels, 'covers', [
       { label: 'Covers', data: hours.covers, backgroundColor: COLOURS.primary },
     ]);
-    chart(Chart, 'noShows', 'bar', weekdays.labels, [
+    chart(Chart, 'noShows', 'bar', weekdays.labels, '%', [
       { label: 'No-show rate (%)', data: weekdays.rates, backgroundColor: COLOURS.alert },
     ]);
-    chart(Chart, 'turns', 'bar', turns.labels, [
-      { label: 'Actual (median, min)', data: turns.actual, backgroundColor: COLOURS.primary },
-      { label: 'Configured (min)', data: turns.configured, backgroundColor: COLOURS.secondary },
+    chart(Chart, 'turns', 'bar', turns.labels, 'minutes', [
+      { label: 'Actual (median)', data: turns.actual, backgroundColor: COLOURS.primary },
+      { label: 'Configured', data: turns.configured, backgroundColor: COLOURS.secondary },
     ]);
-    chart(Chart, 'revPash', 'line', revPash.labels, [
+    chart(Chart, 'revPash', 'line', revPash.labels, 'revenue per seat-hour', [
       { label: 'RevPASH', data: revPash.values, borderColor: COLOURS.ok, backgroundColor: COLOURS.ok },
     ]);
   }
 
-  function chart(Chart, key, type, labels, datasets) {
+  function chart(Chart, key, type, labels, unit, datasets) {
     charts.get(key)?.destroy();
     const { canvas } = canvases[key];
     charts.set(
@@ -111,7 +111,7 @@ export function mountReport({ root, api, rooms }) {
         options: {
           animation: false,
           maintainAspectRatio: false,
-          scales: { y: { beginAtZero: true } },
+          scales: { y: { beginAtZero: true, title: { display: true, text: unit } } },
           plugins: { legend: { display: datasets.length > 1 } },
         },
       }),
