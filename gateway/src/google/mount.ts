@@ -30,7 +30,7 @@ export function mountGoogle(
     maxAliases: number;
     authenticate: (request: FastifyRequest) => Promise<GatewayContext>;
   },
-): void {
+): GoogleTokens {
   const tokens = new GoogleTokens(deps.serviceTokens);
   const api = new GoogleApi(deps.apollo, deps.verifier, deps.maxAliases);
   const records = new GoogleRecords(deps.canali, tokens);
@@ -42,4 +42,5 @@ export function mountGoogle(
     credentials: deps.credentials,
     authenticate: deps.authenticate,
   });
+  return tokens;
 }
