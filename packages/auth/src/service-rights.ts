@@ -12,6 +12,7 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
   channel: new Set([
     'Query.canaleCorrente',
     'Query.disponibilita',
+    'Query.disponibilitaPerCoperti',
     'Mutation.createOpzione',
     'Mutation.releaseOpzione',
     'Mutation.createPrenotazione',
