@@ -315,6 +315,7 @@ export type TableShape =
   | 'round'
   | 'rect';
 
+/** A table's status as tavolo defines it. */
 export type TableStatus =
   | 'free'
   | 'occupied'
