@@ -235,7 +235,19 @@ describe.each(MODES)("Reserve with Google's booking server (%s mode)", (mode) =>
     const parties = new Set(records.map((r) => r.resources.party_size));
     // 2+2+4+6 seats: single tables up to 6 (no combination was made).
     expect([...parties].sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6]);
-    expect(records.every((r) => r.merchant_id === merchantId && r.spots_total === 1)).toBe(true);
+    expect(records.every((r) => r.merchant_id === merchantId)).toBe(true);
+    // spots_total: the tables that seat the party; spots_open: how many of them are free then
+    const totals = new Map(records.map((r) => [r.resources.party_size, r.spots_total]));
+    expect([...totals].sort((a, b) => a[0] - b[0])).toEqual([
+      [1, 4],
+      [2, 4],
+      [3, 2],
+      [4, 2],
+      [5, 1],
+      [6, 1],
+    ]);
+    expect(records.every((r) => r.spots_open >= 0 && r.spots_open <= r.spots_total)).toBe(true);
+    expect(records.some((r) => r.resources.party_size === 2 && r.spots_open > 1)).toBe(true);
     const sample = records.find((r) => r.spots_open === 1 && r.resources.party_size === 6)!;
     const check = await google('BatchAvailabilityLookup', {
       merchant_id: merchantId,

@@ -9,6 +9,7 @@ import {
   isAvailable,
   offeredByStart,
   parseGoogleBookingId,
+  restaurantInstants,
   searchOf,
   toGoogleBooking,
   updateIntent,
@@ -40,18 +41,22 @@ describe("Google's slots and Coperto's times", () => {
 
   it('a slot is available when an offered time starts then and allows its duration, for our one service', () => {
     const offered = offeredByStart(
-      [
-        { bookingDate: '2027-05-04T20:00:00', durationMinutes: 90 },
-        { bookingDate: '2027-05-04T21:00:00', durationMinutes: 60 },
-      ],
-      ZONE,
+      {
+        spotsTotal: 5,
+        times: [
+          { bookingDate: '2027-05-04T20:00:00', durationMinutes: 90, spotsOpen: 3 },
+          { bookingDate: '2027-05-04T21:00:00', durationMinutes: 60, spotsOpen: 1 },
+        ],
+      },
+      restaurantInstants(ZONE),
     );
-    expect(offered).toEqual(
-      new Map([
-        [EIGHT_PM, 90],
-        [EIGHT_PM + 3600, 60],
+    expect(offered).toEqual({
+      spotsTotal: 5,
+      starts: new Map([
+        [EIGHT_PM, { minutes: 90, spotsOpen: 3 }],
+        [EIGHT_PM + 3600, { minutes: 60, spotsOpen: 1 }],
       ]),
-    );
+    });
     expect(isAvailable(slotTime(EIGHT_PM, 2), offered)).toBe(true);
     expect(isAvailable(slotTime(EIGHT_PM, 2, { duration_sec: '5400' }), offered)).toBe(true);
     expect(isAvailable(slotTime(EIGHT_PM + 3600, 2, { duration_sec: '5400' }), offered)).toBe(false);
@@ -178,25 +183,30 @@ describe("Coperto's answers as Google's", () => {
 });
 
 describe("the feed's day", () => {
-  it('every start any party may take, for each party size; spots_open 1 where that party can book it', () => {
+  it("every start any party may take, for each party size; the party's places and how many are free then", () => {
     const byParty = [
-      new Map([
-        [100, 120],
-        [200, 90],
-      ]),
-      new Map([[100, 120]]),
-      new Map<number, number>(),
+      {
+        spotsTotal: 6,
+        starts: new Map([
+          [100, { minutes: 120, spotsOpen: 4 }],
+          [200, { minutes: 90, spotsOpen: 1 }],
+        ]),
+      },
+      { spotsTotal: 3, starts: new Map([[100, { minutes: 120, spotsOpen: 2 }]]) },
+      { spotsTotal: 1, starts: new Map() },
     ];
     const records = dayAvailability('m', byParty);
-    expect(records.map((r) => [r.start_sec, r.resources.party_size, r.spots_open, r.duration_sec])).toEqual([
-      ['100', 1, 1, '7200'],
-      ['100', 2, 1, '7200'],
-      ['100', 3, 0, '7200'],
-      ['200', 1, 1, '5400'],
-      ['200', 2, 0, '5400'],
-      ['200', 3, 0, '5400'],
+    expect(
+      records.map((r) => [r.start_sec, r.resources.party_size, r.spots_open, r.spots_total, r.duration_sec]),
+    ).toEqual([
+      ['100', 1, 4, 6, '7200'],
+      ['100', 2, 2, 3, '7200'],
+      ['100', 3, 0, 1, '7200'],
+      ['200', 1, 1, 6, '5400'],
+      ['200', 2, 0, 3, '5400'],
+      ['200', 3, 0, 1, '5400'],
     ]);
-    expect(records.every((r) => r.spots_total === 1 && r.merchant_id === 'm')).toBe(true);
+    expect(records.every((r) => r.merchant_id === 'm')).toBe(true);
   });
 });
 

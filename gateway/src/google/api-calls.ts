@@ -2,7 +2,7 @@ import type { ApolloServer } from '@apollo/server';
 import type { TokenVerifier } from '@coperto/auth';
 import { AppError, isErrorCode } from '@coperto/errors';
 import type { GatewayContext } from '../graphql/context.js';
-import type { CopertoBooking, OfferedTime } from './mapping.js';
+import type { CopertoBooking, PartyDay } from './mapping.js';
 
 const BOOKING_FIELDS = 'id startsAt covers state effectiveDurationMinutes customerName customerPhone';
 
@@ -24,30 +24,17 @@ const OPERATIONS = {
   }`,
   GoogleCapienza: `query GoogleCapienza { tavoli { seats } combinazioni { maxCovers } }`,
   GoogleIntegrazione: `query GoogleIntegrazione { integrazioneGoogle { merchantId channelId } }`,
+  GoogleDisponibilita: `query GoogleDisponibilita($date: String!, $covers: [Int!]!) {
+    disponibilitaPerCoperti(date: $date, covers: $covers) {
+      covers spotsTotal times { bookingDate durationMinutes spotsOpen }
+    }
+  }`,
 } as const;
 
 type OperationName = keyof typeof OPERATIONS;
 
-/** Party sizes one search operation asks about, at most (each is an alias: GRAPHQL_MAX_ALIASES bounds them too). */
-const MAX_PARTIES_PER_OPERATION = 25;
-
-/**
- * The day's search for several party sizes in one operation (`p<covers>` aliases of `disponibilita`): prenotazione
- * reads the day's tables, holds and slots once per request, so the parties share them. Ranges of parties give a
- * few distinct documents, each planned once.
- */
-function daySearchDocument(parties: readonly number[]): string {
-  const fields = parties.map((covers) => {
-    const key = resultKey(parties, covers);
-    const alias = key === 'disponibilita' ? '' : `${key}: `;
-    return `${alias}disponibilita(date: $date, covers: ${covers}) { times { bookingDate durationMinutes } }`;
-  });
-  return `query GoogleDisponibilita($date: String!) { ${fields.join(' ')} }`;
-}
-
-/** Where a party's answer is: one party's search goes without an alias (GRAPHQL_MAX_ALIASES may be 0). */
-const resultKey = (parties: readonly number[], covers: number) =>
-  parties.length > 1 ? `p${covers}` : 'disponibilita';
+/** Party sizes one search operation asks about, at most (prenotazione's MAX_PARTIES). */
+export const PARTIES_PER_OPERATION = 50;
 
 /** Who an operation runs as (`Bearer <token>`), and the Google request it serves (its id in the access log). */
 export interface Acting {
@@ -57,27 +44,22 @@ export interface Acting {
 
 /** Runs one of the booking server's operations as the holder of `authorization` (`Bearer <token>`). */
 export class GoogleApi {
-  /** Party sizes one search operation asks about. */
-  readonly partiesPerOperation: number;
-
-  /** `maxAliases`: the operation limit of the gateway (and, in the same deployment, of the subgraphs). */
   constructor(
     private readonly apollo: ApolloServer<GatewayContext>,
     private readonly verifier: TokenVerifier,
-    maxAliases: number,
-  ) {
-    this.partiesPerOperation = Math.max(1, Math.min(MAX_PARTIES_PER_OPERATION, maxAliases));
-  }
+  ) {}
 
-  /** The offered times of `date` for each of `parties` (at most partiesPerOperation), in that order. */
-  async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<OfferedTime[][]> {
-    const data = await this.execute<Record<string, { times: OfferedTime[] }>>(
-      auth,
-      'GoogleDisponibilita',
-      daySearchDocument(parties),
-      { date },
-    );
-    return parties.map((covers) => data[resultKey(parties, covers)]!.times);
+  /**
+   * The whole day of `date` for each of `parties` (at most PARTIES_PER_OPERATION), in ascending party size: one
+   * search of the day for all of them (`disponibilitaPerCoperti`).
+   */
+  async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<PartyDay[]> {
+    return (
+      await this.run<{ disponibilitaPerCoperti: PartyDay[] }>(auth, 'GoogleDisponibilita', {
+        date,
+        covers: parties,
+      })
+    ).disponibilitaPerCoperti;
   }
 
   async create(auth: Acting, input: Record<string, unknown>): Promise<CopertoBooking> {

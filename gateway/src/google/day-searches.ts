@@ -1,18 +1,18 @@
-import type { Acting, GoogleApi } from './api-calls.js';
 import { mapWithConcurrency } from '@coperto/async';
-import { offeredByStart } from './mapping.js';
+import { PARTIES_PER_OPERATION, type Acting, type GoogleApi } from './api-calls.js';
+import { offeredByStart, restaurantInstants, type PartyOffer } from './mapping.js';
 
 /** Search operations one request runs at once. */
 const SEARCH_CONCURRENCY = 4;
 
-/** `date|covers` → the offered starts (seconds since the epoch) with the longest stay each allows (minutes). */
-export type Offered = ReadonlyMap<string, ReadonlyMap<number, number>>;
+/** `date|covers` → that party's day: its places and its offered starts. */
+export type Offered = ReadonlyMap<string, PartyOffer>;
 
 export const offeredKey = (date: string, covers: number) => `${date}|${covers}`;
 
 /**
  * The availability search for each date and party size asked: one operation per date (and per
- * `api.partiesPerOperation` party sizes), so the parties of a day share its reads.
+ * PARTIES_PER_OPERATION party sizes), which prenotazione answers with one search of the day for all its parties.
  */
 export async function searchDays(
   api: GoogleApi,
@@ -20,22 +20,21 @@ export async function searchDays(
   wanted: ReadonlyMap<string, ReadonlySet<number>>,
   timeZone: string,
 ): Promise<Offered> {
-  const per = api.partiesPerOperation;
   const operations = [...wanted].flatMap(([date, parties]) => {
     const sorted = [...parties].sort((a, b) => a - b);
-    return Array.from({ length: Math.ceil(sorted.length / per) }, (_, i) => ({
+    return Array.from({ length: Math.ceil(sorted.length / PARTIES_PER_OPERATION) }, (_, i) => ({
       date,
-      parties: sorted.slice(i * per, (i + 1) * per),
+      parties: sorted.slice(i * PARTIES_PER_OPERATION, (i + 1) * PARTIES_PER_OPERATION),
     }));
   });
   const answers = await mapWithConcurrency(operations, SEARCH_CONCURRENCY, ({ date, parties }) =>
     api.disponibilita(acting, date, parties),
   );
-  const offered = new Map<string, ReadonlyMap<number, number>>();
-  operations.forEach(({ date, parties }, index) => {
-    parties.forEach((covers, p) =>
-      offered.set(offeredKey(date, covers), offeredByStart(answers[index]![p]!, timeZone)),
-    );
+  const instants = restaurantInstants(timeZone);
+  const offered = new Map<string, PartyOffer>();
+  operations.forEach(({ date }, index) => {
+    for (const day of answers[index]!)
+      offered.set(offeredKey(date, day.covers), offeredByStart(day, instants));
   });
   return offered;
 }

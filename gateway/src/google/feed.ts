@@ -2,6 +2,7 @@ import { localDateOf, localDatesBetween } from '@coperto/domain';
 import type { Acting, GoogleApi } from './api-calls.js';
 import { offeredKey, searchDays } from './day-searches.js';
 import type { GoogleTokens } from './google-tokens.js';
+import type { PartyOffer } from './mapping.js';
 import { GOOGLE_SERVICE_ID, MAX_PARTY_SIZE } from './wire.js';
 
 /** The days a feed may cover (`giorni`): Google asks for at least 30 days of inventory. */
@@ -18,30 +19,30 @@ export interface FeedAvailability {
   resources: { party_size: number };
 }
 
-/** Searches of one day: for each party size, the offered starts (seconds) and the stay each allows (minutes). */
-type DaySearches = ReadonlyArray<ReadonlyMap<number, number>>;
-
 /**
- * A day's availability records: every start any party may take, for every party size 1..max; `spots_open` 1 when the
- * search offers that start to that party, else 0; `spots_total` 1 (the search tells whether a place is free, not how
- * many). Pure.
+ * A day's availability records: every start any party may take, for every party size 1..max. `spots_total` is the
+ * party's places (tables that seat it and combinations whose range holds it), `spots_open` how many of them are free
+ * for the party's stay at that start (0 when the search does not offer it to the party). `duration_sec` is the stay
+ * the party gets (its turn time, or a shortened stay), else the longest any party gets then. Pure.
  */
-export function dayAvailability(merchantId: string, byParty: DaySearches): FeedAvailability[] {
+export function dayAvailability(merchantId: string, byParty: readonly PartyOffer[]): FeedAvailability[] {
   const starts = new Map<number, number>();
   for (const offered of byParty) {
-    for (const [start, minutes] of offered) starts.set(start, Math.max(starts.get(start) ?? 0, minutes));
+    for (const [start, { minutes }] of offered.starts) {
+      starts.set(start, Math.max(starts.get(start) ?? 0, minutes));
+    }
   }
   const records: FeedAvailability[] = [];
   for (const start of [...starts.keys()].sort((a, b) => a - b)) {
     byParty.forEach((offered, index) => {
-      const minutes = offered.get(start);
+      const time = offered.starts.get(start);
       records.push({
         merchant_id: merchantId,
         service_id: GOOGLE_SERVICE_ID,
         start_sec: String(start),
-        duration_sec: String((minutes ?? starts.get(start)!) * 60),
-        spots_total: 1,
-        spots_open: minutes === undefined ? 0 : 1,
+        duration_sec: String((time?.minutes ?? starts.get(start)!) * 60),
+        spots_total: offered.spotsTotal,
+        spots_open: time?.spotsOpen ?? 0,
         resources: { party_size: index + 1 },
       });
     });

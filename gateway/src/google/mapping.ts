@@ -23,10 +23,32 @@ export interface CopertoBooking {
   customerPhone: string | null;
 }
 
-/** A time the availability search offers (`disponibilita.times`). */
+/** A time the availability search offers (`disponibilitaPerCoperti.times`). */
 export interface OfferedTime {
   bookingDate: string;
   durationMinutes: number;
+  /** How many of the party's places are free for the stay. */
+  spotsOpen: number;
+}
+
+/** One party size's day as the search answers it. */
+export interface PartyDay {
+  covers: number;
+  /** The party's places (tables and combinations that seat it). */
+  spotsTotal: number;
+  times: OfferedTime[];
+}
+
+/** An offered start: the longest stay it allows (minutes) and how many places are free then. */
+export interface OfferedStart {
+  minutes: number;
+  spotsOpen: number;
+}
+
+/** A party's day by offered start (seconds since the epoch), with its places. */
+export interface PartyOffer {
+  spotsTotal: number;
+  starts: ReadonlyMap<number, OfferedStart>;
 }
 
 export const seconds = (value: Int64): number => Number(value);
@@ -49,25 +71,45 @@ export function searchOf(
   };
 }
 
-/** The offered times of one search by their start (seconds since the epoch), with the longest stay each allows. */
-export function offeredByStart(times: readonly OfferedTime[], zone: string): Map<number, number> {
-  const byStart = new Map<number, number>();
-  for (const time of times) {
-    const instant = parseRestaurantDateTime(time.bookingDate, zone);
-    if (instant) byStart.set(instant.getTime() / 1000, time.durationMinutes);
+/**
+ * A party's day by offered start (seconds since the epoch), with the stay each allows and its free places; the local
+ * date-times of a day repeat for every party, so `instants` reads each once.
+ */
+export function offeredByStart(
+  day: Pick<PartyDay, 'spotsTotal' | 'times'>,
+  instants: (bookingDate: string) => number | null,
+): PartyOffer {
+  const starts = new Map<number, OfferedStart>();
+  for (const time of day.times) {
+    const instant = instants(time.bookingDate);
+    if (instant !== null) starts.set(instant, { minutes: time.durationMinutes, spotsOpen: time.spotsOpen });
   }
-  return byStart;
+  return { spotsTotal: day.spotsTotal, starts };
+}
+
+/** The instant (seconds since the epoch) of a local date-time of the restaurant, each one parsed once. */
+export function restaurantInstants(zone: string): (bookingDate: string) => number | null {
+  const known = new Map<string, number | null>();
+  return (bookingDate) => {
+    let instant = known.get(bookingDate);
+    if (instant === undefined) {
+      const parsed = parseRestaurantDateTime(bookingDate, zone);
+      instant = parsed ? parsed.getTime() / 1000 : null;
+      known.set(bookingDate, instant);
+    }
+    return instant;
+  };
 }
 
 /**
  * A slot is available when it is Coperto's one service, the search offers a time starting then, and (when the slot
  * names a duration) that time allows a stay at least that long.
  */
-export function isAvailable(slot: SlotTime, offered: ReadonlyMap<number, number>): boolean {
+export function isAvailable(slot: SlotTime, offered: PartyOffer): boolean {
   if (slot.service_id !== GOOGLE_SERVICE_ID) return false;
-  const minutes = offered.get(seconds(slot.start_sec));
-  if (minutes === undefined) return false;
-  return slot.duration_sec === undefined || minutes * 60 >= seconds(slot.duration_sec);
+  const start = offered.starts.get(seconds(slot.start_sec));
+  if (start === undefined) return false;
+  return slot.duration_sec === undefined || start.minutes * 60 >= seconds(slot.duration_sec);
 }
 
 /** The guest's name from Google's user information; Google when it gives none. */

@@ -26,13 +26,11 @@ export function mountGoogle(
   deps: GoogleDeps & {
     apollo: ApolloServer<GatewayContext>;
     verifier: TokenVerifier;
-    /** GRAPHQL_MAX_ALIASES: the party sizes of a day's search operation are aliases. */
-    maxAliases: number;
     authenticate: (request: FastifyRequest) => Promise<GatewayContext>;
   },
 ): void {
   const tokens = new GoogleTokens(deps.serviceTokens);
-  const api = new GoogleApi(deps.apollo, deps.verifier, deps.maxAliases);
+  const api = new GoogleApi(deps.apollo, deps.verifier);
   const records = new GoogleRecords(deps.canali, tokens);
   registerGoogleRoutes(app, {
     server: new BookingServer({ api, records, tokens, timeZone: deps.timeZone }),

@@ -292,7 +292,6 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
       ...deps.google,
       apollo,
       verifier: deps.verifier,
-      maxAliases: operationLimits.maxAliases,
       authenticate: restContext,
     });
   }

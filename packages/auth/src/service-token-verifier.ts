@@ -9,6 +9,7 @@ import {
   GOOGLE_ROLE,
   GUEST_ROLE,
   PAYMENTS_ROLE,
+  PRIVACY_ROLE,
   SERVICE_TOKEN_ISSUER,
   type ChannelOrigine,
   type ServiceGrant,
@@ -91,6 +92,8 @@ function withGrant(viewer: Viewer): Viewer {
     grant = Object.freeze({ role: PAYMENTS_ROLE, bookingId: sub });
   } else if (role === GOOGLE_ROLE) {
     grant = Object.freeze({ role: GOOGLE_ROLE });
+  } else if (role === PRIVACY_ROLE) {
+    grant = Object.freeze({ role: PRIVACY_ROLE });
   } else {
     throw new UnauthenticatedError('Token role claim is invalid');
   }

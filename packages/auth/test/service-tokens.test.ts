@@ -3,6 +3,7 @@ import type { TenantId } from '../src/index.js';
 import {
   SERVICE_TOKEN_ISSUER,
   combineTokenVerifiers,
+  forbiddenRootFields,
   createServiceTokenIssuer,
   createServiceTokenVerifier,
   createTokenVerifier,
@@ -56,6 +57,15 @@ describe('service tokens: issued and verified with the service key', () => {
     const serverViewer = await verifier.verify(server.token);
     expect(serverViewer).toMatchObject({ tenantId: 't1', roles: ['google'], isAdmin: false });
     expect(serverViewer.grant).toEqual({ role: 'google' });
+  });
+
+  it("a privacy token is ospiti's own, for one tenant, for 60 s, and selects no public field", async () => {
+    const { token, expiresAt } = await issuer.privacyToken({ tenantId: 't1' });
+    expect(expiresAt.getTime()).toBeLessThanOrEqual(Date.now() + 60_000);
+    const viewer = await verifier.verify(token);
+    expect(viewer).toMatchObject({ tenantId: 't1', roles: ['privacy'], isAdmin: false });
+    expect(viewer.grant).toEqual({ role: 'privacy' });
+    expect(forbiddenRootFields(viewer, ['Mutation.cancellaDatiOspite', 'Query.ospiti'])).toHaveLength(2);
   });
 
   it('a channel key with an origine the service never issues is refused', async () => {

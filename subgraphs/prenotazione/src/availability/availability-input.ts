@@ -31,6 +31,7 @@ export const LIMIT_RANGE = [1, 50] as const;
 export const DEFAULT_NEAREST_LIMIT = 5;
 export const MAX_COVERS = 1000;
 
+const DATE_RULE = 'must be a local date YYYY-MM-DD';
 const CLOCK = /^([01]\d|2[0-3]):([0-5]\d)$/;
 
 /**
@@ -51,7 +52,7 @@ export function checkDisponibilita(args: DisponibilitaArgs, zone: string): Dispo
     .intInRange('limit', limit, ...LIMIT_RANGE)
     .text('roomId', salaId, { min: 1, max: 200 });
   const date = rawDate == null ? null : parseLocalDate(rawDate);
-  if (rawDate != null && !date) checks.add('date', 'must be a local date YYYY-MM-DD');
+  if (rawDate != null && !date) checks.add('date', DATE_RULE);
   const clock = time == null ? null : CLOCK.exec(time);
   if (time != null && !clock) checks.add('time', "must be a local time 'HH:MM' from 00:00 to 23:59");
   checks.throwIfAny();
@@ -68,4 +69,46 @@ export function checkDisponibilita(args: DisponibilitaArgs, zone: string): Dispo
     salaId: salaId?.trim() ?? null,
     limit: limit ?? (wished === null ? null : DEFAULT_NEAREST_LIMIT),
   };
+}
+
+/** The query of the day search for several party sizes (`disponibilitaPerCoperti`), as sent. */
+export interface DisponibilitaPartiesArgs {
+  data?: string | null;
+  date?: string | null;
+  coperti?: readonly number[] | null;
+  covers?: readonly number[] | null;
+  salaId?: string | null;
+  roomId?: string | null;
+}
+
+export interface DisponibilitaPartiesQuery {
+  date: string;
+  /** Distinct, ascending. */
+  covers: number[];
+  salaId: string | null;
+}
+
+/** Party sizes one search may ask about (Google asks up to 20). */
+export const MAX_PARTIES = 50;
+
+/**
+ * Checks the query of the search for several party sizes: a date, 1..MAX_PARTIES party sizes of 1..MAX_COVERS
+ * (400 VALIDATION_FAILED naming each bad field, as `checkDisponibilita`).
+ */
+export function checkDisponibilitaParties(args: DisponibilitaPartiesArgs): DisponibilitaPartiesQuery {
+  const rawDate = preferEnglish(args.date, args.data);
+  const covers = preferEnglish(args.covers, args.coperti);
+  const salaId = preferEnglish(args.roomId, args.salaId);
+  const checks = new InputChecks()
+    .required('date', rawDate)
+    .required('covers', covers)
+    .text('roomId', salaId, { min: 1, max: 200 });
+  const date = rawDate == null ? null : parseLocalDate(rawDate);
+  if (rawDate != null && !date) checks.add('date', DATE_RULE);
+  if (covers && (covers.length === 0 || covers.length > MAX_PARTIES)) {
+    checks.add('covers', `must list 1 to ${MAX_PARTIES} party sizes`);
+  }
+  for (const c of covers ?? []) checks.intInRange('covers', c, 1, MAX_COVERS);
+  checks.throwIfAny();
+  return { date: date!, covers: [...new Set(covers)].sort((a, b) => a - b), salaId: salaId?.trim() ?? null };
 }

@@ -3,8 +3,15 @@ import { planReseat, type OwnedSpan } from '../seating/reseat-plan.js';
 import type { PrenotazioneRecord } from '../bookings/prenotazione-record.js';
 import type { SeatingSources } from '../seating/seating-sources.js';
 import type { HeldEntry } from '../seating/table-claims.js';
-import { checkDisponibilita, type DisponibilitaArgs } from './availability-input.js';
-import { localDays, searchDay, type BookableSlot, type OfferedTime } from './day-search.js';
+import type { SeatCandidate, Span } from '../seating/assignment.js';
+import {
+  checkDisponibilita,
+  checkDisponibilitaParties,
+  type DisponibilitaArgs,
+  type DisponibilitaPartiesArgs,
+} from './availability-input.js';
+import { localDays, roomPlaces, searchDay, type BookableSlot, type OfferedTime } from './day-search.js';
+import { searchDayForParties, type PartiesDaySearch, type ReseatForParty } from './parties-search.js';
 import { reseatSearchOf, type ReseatSnapshot } from '../seating/reseat-snapshot.js';
 
 /** What the day's answer is read from: each source read once per request. */
@@ -33,6 +40,9 @@ export interface OfferedTimeView {
   durationMinutes: number;
   ridotto: boolean;
   shortened: boolean;
+  /** How many of the party's places are free for the stay (a re-seated time: 1). */
+  postiLiberi: number;
+  spotsOpen: number;
   /** Null for a channel key (the guest is not told which table). */
   tableIds: string[] | null;
   combinationId: string | null;
@@ -43,6 +53,9 @@ export interface DisponibilitaView {
   date: string;
   coperti: number;
   covers: number;
+  /** The party's places: active tables that seat it and combinations whose range holds it (in the room asked). */
+  postiTotali: number;
+  spotsTotal: number;
   orari: OfferedTimeView[];
   times: OfferedTimeView[];
 }
@@ -66,28 +79,80 @@ export const SEARCH_RESEAT_STEPS = 500;
 export class AvailabilityService {
   constructor(private readonly deps: AvailabilityDeps) {}
 
+  /** Every bookable time of a day for one party (GET /api/disponibilita). */
   async day(args: DisponibilitaArgs): Promise<DisponibilitaView> {
+    const query = checkDisponibilita(args, this.deps.timeZone);
+    const read = await this.read(query.date);
+    const { reseat } = read;
+    const search = {
+      ...read.search,
+      covers: query.covers,
+      turnMinutes: turnMinutes(read.config.turnTimes, query.covers, read.config.defaultMealMinutes),
+      salaId: query.salaId,
+      wished: query.wished,
+      limit: query.limit,
+      reseat:
+        reseat &&
+        ((fitting: readonly SeatCandidate[], window: Span) => reseat(query.covers, fitting, window)),
+    };
+    const clock = wallClocks(this.deps.timeZone);
+    const times = searchDay(search).map((t) => offeredView(t, clock, this.deps.showPlaces));
+    return dayView(query.date, query.covers, roomPlaces(search).length, times);
+  }
+
+  /**
+   * Every bookable time of a day for each of several party sizes (`disponibilitaPerCoperti`, the Google adapter and
+   * feed): the day read once and searched once for all of them (parties-search.ts), each party's answer the one
+   * `day` gives it without `ora` and `limite`.
+   */
+  async days(args: DisponibilitaPartiesArgs): Promise<DisponibilitaView[]> {
+    const query = checkDisponibilitaParties(args);
+    const read = await this.read(query.date);
+    const answers = searchDayForParties({
+      ...read.search,
+      salaId: query.salaId,
+      parties: query.covers.map((covers) => ({
+        covers,
+        turnMinutes: turnMinutes(read.config.turnTimes, covers, read.config.defaultMealMinutes),
+      })),
+      reseat: read.reseat,
+    });
+    const clock = wallClocks(this.deps.timeZone);
+    return answers.map((a) =>
+      dayView(
+        query.date,
+        a.covers,
+        a.places,
+        a.times.map((t) => offeredView(t, clock, this.deps.showPlaces)),
+      ),
+    );
+  }
+
+  /**
+   * The day read once: capacity's slots, tavolo's active tables and combinations, the holds of every table from a
+   * day before to a day after it (what re-seating reads) and, re-seating on, the bookings holding them. When
+   * there is no slot or no table, nothing more is read (no time is offered).
+   */
+  private async read(date: string): Promise<DayRead> {
     const zone = this.deps.timeZone;
-    const query = checkDisponibilita(args, zone);
     const [config, tables, combinations, slots] = await Promise.all([
       this.deps.sources.config(),
       this.deps.sources.activeTables(),
       this.deps.sources.activeCombinations(),
-      this.deps.slots(query.date),
+      this.deps.slots(date),
     ]);
-    const view = (times: OfferedTime[]): DisponibilitaView => {
-      const orari = times.map((t) => offeredView(t, zone, this.deps.showPlaces));
-      return {
-        data: query.date,
-        date: query.date,
-        coperti: query.covers,
-        covers: query.covers,
-        orari,
-        times: orari,
-      };
+    const search = {
+      slots,
+      shortenedMinMinutes: config.shortenedMinMinutes,
+      tables,
+      combinations,
+      timeZone: zone,
     };
-    if (slots.length === 0 || tables.length === 0) return view([]);
-    const bounds = localDayBounds(query.date, zone);
+    const now = this.deps.now().getTime();
+    if (slots.length === 0 || tables.length === 0) {
+      return { config, reseat: null, search: { ...search, slots: [], holdsOf: () => [], notBefore: now } };
+    }
+    const bounds = localDayBounds(date, zone);
     const firstSlot = Math.min(...slots.map((s) => s.startsAt));
     const lastSlot = Math.max(...slots.map((s) => s.startsAt));
     // The local day and a day either side: what re-seating reads (moved bookings overlap the window).
@@ -105,11 +170,12 @@ export class AvailabilityService {
         start: Date.parse(h.entry.start),
         end: Date.parse(h.entry.end),
       };
-      spans.set(h.tableId, [...(spans.get(h.tableId) ?? []), span]);
+      const list = spans.get(h.tableId);
+      if (list) list.push(span);
+      else spans.set(h.tableId, [span]);
     }
     const holdsOf = (tableId: string) => spans.get(tableId) ?? [];
-    const now = this.deps.now().getTime();
-    let reseat = null;
+    let reseat: ReseatForParty | null = null;
     if (config.reseat) {
       const owners = [
         ...new Set(held.filter((h) => h.entry.owner !== 'opzione').map((h) => h.entry.bookingId)),
@@ -122,40 +188,60 @@ export class AvailabilityService {
         frozenUntil: now + config.reseatFreezeMinutes * 60_000,
       };
       const dayOf = localDays(zone);
-      reseat = (fitting: Parameters<typeof reseatSearchOf>[2], window: { start: number; end: number }) =>
+      reseat = (covers, fitting, window) =>
         planReseat({
           ...reseatSearchOf(
             snapshot,
-            { ownerId: SEARCH_OWNER, covers: query.covers, window, day: dayOf(window.start) },
+            { ownerId: SEARCH_OWNER, covers, window, day: dayOf(window.start) },
             fitting,
           ),
           limits: { steps: SEARCH_RESEAT_STEPS },
         });
     }
-    return view(
-      searchDay({
-        slots,
-        covers: query.covers,
-        turnMinutes: turnMinutes(config.turnTimes, query.covers, config.defaultMealMinutes),
-        shortenedMinMinutes: config.shortenedMinMinutes,
-        tables,
-        combinations,
-        salaId: query.salaId,
-        holdsOf,
-        timeZone: zone,
-        notBefore: now,
-        wished: query.wished,
-        limit: query.limit,
-        reseat,
-      }),
-    );
+    return { config, reseat, search: { ...search, holdsOf, notBefore: now } };
   }
 }
 
+/** What `read` gives a search: the day's data and re-seating over it (null when off). */
+interface DayRead {
+  config: Awaited<ReturnType<AvailabilityDeps['sources']['config']>>;
+  reseat: ReseatForParty | null;
+  search: Omit<PartiesDaySearch, 'parties' | 'reseat' | 'salaId'>;
+}
+
+function dayView(date: string, covers: number, places: number, orari: OfferedTimeView[]): DisponibilitaView {
+  return {
+    data: date,
+    date,
+    coperti: covers,
+    covers,
+    postiTotali: places,
+    spotsTotal: places,
+    orari,
+    times: orari,
+  };
+}
+
+/** The restaurant's wall clock of an instant ('YYYY-MM-DDTHH:mm:ss'), each instant computed once. */
+export function wallClocks(zone: string): (at: number) => string {
+  const known = new Map<number, string>();
+  return (at) => {
+    let local = known.get(at);
+    if (local === undefined) {
+      local = new Date(at + zoneOffsetMinutes(at, zone) * 60_000).toISOString().slice(0, 19);
+      known.set(at, local);
+    }
+    return local;
+  };
+}
+
 /** An offered time in the restaurant's local wall clock (what a booking's `bookingDate` is read in). */
-export function offeredView(offered: OfferedTime, zone: string, showPlaces = true): OfferedTimeView {
-  const offset = zoneOffsetMinutes(offered.startsAt, zone);
-  const local = new Date(offered.startsAt + offset * 60_000).toISOString().slice(0, 19);
+export function offeredView(
+  offered: OfferedTime,
+  wallClock: (at: number) => string,
+  showPlaces = true,
+): OfferedTimeView {
+  const local = wallClock(offered.startsAt);
   const clock = local.slice(11, 16);
   return {
     ora: clock,
@@ -166,6 +252,8 @@ export function offeredView(offered: OfferedTime, zone: string, showPlaces = tru
     durationMinutes: offered.durationMinutes,
     ridotto: offered.shortened,
     shortened: offered.shortened,
+    postiLiberi: offered.spotsOpen,
+    spotsOpen: offered.spotsOpen,
     tableIds: showPlaces ? [...offered.place.tableIds] : null,
     combinationId: showPlaces && offered.place.kind === 'combination' ? offered.place.id : null,
   };

@@ -21,6 +21,11 @@ export interface OfferedTime {
   place: SeatCandidate;
   /** Whether the place needs other bookings moved first (re-seating). */
   reseated: boolean;
+  /**
+   * How many of the party's places (roomPlaces) are free for the stay: Google's `spots_open`. A re-seated time
+   * counts 1, the place the re-seating makes.
+   */
+  spotsOpen: number;
 }
 
 /** Re-seating as the booking path runs it: a plan for the party's window over the same snapshot, or null. */
@@ -69,6 +74,10 @@ export function searchDay(search: DaySearch): OfferedTime[] {
     [...places.singles, ...places.combinations].flatMap((c) => c.tableIds),
     search.holdsOf,
   );
+  /** How many of the party's places are free from `at` for `length` milliseconds. */
+  const openFor = (at: number, length: number) =>
+    [...places.singles, ...places.combinations].filter((p) => free.placeRunFrom(p.tableIds, at) >= length)
+      .length;
   const turnMs = search.turnMinutes * 60_000;
   const localDay = localDays(search.timeZone);
   const offered: OfferedTime[] = [];
@@ -88,6 +97,7 @@ export function searchDay(search: DaySearch): OfferedTime[] {
         shortened: false,
         place,
         reseated: false,
+        spotsOpen: openFor(at, turnMs),
       });
       continue;
     }
@@ -100,6 +110,7 @@ export function searchDay(search: DaySearch): OfferedTime[] {
         shortened: false,
         place: plan.target,
         reseated: true,
+        spotsOpen: 1,
       });
       continue;
     }
@@ -113,10 +124,23 @@ export function searchDay(search: DaySearch): OfferedTime[] {
         shortened: true,
         place: shortPlace,
         reseated: false,
+        spotsOpen: openFor(at, shortened * 60_000),
       });
     }
   }
   return offered;
+}
+
+/**
+ * The places a party may be offered (Google's `spots_total`): the active tables that seat it and the active
+ * combinations whose range holds it, in the room asked for (every room when null).
+ */
+export function roomPlaces(
+  search: Pick<DaySearch, 'tables' | 'combinations' | 'covers' | 'salaId'>,
+): SeatCandidate[] {
+  return seatCandidates(search.tables, search.combinations, search.covers).filter(
+    (c) => search.salaId === null || c.salaId === search.salaId,
+  );
 }
 
 /**

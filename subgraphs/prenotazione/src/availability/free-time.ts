@@ -6,7 +6,7 @@ import type { Span } from '../seating/assignment.js';
  * every slot and every place without reading anything again.
  */
 export class FreeTime {
-  private readonly busy = new Map<string, Span[]>();
+  private readonly busy = new Map<string, readonly Span[]>();
 
   constructor(tableIds: Iterable<string>, holdsOf: (tableId: string) => readonly Span[]) {
     for (const tableId of new Set(tableIds)) this.busy.set(tableId, mergeSpans(holdsOf(tableId)));
@@ -18,24 +18,52 @@ export class FreeTime {
    * (touching ends do not overlap, as in the guard).
    */
   runFrom(tableId: string, at: number): number {
-    const spans = this.busy.get(tableId) ?? [];
-    // the first busy span that ends after `at`
-    let lo = 0;
-    let hi = spans.length;
-    while (lo < hi) {
-      const mid = (lo + hi) >>> 1;
-      if (spans[mid]!.end > at) hi = mid;
-      else lo = mid + 1;
-    }
-    const next = spans[lo];
+    const spans = this.busy.get(tableId) ?? NONE;
+    const next = spans[firstEndingAfter(spans, at)];
     if (!next) return Infinity;
     return next.start <= at ? 0 : next.start - at;
   }
 
+  /**
+   * The ranking's free time around a window the table is free for (assignment.ts freeGapMs: from the last hold
+   * before it, or the day's start, to the window, plus from the window to the next hold, or the day's end), read
+   * off the merged spans: the same figure for holds of positive length, without scanning them.
+   */
+  gapAround(tableId: string, window: Span, day: Span): number {
+    const spans = this.busy.get(tableId) ?? NONE;
+    const index = firstEndingAfter(spans, window.start);
+    const before = index > 0 ? Math.max(day.start, spans[index - 1]!.end) : day.start;
+    const after = index < spans.length ? Math.min(day.end, spans[index]!.start) : day.end;
+    return Math.max(0, window.start - before) + Math.max(0, after - window.end);
+  }
+
   /** How long every table of a place stays free from `at` (the shortest of its tables). */
   placeRunFrom(tableIds: readonly string[], at: number): number {
-    return tableIds.reduce((run, t) => Math.min(run, this.runFrom(t, at)), Infinity);
+    let run = Infinity;
+    for (const t of tableIds) run = Math.min(run, this.runFrom(t, at));
+    return run;
   }
+
+  /** The ranking's free time around `window` of a place free for it: the total over its tables. */
+  placeGapAround(tableIds: readonly string[], window: Span, day: Span): number {
+    let gap = 0;
+    for (const t of tableIds) gap += this.gapAround(t, window, day);
+    return gap;
+  }
+}
+
+const NONE: readonly Span[] = [];
+
+/** The index of the first of the sorted, disjoint `spans` that ends after `at` (spans.length when none does). */
+function firstEndingAfter(spans: readonly Span[], at: number): number {
+  let lo = 0;
+  let hi = spans.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (spans[mid]!.end > at) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
 }
 
 /** Overlapping or touching spans joined, sorted by start (empty spans dropped). */

@@ -288,6 +288,11 @@ export type Query = {
    * it the nearest first (ties: the earlier), at most limite (1..50, default 5). English names win.
    */
   disponibilita: DisponibilitaGiorno;
+  /**
+   * The whole day for each of several party sizes (1..50 sizes, each 1..1000; distinct, ascending), searched once for
+   * all of them: each answer is what disponibilita gives that party without ora and limite.
+   */
+  disponibilitaPerCoperti: Array<DisponibilitaGiorno>;
 };
 
 
@@ -342,6 +347,16 @@ export type QueryDisponibilitaArgs = {
   roomId?: InputMaybe<Scalars['ID']['input']>;
   limite?: InputMaybe<Scalars['Int']['input']>;
   limit?: InputMaybe<Scalars['Int']['input']>;
+};
+
+
+export type QueryDisponibilitaPerCopertiArgs = {
+  data?: InputMaybe<Scalars['String']['input']>;
+  date?: InputMaybe<Scalars['String']['input']>;
+  coperti?: InputMaybe<Array<Scalars['Int']['input']>>;
+  covers?: InputMaybe<Array<Scalars['Int']['input']>>;
+  salaId?: InputMaybe<Scalars['ID']['input']>;
+  roomId?: InputMaybe<Scalars['ID']['input']>;
 };
 
 /** How many bookings and waitlist entries an erasure changed. */
@@ -550,6 +565,9 @@ export type OrarioDisponibile = {
   /** True for a shortened seating (capacity's shortenedMinMinutes). */
   ridotto: Scalars['Boolean']['output'];
   shortened: Scalars['Boolean']['output'];
+  /** How many of the party's places are free for the stay (a time re-seating makes room for: 1). */
+  postiLiberi: Scalars['Int']['output'];
+  spotsOpen: Scalars['Int']['output'];
   /** Staff only: the tables the autoAssign rule would take now (null for a channel key). */
   tableIds?: Maybe<Array<Scalars['ID']['output']>>;
   /** Staff only: the combination, when the place is one. */
@@ -563,6 +581,9 @@ export type DisponibilitaGiorno = {
   date: Scalars['String']['output'];
   coperti: Scalars['Int']['output'];
   covers: Scalars['Int']['output'];
+  /** The party's places: active tables that seat it and combinations whose range holds it (in the room asked for). */
+  postiTotali: Scalars['Int']['output'];
+  spotsTotal: Scalars['Int']['output'];
   orari: Array<OrarioDisponibile>;
   times: Array<OrarioDisponibile>;
 };
@@ -833,6 +854,7 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   listaAttesa?: Resolver<Array<ResolversTypes['VoceAttesa']>, ParentType, ContextType>;
   voceAttesa?: Resolver<Maybe<ResolversTypes['VoceAttesa']>, ParentType, ContextType, RequireFields<QueryVoceAttesaArgs, 'id'>>;
   disponibilita?: Resolver<ResolversTypes['DisponibilitaGiorno'], ParentType, ContextType, Partial<QueryDisponibilitaArgs>>;
+  disponibilitaPerCoperti?: Resolver<Array<ResolversTypes['DisponibilitaGiorno']>, ParentType, ContextType, Partial<QueryDisponibilitaPerCopertiArgs>>;
 };
 
 export type CancellazioneDatiOspiteResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['CancellazioneDatiOspite'] = ResolversParentTypes['CancellazioneDatiOspite']> = {
@@ -890,6 +912,8 @@ export type OrarioDisponibileResolvers<ContextType = PrenotazioneContext, Parent
   durationMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   ridotto?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
   shortened?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  postiLiberi?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  spotsOpen?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   tableIds?: Resolver<Maybe<Array<ResolversTypes['ID']>>, ParentType, ContextType>;
   combinationId?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
 };
@@ -899,6 +923,8 @@ export type DisponibilitaGiornoResolvers<ContextType = PrenotazioneContext, Pare
   date?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   coperti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  postiTotali?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  spotsTotal?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   orari?: Resolver<Array<ResolversTypes['OrarioDisponibile']>, ParentType, ContextType>;
   times?: Resolver<Array<ResolversTypes['OrarioDisponibile']>, ParentType, ContextType>;
 };

@@ -10,4 +10,5 @@ export const Query: QueryResolvers = {
   syncPrenotazioni: (_, args, context) => context.sync.page(args),
   opzioni: (_, __, context) => context.opzioni.list(),
   disponibilita: (_, args, context) => context.availability.day(args),
+  disponibilitaPerCoperti: (_, args, context) => context.availability.days(args),
 };
