@@ -197,7 +197,7 @@ export type TurnoSuggerito = {
 
 export type Query = {
   __typename?: 'Query';
-  /** Administrator only. dal..al: local dates (YYYY-MM-DD, at most 92 days); salaId: one room's tables only. */
+  /** Administrator only. dal..al: local dates (YYYY-MM-DD, at most 366 days; al before dal: no service); salaId: one room's tables only. */
   report: Report;
   /** Administrator only. The same report as CSV text, one row per service. */
   reportCsv: Scalars['String']['output'];
