@@ -8,7 +8,7 @@
 # point, its default PORT and its EXPOSE list. Building all six costs one build:
 #
 #   docker build --target gateway -t coperto/gateway .
-#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, canali, ospiti, garanzie, promemoria, webhooks alike
+#   docker build --target tavolo  -t coperto/tavolo  .     # sala, prenotazione, bookings, capacity, canali, ospiti, garanzie, promemoria, webhooks, rapporti alike
 #
 # `docker build .` without --target builds the gateway (the last stage). The entry point is
 # `node --conditions=compiled <entry>` (the condition selects each workspace package's dist/), so any image can
@@ -116,6 +116,11 @@ FROM runtime AS webhooks
 ENV PORT=4010
 EXPOSE 4010
 CMD ["subgraphs/webhooks/dist/index.js"]
+
+FROM runtime AS rapporti
+ENV PORT=4011
+EXPOSE 4011
+CMD ["subgraphs/rapporti/dist/index.js"]
 
 # Last, so that a plain `docker build .` builds it. Without COPERTO_MODE=distributed it runs the zero-config
 # embedded mode (everything in one process, store in /app/.data): `docker run -p 3000:3000 coperto/gateway`.

@@ -74,6 +74,15 @@ const config: CodegenConfig = {
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
       VoceAttesa: "FederationReferenceTypes['VoceAttesa']",
     }),
+    ...subgraphResolverTypes('rapporti', 'RapportiContext', {
+      Tavolo: "FederationReferenceTypes['Tavolo']",
+      CambioStato: '../history.js#CambioView',
+      Report: '../report-view.js#ReportView',
+      ServizioReport: '../report-view.js#ServiceView',
+      TotaliReport: '../report-view.js#TotalsView',
+      TurnoReport: '../report-view.js#TurnView',
+      TurnoSuggerito: '../turn-suggestions.js#TurnSuggestion',
+    }),
     ...subgraphResolverTypes('promemoria', 'PromemoriaContext', {
       Promemoria: '../promemoria-service.js#ReminderView',
       RegolaPromemoria: '../plan.js#ReminderRule',

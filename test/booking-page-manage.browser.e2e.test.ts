@@ -96,11 +96,12 @@ describe('manage page (embedded mode, chromium)', () => {
     size: Size,
     b: Booking,
     locale = 'en-GB',
+    step = '',
   ): Promise<{ context: BrowserContext; page: Page }> {
     const context = await browser.newContext({ ...VIEWPORTS[size], locale });
     const page = await context.newPage();
     page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
-    await page.goto(`${stack.baseUrl}${manageLink(b)}`);
+    await page.goto(`${stack.baseUrl}${manageLink(b)}${step}`);
     await page.locator('#booking').waitFor(WAIT);
     return { context, page };
   }
@@ -182,6 +183,23 @@ describe('manage page (embedded mode, chromium)', () => {
       expect((await read(b)).state).toBe('annullata');
       await context.close();
     });
+  });
+
+  it("follows a reminder's links: &azione=conferma confirms, &azione=annulla only asks", async () => {
+    const toConfirm = await booking();
+    const confirming = await open('phone', toConfirm, 'en-GB', '&azione=conferma');
+    await confirming.page.locator('#message', { hasText: 'Booking confirmed.' }).waitFor(WAIT);
+    expect((await read(toConfirm)).state).toBe('confermata');
+    await confirming.context.close();
+
+    const toCancel = await booking();
+    const cancelling = await open('phone', toCancel, 'en-GB', '&azione=annulla');
+    await cancelling.page.locator('#cancel-yes').waitFor(WAIT);
+    expect((await read(toCancel)).state).toBe('pending');
+    await cancelling.page.locator('#cancel-yes').click();
+    await cancelling.page.locator('#message', { hasText: 'Booking cancelled.' }).waitFor(WAIT);
+    expect((await read(toCancel)).state).toBe('annullata');
+    await cancelling.context.close();
   });
 
   it('speaks Italian to an Italian browser', async () => {

@@ -1,15 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
-import { MODES } from './support/modes.js';
-import { startDistributed, startEmbedded, type Mode, type Stack } from './support/stack.js';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
+import { startEmbedded, type Mode, type Stack } from './support/stack.js';
 
 const ALLOWED = 'http://waiter.example';
 const env = { CORS_ORIGINS: `${ALLOWED}, http://backoffice.example` };
 
 function start(mode: Mode): Promise<Stack> {
   if (mode === 'embedded') return startEmbedded(env);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('cors'), extraEnv: env });
+  return sharedDistributedGateway(env);
 }
 
 describe.each(MODES)('CORS from CORS_ORIGINS (%s mode)', (mode) => {

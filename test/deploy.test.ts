@@ -35,6 +35,7 @@ const SUBGRAPHS = [
   'promemoria',
   'garanzie',
   'webhooks',
+  'rapporti',
 ] as const;
 const PROCESSES = ['gateway', ...SUBGRAPHS] as const;
 type ProcessName = (typeof PROCESSES)[number];
@@ -52,6 +53,7 @@ const APP_PORTS: Record<ProcessName, number> = {
   promemoria: 4009,
   garanzie: 4008,
   webhooks: 4010,
+  rapporti: 4011,
 };
 const ENTRIES: Record<ProcessName, string> = {
   gateway: 'gateway/src/index.ts',
@@ -65,6 +67,7 @@ const ENTRIES: Record<ProcessName, string> = {
   promemoria: 'subgraphs/promemoria/src/index.ts',
   garanzie: 'subgraphs/garanzie/src/index.ts',
   webhooks: 'subgraphs/webhooks/src/index.ts',
+  rapporti: 'subgraphs/rapporti/src/index.ts',
 };
 /** The compiled entry the images run (`pnpm build`: src/x.ts → dist/x.js). */
 const compiledEntry = (entry: string) => entry.replace('/src/', '/dist/').replace(/\.ts$/, '.js');

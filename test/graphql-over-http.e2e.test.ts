@@ -3,11 +3,10 @@
 // The audits send no token: fetchFn adds one (docs/api.md lists what is deliberately left out, and why).
 import { serverAudits, type AuditResult } from 'graphql-http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
-import { MODES } from './support/modes.js';
+import { bearer, mintToken, newTenantId, serverUrls } from '@coperto/testkit';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
 import {
   DISTRIBUTED_SUBGRAPHS,
-  startDistributed,
   startEmbedded,
   startProcess,
   type Mode,
@@ -78,14 +77,7 @@ async function postQuery(url: string, authorization: string | undefined) {
  */
 async function start(mode: Mode) {
   if (mode === 'embedded') return { ...(await startEmbedded()), subgraphs: undefined };
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({
-    mongoUrl,
-    natsUrl,
-    redisUrl,
-    database: uniqueName('http'),
-    extraEnv: { GRAPHQL_INTROSPECTION: 'true' },
-  });
+  return sharedDistributedGateway({ GRAPHQL_INTROSPECTION: 'true' });
 }
 
 describe.each(MODES)('GraphQL over HTTP (%s mode)', (mode) => {

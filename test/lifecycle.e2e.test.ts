@@ -47,8 +47,7 @@ describe('process lifecycle, health and metrics (distributed mode)', () => {
     const token = await mintToken({ tenantId: newTenantId() });
     await stack.api('GET', '/api/sale', { token });
     const gateway = stack.processes.find((p) => p.name === 'gateway')!;
-    const metricsPort = Number(/METRICS_PORT=(\d+)/.exec(gateway.env)?.[1]);
-    const text = await (await fetch(`http://127.0.0.1:${metricsPort}/metrics`)).text();
+    const text = await (await fetch(`http://127.0.0.1:${gateway.metricsPort}/metrics`)).text();
     expect(text).toMatch(/http_requests_total\{[^}]*route="\/api\/sale"[^}]*status="200"[^}]*\} [1-9]\d*/);
     expect(text).toContain('process_resident_memory_bytes');
   });

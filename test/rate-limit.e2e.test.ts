@@ -2,17 +2,10 @@
 // tenant that floods /api or /graphql gets 429 RATE_LIMITED with Retry-After while another tenant, at the same
 // moment, is answered; in distributed mode two gateway instances draw on one budget (Redis).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { mintToken, newTenantId } from '@coperto/testkit';
 import { createApi, type ApiResponse } from './support/http.js';
-import { MODES } from './support/modes.js';
-import {
-  startDistributed,
-  startEmbedded,
-  startProcess,
-  type Mode,
-  type ProcessHandle,
-  type Stack,
-} from './support/stack.js';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
+import { startEmbedded, startProcess, type Mode, type ProcessHandle, type Stack } from './support/stack.js';
 
 /**
  * 1 request per second plus a burst of 20 refilled over 20 s: within the few seconds a flood of 60 takes on a
@@ -25,8 +18,7 @@ const FLOOD = 60;
 
 function startWithLimits(mode: Mode): Promise<Stack & { processes?: ProcessHandle[] }> {
   if (mode === 'embedded') return startEmbedded(LIMITS);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('rl'), extraEnv: LIMITS });
+  return sharedDistributedGateway(LIMITS);
 }
 
 const statuses = (responses: ApiResponse[]) => responses.map((r) => r.status);
@@ -90,13 +82,7 @@ describe.each(MODES)('per-tenant rate limit (%s mode)', (mode) => {
 
   it.runIf(mode === 'distributed')('shares one budget between two gateway instances', async () => {
     const first = stack.processes!.find((p) => p.name === 'gateway')!;
-    const env = Object.fromEntries(
-      first.env
-        .split('\n')
-        .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
-        .filter(([key]) => !['PORT', 'HEALTH_PORT', 'METRICS_PORT'].includes(key!)),
-    ) as Record<string, string>;
-    const second = await startProcess('gateway#2', 'gateway/src/index.ts', env);
+    const second = await startProcess('gateway#2', 'gateway/src/index.ts', first.settings);
     try {
       const api2 = createApi(`http://127.0.0.1:${second.port}`);
       const flooding = await token();

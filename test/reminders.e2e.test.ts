@@ -1,10 +1,9 @@
 // Reminders through the gateway (docs/reminders.md): a booking's reminder comes due, promemoria publishes
-// reminders.due once with the guest's manage link, whose token confirms the booking; a cancelled booking's reminder
-// is dropped. Email needs a booking's customerEmail, which bookings do not carry yet: the subgraph's integration test
-// covers the email (subgraphs/promemoria/test/reminders.integration.test.ts).
+// reminders.due once and emails the guest (the shared stacks send through a real SMTP server, mailpit) the manage
+// links, whose token confirms the booking; a cancelled booking's reminder is dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
-import { MODES, startStack } from './support/modes.js';
+import { MODES, sharedMailpit, startStack } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
 describe.each(MODES)('reminders (%s mode)', (mode) => {
@@ -36,10 +35,18 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
     const due = stack.events(`tenant.${tenant}.restaurant.reminders.due`);
     // Starting in an hour and 6 seconds: the 1-hour reminder is due in 6 seconds.
     const bookingDate = new Date(Date.now() + 3_600_000 + 6_000).toISOString();
+    const email = `rita.${tenant}@example.com`.toLowerCase();
     const book = async (tableId: string) => {
       const res = await stack.api('POST', '/api/prenotazioni', {
         token: staff,
-        body: { covers: 2, bookingDate, customerName: 'Rita Greco', tableIds: [tableId], state: 'pending' },
+        body: {
+          covers: 2,
+          bookingDate,
+          customerName: 'Rita Greco',
+          customerEmail: email,
+          tableIds: [tableId],
+          state: 'pending',
+        },
       });
       expect(res.status).toBe(201);
       return res.body as { id: string; startsAt: string };
@@ -53,7 +60,15 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
     const [event] = await due.waitFor(1, 30_000);
     expect(event).toMatchObject({ type: 'reminders.due', subject: kept.id });
     const data = event!.data as { hoursBefore: number; email: boolean; gestione: { url: string } };
-    expect(data).toMatchObject({ hoursBefore: 1, email: false });
+    expect(data).toMatchObject({ hoursBefore: 1, email: true });
+    // One email to the guest, its Message-ID the event's id, with the confirm and cancel links of the same token.
+    const mailpit = await sharedMailpit();
+    const mails = (await mailpit.messages()).filter((m) => m.To[0]?.Address === email);
+    expect(mails).toHaveLength(1);
+    const mail = await mailpit.message(mails[0]!.ID);
+    expect(mail.MessageID).toBe(`${event!.id}@promemoria.coperto`);
+    expect(mail.Text).toContain(`${data.gestione.url}&azione=conferma`);
+    expect(mail.Text).toContain(`${data.gestione.url}&azione=annulla`);
     // The manage link's guest token reaches the booking and confirms it.
     const token = decodeURIComponent(/#token=([^&]+)$/.exec(data.gestione.url)![1]!);
     const booking = `/api/prenotazioni/${kept.id}`;
@@ -77,6 +92,7 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
     // Once: the confirmation re-plans nothing (same start), and the dropped booking's reminder never comes.
     await new Promise((r) => setTimeout(r, 1500));
     expect(due.received.map((e) => e.subject)).toEqual([kept.id]);
+    expect((await mailpit.messages()).filter((m) => m.To[0]?.Address === email)).toHaveLength(1);
     due.stop();
   });
 });

@@ -2,18 +2,17 @@
 // SUBSCRIPTION_MAX_SOCKETS_PER_TENANT is refused with 4430 while other tenants still connect, and a gateway
 // holding SUBSCRIPTION_MAX_SOCKETS refuses everyone with 4503. Small caps via the environment.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { bearer, mintToken, newTenantId } from '@coperto/testkit';
 import { graphqlWsClient, rawSubscriber, type RawSubscriber } from '../gateway/test/support/ws-clients.js';
-import { MODES } from './support/modes.js';
-import { startDistributed, startEmbedded, type Mode, type Stack } from './support/stack.js';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
+import { startEmbedded, type Mode, type Stack } from './support/stack.js';
 
 const CAPS = { SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: '2', SUBSCRIPTION_MAX_SOCKETS: '4' };
 const TABLES = `subscription { tableStatusChanged { id } }`;
 
 function startWithCaps(mode: Mode): Promise<Stack> {
   if (mode === 'embedded') return startEmbedded(CAPS);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('caps'), extraEnv: CAPS });
+  return sharedDistributedGateway(CAPS);
 }
 
 describe.each(MODES)('subscription socket caps (%s mode)', (mode) => {

@@ -3,11 +3,11 @@
 // instance it was on restarts. Every change arrives once, in order. Both modes (embedded: the in-process log;
 // distributed: the JetStream stream read by a gateway that never saw the events).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { freePorts, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { freePorts, mintToken, newTenantId } from '@coperto/testkit';
 import { resumingScreen } from '../gateway/test/support/resuming-screen.js';
 import { graphqlWsClient } from '../gateway/test/support/ws-clients.js';
-import { MODES, startStack } from './support/modes.js';
-import { startDistributed, startProcess, type ProcessHandle, type Stack } from './support/stack.js';
+import { MODES, sharedDistributed, startStack } from './support/modes.js';
+import { startProcess, type ProcessHandle, type Stack } from './support/stack.js';
 
 const STATUSES = ['occupied', 'dirty', 'free'] as const;
 const CHANGES = 60;
@@ -24,15 +24,6 @@ async function until(check: () => boolean, what: string, timeoutMs = 30_000) {
   }
 }
 
-/** The env a gateway process was started with, without its ports. */
-function envOf(process: ProcessHandle): Record<string, string> {
-  const entries = process.env.split('\n').map((line) => {
-    const at = line.indexOf('=');
-    return [line.slice(0, at), line.slice(at + 1)] as const;
-  });
-  return Object.fromEntries(entries.filter(([name]) => !/^(PORT|HEALTH_PORT|METRICS_PORT)$/.test(name)));
-}
-
 describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
   let stack: Stack;
   let token: string;
@@ -44,8 +35,8 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
     token = await mintToken({ tenantId: newTenantId() });
     if (mode === 'embedded') stack = await startStack(mode);
     else {
-      // This file stops and starts a gateway: a distributed stack of its own, whose gateway's settings it copies.
-      const own = await startDistributed({ ...serverUrls(), database: uniqueName('resume') });
+      // This file stops and starts a gateway of its own in front of the shared stack, with that stack's settings.
+      const own = await sharedDistributed();
       stack = own;
       const processes = own.processes;
       const [app, health, metrics] = (await freePorts(3)) as [number, number, number];
@@ -53,7 +44,7 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
       screenGateway = await startProcess(
         'gateway#screen',
         'gateway/src/index.ts',
-        envOf(processes.at(-1)!),
+        processes.at(-1)!.settings,
         screenPorts,
       );
     }
@@ -100,7 +91,7 @@ describe.each(MODES)('resuming subscriptions (%s)', (mode) => {
             screenGateway = await startProcess(
               'gateway#screen',
               'gateway/src/index.ts',
-              envOf(stopped),
+              stopped.settings,
               screenPorts,
             );
           })();

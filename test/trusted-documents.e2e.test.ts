@@ -3,19 +3,18 @@
 // REST routes keep working.
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bearer, mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
+import { bearer, mintToken, newTenantId } from '@coperto/testkit';
 import { collect, graphqlWsClient } from '../gateway/test/support/ws-clients.js';
 import { operations } from '../gateway/src/rest/operations.js';
 import { documentHash } from '../gateway/src/graphql/trusted-documents.js';
-import { MODES } from './support/modes.js';
-import { startDistributed, startEmbedded, type Mode, type Stack } from './support/stack.js';
+import { MODES, sharedDistributedGateway } from './support/modes.js';
+import { startEmbedded, type Mode, type Stack } from './support/stack.js';
 
 const env = { GRAPHQL_TRUSTED_DOCUMENTS: resolve(import.meta.dirname, '../gateway/trusted-documents.json') };
 
 function start(mode: Mode): Promise<Stack> {
   if (mode === 'embedded') return startEmbedded(env);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('e2e'), extraEnv: env });
+  return sharedDistributedGateway(env);
 }
 
 describe.each(MODES)('trusted documents (%s)', (mode) => {

@@ -19,7 +19,7 @@ describe('floor plan static routes', () => {
     expect(res.body).toContain('/floor-plan/app.js');
   });
 
-  it('serves its modules and graphql-ws’s browser build, as JavaScript', async () => {
+  it('serves its modules and the browser builds of graphql-ws and Chart.js, as JavaScript', async () => {
     for (const path of [
       '/floor-plan/app.js',
       '/floor-plan/floor-plan.css',
@@ -31,6 +31,11 @@ describe('floor plan static routes', () => {
     const vendor = await app.inject({ url: '/floor-plan/vendor/graphql-ws.js' });
     expect(vendor.headers['content-type']).toBe('text/javascript; charset=utf-8');
     expect(vendor.body).toContain('graphqlWs');
+    const chart = await app.inject({ url: '/floor-plan/vendor/chart.js' });
+    expect(chart.statusCode).toBe(200);
+    expect(chart.headers['content-type']).toBe('text/javascript; charset=utf-8');
+    // Chart.js's UMD build: it defines the global the report view draws with.
+    expect(chart.body).toMatch(/^\/\*![\s\S]*Chart\.js v4\./);
   });
 
   it('serves nothing else: other paths, traversal, other methods; HEAD without a body', async () => {

@@ -12,8 +12,9 @@ import { SUBSCRIPTION_SCHEMA_FILE } from '../src/subscriptions/subscription-sche
  * gateway/src/subscriptions/schema.graphql or listed below.
  */
 const NOT_IN_EVENTS: Readonly<Record<string, readonly string[]>> = {
-  // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP.
-  Tavolo: ['sala', 'prenotazioni'],
+  // Resolved by other subgraphs, or computed by prenotazione at query time: query them over HTTP. `storico|history`:
+  // the rapporti subgraph's.
+  Tavolo: ['sala', 'prenotazioni', 'storico', 'history'],
   // `gestione|manage` (a guest token) is only in the answer to the channel that made the booking, never in an event.
   // `promemoria|reminders`: the promemoria subgraph's. `garanzia|guarantee`: the garanzie subgraph's (its clientSecret is for staff and the guest only).
   Prenotazione: [

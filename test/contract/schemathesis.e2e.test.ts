@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
-import { startDistributed, startEmbedded, type Mode, type Stack } from '../support/stack.js';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { sharedDistributedGateway } from '../support/modes.js';
+import { startEmbedded, type Mode, type Stack } from '../support/stack.js';
 
 /**
  * Schemathesis (PyPI, pinned; scripts/install-schemathesis.sh puts it in .cache/schemathesis) against the
@@ -24,8 +25,7 @@ const env = { RATE_LIMIT_TENANT_RPS: '0' };
 
 function start(mode: Mode): Promise<Stack> {
   if (mode === 'embedded') return startEmbedded(env);
-  const { mongoUrl, natsUrl, redisUrl } = serverUrls();
-  return startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('contract'), extraEnv: env });
+  return sharedDistributedGateway(env);
 }
 
 function runSchemathesis(baseUrl: string, token: string): Promise<{ code: number | null; output: string }> {

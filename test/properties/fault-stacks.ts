@@ -18,6 +18,7 @@ import {
 } from '@coperto/testkit';
 import { createApi, createGraphQL } from '../support/http.js';
 import {
+  collectorOf,
   logLinesOf,
   startDistributed,
   startProcess,
@@ -26,7 +27,7 @@ import {
   type ProcessHandle,
   type Stack,
 } from '../support/stack.js';
-import { agendaReader, collectorOf } from './stacks.js';
+import { agendaReader } from './stacks.js';
 import type { AgendaView } from './invariants.js';
 
 export interface Fault {
@@ -61,14 +62,6 @@ export function chosenFaults(all: readonly Fault[], only: string | undefined): F
   return chosen;
 }
 
-const envOf = (handle: ProcessHandle): Record<string, string> =>
-  Object.fromEntries(
-    handle.env
-      .split('\n')
-      .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)])
-      .filter(([k]) => !['PORT', 'HEALTH_PORT', 'METRICS_PORT'].includes(k!)),
-  );
-
 /** SIGKILL a process, and start it again on the same ports with the same environment. */
 function processFault(
   name: string,
@@ -84,7 +77,7 @@ function processFault(
     heal: async () => {
       const old = get();
       set(
-        await startProcess(old.name, entry, envOf(old), {
+        await startProcess(old.name, entry, old.settings, {
           app: old.port,
           health: old.healthPort,
           metrics: old.metricsPort,

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { serverUrls, stripeMockUrl, uniqueName } from '@coperto/testkit';
+import { serverUrls, startMailpit, stripeMockUrl, uniqueName, type Mailpit } from '@coperto/testkit';
 import {
   startDistributed,
   startEmbedded,
@@ -37,16 +37,32 @@ export const SHARED_STACK_ENV = {
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;
 
-/** SHARED_STACK_ENV and the stripe-mock the global setup started. */
-const sharedStackEnv = () => ({ ...SHARED_STACK_ENV, STRIPE_API_BASE: stripeMockUrl() });
+let mailpit: Promise<Mailpit> | undefined;
+
+/** The SMTP server (mailpit) every shared stack sends its emails through, started with the first of them. */
+export function sharedMailpit(): Promise<Mailpit> {
+  // Its process is killed when this process exits (killOnExit in the testkit).
+  mailpit ??= startMailpit();
+  return mailpit;
+}
+
+/** SHARED_STACK_ENV, the stripe-mock the global setup started, and this process's mailpit. */
+const sharedStackEnv = async () => ({
+  ...SHARED_STACK_ENV,
+  STRIPE_API_BASE: stripeMockUrl(),
+  SMTP_URL: (await sharedMailpit()).smtpUrl,
+  SMTP_FROM: '"Trattoria di prova" <prenotazioni@coperto.test>',
+});
 let distributed: Promise<DistributedStack> | undefined;
 
 export function sharedEmbedded(): Promise<EmbeddedStack> {
   embedded ??= kept(
-    startEmbedded(sharedStackEnv()).then((stack) => {
-      process.once('exit', () => rmSync(stack.dataDir, { recursive: true, force: true }));
-      return stack;
-    }),
+    sharedStackEnv()
+      .then(startEmbedded)
+      .then((stack) => {
+        process.once('exit', () => rmSync(stack.dataDir, { recursive: true, force: true }));
+        return stack;
+      }),
     () => (embedded = undefined),
   );
   return embedded;
@@ -56,16 +72,20 @@ export function sharedDistributed(): Promise<DistributedStack> {
   const { mongoUrl, natsUrl, redisUrl } = serverUrls();
   // Its processes are killed when this process exits (killOnExit in stack.ts).
   distributed ??= kept(
-    startDistributed({
-      mongoUrl,
-      natsUrl,
-      redisUrl,
-      database: uniqueName('e2e'),
-      extraEnv: sharedStackEnv(),
-    }),
+    sharedStackEnv().then((extraEnv) =>
+      startDistributed({ mongoUrl, natsUrl, redisUrl, database: uniqueName('e2e'), extraEnv }),
+    ),
     () => (distributed = undefined),
   );
   return distributed;
+}
+
+/**
+ * Distributed mode with gateway settings of the file's own: a gateway process with `extraEnv` in front of the shared
+ * stack's subgraphs (`withGateway`), instead of a whole stack. `close()` stops that gateway.
+ */
+export async function sharedDistributedGateway(extraEnv: Record<string, string>): Promise<DistributedStack> {
+  return (await sharedDistributed()).withGateway(extraEnv);
 }
 
 export function startStack(mode: Mode): Promise<Stack> {

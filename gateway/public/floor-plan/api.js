@@ -27,15 +27,32 @@ export function createApi(token, onUnauthenticated) {
     const text = await response.text();
     const parsed = text ? safeJson(text) : undefined;
     if (!response.ok) {
-      const error = parsed && parsed.error ? parsed.error : {};
+      // REST refusals carry `error`; GraphQL ones (POST /graphql) `errors`, with the code in `extensions`.
+      const graphqlError = parsed?.errors?.[0];
+      const error = parsed?.error ?? (graphqlError ? { ...graphqlError, ...graphqlError.extensions } : {});
       if (response.status === 401) onUnauthenticated(error.message || 'The token was refused');
       throw new ApiError(response.status, error.code || 'HTTP_' + response.status, describe(error, response));
     }
     return parsed;
   }
+  /**
+   * A GraphQL query on /graphql (guests and guarantees come through federation there): its data, which may be
+   * partial when a subgraph did not answer (`errors` then says what is missing). A refused request throws.
+   */
+  async function graphql(document, variables) {
+    const result = await request('POST', '/graphql', { query: document, variables });
+    return { data: result?.data ?? null, errors: result?.errors ?? [] };
+  }
   return {
     /** Any route (the waitlist panel's calls). */
     request,
+    graphql,
+    /** The administrator's report (`GET /api/report`): one room, or every room without `roomId`. */
+    report: (from, to, roomId) =>
+      request(
+        'GET',
+        `/api/report?dal=${from}&al=${to}${roomId ? `&salaId=${encodeURIComponent(roomId)}` : ''}`,
+      ),
     rooms: () => request('GET', '/api/sale'),
     tables: (roomId) => request('GET', `/api/tavoli?salaId=${encodeURIComponent(roomId)}`),
     bookingsOfDay: (date) => request('GET', `/api/prenotazioni?dal=${date}&al=${date}&activeOnly=true`),

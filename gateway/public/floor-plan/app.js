@@ -5,7 +5,9 @@ import { createCombinations } from './combinations.js';
 import { connectLive } from './live.js';
 import { createOptions, OPTIONS_POLL_MS } from './options.js';
 import { angleOf, clamp, geometryOf, isPlaced, localNow } from './model.js';
+import { createHostView } from './host-view.js';
 import { renderPanel } from './panel.js';
+import { mountReport } from './report.js';
 import { renderRoom, tickCountdowns } from './render.js';
 import { mountWaitlist } from './waitlist-panel.js';
 import {
@@ -68,6 +70,7 @@ async function signIn(token) {
   $('#app').hidden = false;
   $('#who').textContent = `${claims.tenantId}${claims.isAdmin ? ' · administrator' : ''}`;
   $('#edit-toggle').hidden = !claims.isAdmin;
+  $('#report-toggle').hidden = !claims.isAdmin;
   renderTabs();
   const fromHash = decodeURIComponent(location.hash.slice(1));
   await selectRoom(state.rooms.find((r) => r.id === fromHash)?.id ?? state.rooms[0]?.id ?? null);
@@ -77,6 +80,7 @@ async function signIn(token) {
     tableName: (id) => state.tables.get(id)?.name,
     notify,
     onPicking: (active) => $('#room').classList.toggle('picking', active),
+    guests: { refresh: () => hostView.refreshWaitlist(), forEntry: (id) => hostView.forEntry(id) },
   });
   state.stopLive = connectLive({
     token,
@@ -113,11 +117,13 @@ function signOut(message) {
   state.stopLive = null;
   state.waitlist?.stop();
   state.waitlist = null;
+  hostView.stop();
   for (const timer of state.timers) clearInterval(timer);
   state.timers = [];
   state.tables.clear();
   state.edits.clear();
   state.editing = false;
+  showReport(false);
   showSignIn(message);
 }
 
@@ -158,7 +164,9 @@ async function refreshTables() {
 
 async function refreshBookings() {
   try {
-    state.bookings = await state.api.bookingsOfDay((state.at ?? localNow().minute).slice(0, 10));
+    const date = (state.at ?? localNow().minute).slice(0, 10);
+    const [bookings] = await Promise.all([state.api.bookingsOfDay(date), hostView.refreshBookings(date)]);
+    state.bookings = bookings;
     draw();
   } catch (error) {
     report(error);
@@ -223,6 +231,7 @@ function view() {
     selectedId: state.selectedId,
     bookings: state.bookings,
     combinationName: (id) => combinations.nameOf(id),
+    hostFacts: (id) => hostView.forBooking(id),
     at: state.at,
     // Active tables the check leaves out are booked then (it leaves out inactive ones too).
     bookedThen: state.freeThen
@@ -430,6 +439,12 @@ const combinations = createCombinations({
   redraw: () => draw(),
 });
 
+const hostView = createHostView({
+  api: () => state.api,
+  notify,
+  onLate: (kind) => (kind === 'bookings' ? draw() : state.waitlist?.refresh()),
+});
+
 const options = createOptions({
   api: () => state.api,
   tables: () => state.tables,
@@ -437,6 +452,17 @@ const options = createOptions({
   notify,
   redraw: () => draw(),
 });
+
+const reportView = mountReport({ root: $('#report'), api: () => state.api, rooms: () => state.rooms });
+
+/** The administrator's report in place of the plan (and back). */
+function showReport(on) {
+  document.body.classList.toggle('reporting', on);
+  $('#report').hidden = !on;
+  $('#report-toggle').setAttribute('aria-pressed', String(on));
+  $('#report-toggle').textContent = on ? 'Floor plan' : 'Report';
+  if (on) reportView.show();
+}
 
 function start() {
   $('#signin-form').addEventListener('submit', (event) => {
@@ -453,6 +479,9 @@ function start() {
     if (!state.editing) state.edits.clear();
     draw();
   });
+  $('#report-toggle').addEventListener('click', () =>
+    showReport(!document.body.classList.contains('reporting')),
+  );
   $('#save-layout').addEventListener('click', () => void saveLayout());
   $('#discard-layout').addEventListener('click', () => {
     state.edits.clear();

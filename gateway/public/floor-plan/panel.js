@@ -1,17 +1,7 @@
 // The side panel of the selected table: what it is, and what a waiter (or an administrator) can do with it.
 import { autoBadge, isAutoAssigned } from './auto-assigned.js';
+import { h } from './dom.js';
 import { bookingTime, STATUS_LABELS, STATUSES, timeLeft, upcomingBookings } from './model.js';
-
-function h(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (value === true) node.setAttribute(key, '');
-    else if (value !== false && value !== undefined && value !== null) node.setAttribute(key, String(value));
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 /**
  * Fills `panel` for `view.selected` ({ table, geometry }) or shows a hint. `actions`: setStatus(status),
@@ -71,6 +61,7 @@ export function renderPanel(panel, view, actions) {
               `${bookingTime(b)} · ${b.customerName} · ${b.covers} covers`,
               b.combinationId ? ` · ${view.combinationName?.(b.combinationId) ?? 'combination'}` : null,
               isAutoAssigned(b) ? autoBadge() : null,
+              ...(view.hostFacts?.(b.id) ?? []),
             ),
           ),
         )

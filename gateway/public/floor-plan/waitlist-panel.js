@@ -1,22 +1,12 @@
 // The host stand beside the floor plan: today's waitlist. Add a party, see each party's wait counting down,
 // notify it, seat it on the suggested table or on a table clicked on the plan, mark it left. Live: the page's
 // waitlistChanged subscription calls refresh(), table changes call tablesChanged() (the estimates move).
+import { h } from './dom.js';
 
 /** The estimates are read again this often even without events (they depend on the clock). */
 const REFRESH_MS = 60_000;
 /** Table changes arrive in bursts (seating sets several tables): one refresh after them. */
 const TABLES_SETTLE_MS = 400;
-
-function h(tag, attributes = {}, ...children) {
-  const node = document.createElement(tag);
-  for (const [key, value] of Object.entries(attributes)) {
-    if (key.startsWith('on')) node.addEventListener(key.slice(2), value);
-    else if (value === true) node.setAttribute(key, '');
-    else if (value !== false && value !== undefined && value !== null) node.setAttribute(key, String(value));
-  }
-  node.append(...children.filter((c) => c !== null && c !== undefined));
-  return node;
-}
 
 /** The wait left before `until` (epoch ms) at `now`: `m:ss`, or `table ready` once it is reached. */
 export function waitLeft(until, now) {
@@ -31,10 +21,11 @@ const minutesSince = (iso, now) => Math.max(0, Math.floor((now - Date.parse(iso)
 /**
  * Mounts the waitlist in `root`. `api.request(method, path, body)` is the page's REST client; `tableName(id)`
  * names a table of the room on screen (undefined for others); `notify(message, kind)` shows a message;
- * `onPicking(active)` tells the page that a click on a table now seats a party. Returns { refresh,
+ * `onPicking(active)` tells the page that a click on a table now seats a party; `guests` ({ refresh(),
+ * forEntry(id) }, host-view.js) reads each party's guest alongside the queue and shows it. Returns { refresh,
  * tablesChanged, tableClicked(id) (true when the click seated a party), stop }.
  */
-export function mountWaitlist({ root, api, tableName, notify, onPicking }) {
+export function mountWaitlist({ root, api, tableName, notify, onPicking, guests }) {
   const state = { entries: [], fetchedAt: 0, picking: null, stopped: false };
   const list = h('ol', { class: 'parties', 'aria-label': 'Waiting parties' });
   const picking = h('p', { class: 'picking', role: 'status', hidden: true });
@@ -73,7 +64,7 @@ export function mountWaitlist({ root, api, tableName, notify, onPicking }) {
 
   async function refresh() {
     try {
-      const entries = await api.request('GET', '/api/attesa');
+      const [entries] = await Promise.all([api.request('GET', '/api/attesa'), guests.refresh()]);
       if (state.stopped) return;
       state.entries = entries;
       state.fetchedAt = Date.now();
@@ -164,6 +155,7 @@ export function mountWaitlist({ root, api, tableName, notify, onPicking }) {
             entry.state === 'notified' ? ' · notified' : '',
             entry.customerPhone ? ` · ${entry.customerPhone}` : '',
           ),
+          ...guests.forEntry(entry.id),
           h(
             'div',
             { class: 'row actions' },

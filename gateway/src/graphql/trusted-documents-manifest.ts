@@ -8,8 +8,14 @@ import { documentHash, type TrustedDocumentsManifest } from './trusted-documents
 /** Where the project's manifest lives (GRAPHQL_TRUSTED_DOCUMENTS=gateway/trusted-documents.json). */
 export const TRUSTED_DOCUMENTS_FILE = 'gateway/trusted-documents.json';
 
-/** Documentation whose GraphQL documents clients copy: ```graphql blocks, and graphql-ws `query:` strings. */
-const DOCUMENTED = ['README.md', 'docs/security.md', 'docs/subscriptions.md'];
+/** Where the GraphQL documents clients copy or send are: ```graphql blocks, and `query:` strings (graphql-ws, the floor plan). */
+const DOCUMENTED = [
+  'README.md',
+  'docs/security.md',
+  'docs/subscriptions.md',
+  // The floor plan's own queries (guests and guarantees beside the bookings).
+  'gateway/public/floor-plan/host-queries.js',
+];
 
 /**
  * The trusted documents of the project: every REST operation (gateway/src/rest/operations) and every

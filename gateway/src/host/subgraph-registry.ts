@@ -9,6 +9,7 @@ import { createPromemoriaSubgraph, mailSettingsOf } from '@coperto/subgraph-prom
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
 import { createWebhooksSubgraph } from '@coperto/subgraph-webhooks';
+import { createRapportiSubgraph } from '@coperto/subgraph-rapporti';
 import type { GatewayConfig, SUBGRAPH_NAMES } from '../config.js';
 
 /**
@@ -28,4 +29,5 @@ export const subgraphFactories = (
   promemoria: (deps) => createPromemoriaSubgraph(deps, mailSettingsOf(config)),
   garanzie: (deps) => createGaranzieSubgraph(deps, stripeSettingsOf(config)),
   webhooks: (deps) => createWebhooksSubgraph(deps, { allowPrivate: config.WEBHOOKS_ALLOW_PRIVATE }),
+  rapporti: createRapportiSubgraph,
 });

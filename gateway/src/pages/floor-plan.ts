@@ -33,7 +33,7 @@ interface Asset {
   type: string;
 }
 
-/** URL path → file, read once: the page's own files plus graphql-ws's browser build from node_modules. */
+/** URL path → file, read once: the page's own files plus graphql-ws's and Chart.js's browser builds from node_modules. */
 export function loadFloorPlanAssets(): Map<string, Asset> {
   const assets = new Map<string, Asset>();
   const add = (path: string, file: string) =>
@@ -48,6 +48,9 @@ export function loadFloorPlanAssets(): Map<string, Asset> {
   // graphql-ws resolves to dist/index.cjs for require(); its UMD browser build sits in umd/.
   const graphqlWsDir = dirname(dirname(createRequire(import.meta.url).resolve('graphql-ws')));
   add(`${FLOOR_PLAN_PREFIX}vendor/graphql-ws.js`, join(graphqlWsDir, 'umd', 'graphql-ws.min.js'));
+  // Chart.js (the report view) resolves to dist/chart.cjs; its UMD build, defining the global Chart, sits beside it.
+  const chartJsDir = dirname(createRequire(import.meta.url).resolve('chart.js'));
+  add(`${FLOOR_PLAN_PREFIX}vendor/chart.js`, join(chartJsDir, 'chart.umd.min.js'));
   return assets;
 }
 

@@ -39,6 +39,7 @@ export {
   GOOGLE_ROLE,
   GUEST_ROLE,
   PAYMENTS_ROLE,
+  PRIVACY_ROLE,
   SERVICE_ROLES,
   SERVICE_TOKEN_ISSUER,
   isServiceRole,
@@ -47,6 +48,7 @@ export type { IssuedToken, ServiceTokenIssuer } from './service-token-issuer.js'
 export {
   CHANNEL_KEY_LIFETIME_SECONDS,
   PAYMENTS_TOKEN_LIFETIME_SECONDS,
+  PRIVACY_TOKEN_LIFETIME_SECONDS,
   GOOGLE_TOKEN_LIFETIME_SECONDS,
   createServiceTokenIssuer,
 } from './service-token-issuer.js';

@@ -21,7 +21,14 @@ export const GOOGLE_ROLE = 'google';
  */
 export const PAYMENTS_ROLE = 'payments';
 
-export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, GOOGLE_ROLE, PAYMENTS_ROLE] as const;
+/**
+ * The service itself erasing guests' data for one tenant (docs/guests.md): ospiti's retention and the records
+ * of an erased guest that reached it after the erasure. Minted by ospiti for itself, never handed out; it may
+ * only ask prenotazione's `cancellaDatiOspite`.
+ */
+export const PRIVACY_ROLE = 'privacy';
+
+export const SERVICE_ROLES = [CHANNEL_ROLE, GUEST_ROLE, GOOGLE_ROLE, PAYMENTS_ROLE, PRIVACY_ROLE] as const;
 export type ServiceRole = (typeof SERVICE_ROLES)[number];
 
 export function isServiceRole(value: unknown): value is ServiceRole {
@@ -39,7 +46,8 @@ export type ServiceGrant =
     }
   | { readonly role: typeof GUEST_ROLE; readonly bookingId: string }
   | { readonly role: typeof GOOGLE_ROLE }
-  | { readonly role: typeof PAYMENTS_ROLE; readonly bookingId: string };
+  | { readonly role: typeof PAYMENTS_ROLE; readonly bookingId: string }
+  | { readonly role: typeof PRIVACY_ROLE };
 
 /** The `origine` of a channel's bookings (a channel key's `origine` claim; absent = `online`). */
 export const CHANNEL_ORIGINI = ['online', 'google'] as const;

@@ -26,6 +26,8 @@ export const SERVICE_ROLE_FIELDS: Readonly<Record<ServiceRole, ReadonlySet<strin
   payments: new Set(['Mutation.eventoStripe']),
   // Nothing public: it reaches canali's Google records through canali's own port (inaccessible fields).
   google: new Set(),
+  // Nothing public: ospiti calls prenotazione's cancellaDatiOspite on its port (subgraph to subgraph).
+  privacy: new Set(),
 };
 
 /**

@@ -6,6 +6,7 @@ import {
   GOOGLE_ROLE,
   GUEST_ROLE,
   PAYMENTS_ROLE,
+  PRIVACY_ROLE,
   SERVICE_TOKEN_ISSUER,
   type ChannelOrigine,
 } from './service-grant.js';
@@ -48,10 +49,15 @@ export interface ServiceTokenIssuer {
   paymentsToken(input: { tenantId: string; bookingId: string }): Promise<IssuedToken>;
   /** The gateway's own token for Google's booking server acting for `tenantId` (role `google`), for 10 minutes. */
   googleToken(input: { tenantId: string }): Promise<IssuedToken>;
+  /** ospiti's own token for erasing guests' data of `tenantId` (role `privacy`), for 60 s. */
+  privacyToken(input: { tenantId: string }): Promise<IssuedToken>;
 }
 
 /** How long a payments token lives: one webhook's hand-over and the booking move it makes. */
 export const PAYMENTS_TOKEN_LIFETIME_SECONDS = 60;
+
+/** How long a `privacy` token lives: one erasure call. */
+export const PRIVACY_TOKEN_LIFETIME_SECONDS = 60;
 
 /** How long a `google` token lives: the gateway mints one for itself and reuses it for a few minutes. */
 export const GOOGLE_TOKEN_LIFETIME_SECONDS = 600;
@@ -109,6 +115,11 @@ export function createServiceTokenIssuer(options: {
       checkTenant(tenantId);
       const exp = Math.floor(now() / 1000) + GOOGLE_TOKEN_LIFETIME_SECONDS;
       return sign({ tenantId, role: GOOGLE_ROLE }, GOOGLE_ROLE, exp);
+    },
+    async privacyToken({ tenantId }) {
+      checkTenant(tenantId);
+      const exp = Math.floor(now() / 1000) + PRIVACY_TOKEN_LIFETIME_SECONDS;
+      return sign({ tenantId, role: PRIVACY_ROLE }, PRIVACY_ROLE, exp);
     },
   };
   return Object.freeze(issuer);

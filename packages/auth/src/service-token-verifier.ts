@@ -9,11 +9,13 @@ import {
   GOOGLE_ROLE,
   GUEST_ROLE,
   PAYMENTS_ROLE,
+  PRIVACY_ROLE,
   SERVICE_TOKEN_ISSUER,
   type ChannelOrigine,
   type ServiceGrant,
 } from './service-grant.js';
 import { createTokenVerifier, type TokenVerifier, type VerifierClock } from './token-verifier.js';
+import type { BoundedFigures } from './verified-token-cache.js';
 import type { Viewer } from './viewer.js';
 
 export interface ServiceTokenVerifierOptions {
@@ -23,7 +25,7 @@ export interface ServiceTokenVerifierOptions {
    * Whether a channel still exists: a deleted channel's key is refused (401) although its signature holds. Without
    * one, every channel key is refused (a process that cannot tell must not accept them).
    */
-  channels?: ChannelDirectory;
+  channels?: ChannelDirectory & { stats?(): BoundedFigures };
   /** @default 5 */
   clockToleranceSeconds?: number;
 }
@@ -72,6 +74,10 @@ export function createServiceTokenVerifier(
     verify,
     verifyAuthorizationHeader: async (header: string | undefined) =>
       verify(bearerTokenOf(header, DEFAULT_MAX_TOKEN_LENGTH)),
+    bounded: () => {
+      const channels = options.channels?.stats?.();
+      return { ...base.bounded(), ...(channels ? { channel_directory: channels } : {}) };
+    },
   });
 }
 
@@ -91,6 +97,8 @@ function withGrant(viewer: Viewer): Viewer {
     grant = Object.freeze({ role: PAYMENTS_ROLE, bookingId: sub });
   } else if (role === GOOGLE_ROLE) {
     grant = Object.freeze({ role: GOOGLE_ROLE });
+  } else if (role === PRIVACY_ROLE) {
+    grant = Object.freeze({ role: PRIVACY_ROLE });
   } else {
     throw new UnauthenticatedError('Token role claim is invalid');
   }

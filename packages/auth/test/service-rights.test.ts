@@ -27,11 +27,20 @@ describe('forbiddenRootFields', () => {
     expect(forbiddenRootFields(guest, ['Query.canaleCorrente'])).toEqual(['Query.canaleCorrente']);
   });
 
-  it("lists only fields of the service roles; Google's booking server has no public field", () => {
-    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual(['channel', 'google', 'guest', 'payments']);
+  it("lists only fields of the service roles; Google's booking server and ospiti's privacy token have no public field", () => {
+    expect(Object.keys(SERVICE_ROLE_FIELDS).sort()).toEqual([
+      'channel',
+      'google',
+      'guest',
+      'payments',
+      'privacy',
+    ]);
     expect(forbiddenRootFields({ ...guest, grant: { role: 'google' } }, ['Query.disponibilita'])).toEqual([
       'Query.disponibilita',
     ]);
+    expect(
+      forbiddenRootFields({ ...guest, grant: { role: 'privacy' } }, ['Mutation.cancellaDatiOspite']),
+    ).toEqual(['Mutation.cancellaDatiOspite']);
     for (const fields of Object.values(SERVICE_ROLE_FIELDS)) {
       for (const field of fields) expect(field).toMatch(/^(Query|Mutation)\.[a-zA-Z]+$/);
     }

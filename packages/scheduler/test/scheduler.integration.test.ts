@@ -65,7 +65,7 @@ describe('Scheduler on MongoDB', () => {
       fc.asyncProperty(programs, async (steps) => {
         await runProgram([first, second], `jobs_p${++n}`, steps);
       }),
-      { numRuns: 40, interruptAfterTimeLimit: 20_000 },
+      { numRuns: 40, interruptAfterTimeLimit: 8_000 },
     );
   });
 });

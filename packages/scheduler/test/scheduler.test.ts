@@ -207,7 +207,7 @@ describe('Scheduler', () => {
       fc.asyncProperty(programs, async (steps) => {
         await runProgram([store, store], `jobs_p${++collections}`, steps);
       }),
-      { numRuns: 60, interruptAfterTimeLimit: 10_000 },
+      { numRuns: 60, interruptAfterTimeLimit: 5_000 },
     );
   }, 30_000);
 });

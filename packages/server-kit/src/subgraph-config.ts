@@ -18,6 +18,7 @@ export const ALL_SUBGRAPHS = [
   'promemoria',
   'garanzie',
   'webhooks',
+  'rapporti',
 ] as const;
 
 /** Configuration of a subgraph process (called from its config.ts with process.env). */

@@ -6,6 +6,7 @@ import type { OspiteRecord } from './ospite-record.js';
 import { OspitiService } from './ospiti-service.js';
 import { OspitiStore } from './ospiti-store.js';
 import { bookingLinks, GuestPrivacy } from './privacy.js';
+import type { RetentionScheduler } from './retention.js';
 
 export type OspitiDeps = SubgraphDeps;
 
@@ -24,6 +25,7 @@ export interface OspitiContext {
 
 export async function createOspitiContext(
   deps: OspitiDeps,
+  retention: Pick<RetentionScheduler, 'scheduleToday'>,
   request: SubgraphRequest,
 ): Promise<OspitiContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
@@ -42,7 +44,7 @@ export async function createOspitiContext(
     );
   });
   return {
-    ospiti: new OspitiService({ store, viewer, now }),
+    ospiti: new OspitiService({ store, viewer, now, retention }),
     privacy: new GuestPrivacy({ store, viewer, subgraphs: deps.subgraphs, now }),
     store,
     now,

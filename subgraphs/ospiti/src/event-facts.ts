@@ -12,7 +12,11 @@ export interface RecordFacts {
   lingua: string | null;
   state: string;
   startsAt: string | null;
+  /** When the record was made: a record of an erased guest made before the erasure is erased too. */
+  createdAt: string | null;
   updatedAt: string;
+  /** A booking's tables (empty for a waitlist entry): which booking a table's payment belongs to (spend.ts). */
+  tableIds: string[];
   /** Bookings only: what counting reads. */
   booking: BookingFacts | null;
 }
@@ -23,6 +27,29 @@ const text = (data: Data, key: string): string | null => {
   const value = data[key];
   return typeof value === 'string' && value.trim() !== '' ? value : null;
 };
+
+const stringsOf = (value: unknown): string[] =>
+  Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+
+/** A table going to payment with its bill (tables.status to `payment_pending` with a totalAmount above 0). */
+export interface TablePayment {
+  tableId: string;
+  amount: number;
+  /** The table's updatedAt: when it went to payment. */
+  at: string;
+}
+
+/** The payment a tables.status event tells, or null. */
+export function tablePaymentOf(event: CloudEvent): TablePayment | null {
+  if (event.type !== 'tables.status' || typeof event.data !== 'object' || event.data === null) return null;
+  const data = event.data as Data;
+  const tableId = text(data, 'id');
+  const at = text(data, 'updatedAt');
+  const amount = data['totalAmount'];
+  if (data['status'] !== 'payment_pending' || !tableId || !at) return null;
+  if (typeof amount !== 'number' || !Number.isFinite(amount) || amount <= 0) return null;
+  return { tableId, amount, at };
+}
 
 /**
  * The facts of an event ospiti follows (bookings.*, waitlist.*), or null for any other event or a body that
@@ -50,7 +77,9 @@ export function factsOf(event: CloudEvent): RecordFacts | null {
     lingua: text(data, 'lingua'),
     state,
     startsAt: tipo === 'prenotazione' ? startsAt : null,
+    createdAt: text(data, 'createdAt'),
     updatedAt,
+    tableIds: tipo === 'prenotazione' ? stringsOf(data['tableIds']) : [],
     booking: null,
   };
   if (tipo === 'prenotazione') {

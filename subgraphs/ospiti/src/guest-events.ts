@@ -1,15 +1,17 @@
-import { trustedTenantId } from '@coperto/auth';
+import { trustedTenantId, type ServiceTokenIssuer } from '@coperto/auth';
 import { isSubjectToken, type CloudEvent } from '@coperto/bus';
-import type { EventConsumer } from '@coperto/server-kit';
+import type { EventConsumer, SubgraphClient } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
-import { factsOf } from './event-facts.js';
+import { eraseRecords } from './erasure.js';
+import { factsOf, tablePaymentOf } from './event-facts.js';
 import { GuestLinker } from './linker.js';
 import { OspitiStore } from './ospiti-store.js';
+import { recordSpend } from './spend.js';
 
 /** The durable consumer's name: every ospiti instance shares it (each event is handled by one of them). */
 export const GUEST_CONSUMER = 'ospiti';
 
-/** Every restaurant event; the handler keeps the bookings' and the waitlist's. */
+/** Every restaurant event; the handler keeps the bookings', the waitlist's and the tables' payments. */
 export const GUEST_EVENTS_SUBJECT = 'tenant.*.restaurant.>';
 
 /** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
@@ -18,16 +20,40 @@ export function tenantOfSubject(subject: string): string | null {
   return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
 }
 
-/** The consumer that links bookings and waitlist entries to guests and keeps the guests' counts. */
-export function guestEventConsumer(store: DocumentStore, now: () => Date): EventConsumer {
+export interface GuestEventDeps {
+  store: DocumentStore;
+  now: () => Date;
+  subgraphs: SubgraphClient;
+  serviceTokens: ServiceTokenIssuer;
+}
+
+/** ospiti's own `Authorization` for erasing the tenant's records in prenotazione (role `privacy`). */
+export function privacyAuthorization(serviceTokens: ServiceTokenIssuer, tenantId: string) {
+  return async () => `Bearer ${(await serviceTokens.privacyToken({ tenantId })).token}`;
+}
+
+/**
+ * The consumer that links bookings and waitlist entries to guests, keeps the guests' counts, and adds a table's
+ * bill to the guest of the booking it was seating.
+ */
+export function guestEventConsumer(deps: GuestEventDeps): EventConsumer {
   return {
     durable: GUEST_CONSUMER,
     subject: GUEST_EVENTS_SUBJECT,
     async handle(event: CloudEvent, subject: string) {
       const tenant = tenantOfSubject(subject);
+      if (!tenant) return;
+      const store = new OspitiStore(deps.store.forTenant(trustedTenantId(tenant)));
+      const payment = tablePaymentOf(event);
+      if (payment) return recordSpend(store, deps.now, payment);
       const facts = factsOf(event);
-      if (!tenant || !facts) return;
-      await new GuestLinker(new OspitiStore(store.forTenant(trustedTenantId(tenant))), now).apply(facts);
+      if (!facts) return;
+      const authorization = privacyAuthorization(deps.serviceTokens, tenant);
+      const eraseLate = (late: typeof facts) =>
+        late.tipo === 'prenotazione'
+          ? eraseRecords({ subgraphs: deps.subgraphs, authorization }, [late.id], [])
+          : eraseRecords({ subgraphs: deps.subgraphs, authorization }, [], [late.id]);
+      await new GuestLinker(store, deps.now, eraseLate).apply(facts);
     },
   };
 }

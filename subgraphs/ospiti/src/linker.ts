@@ -1,12 +1,18 @@
 import { randomUUID } from 'node:crypto';
-import { applyOutcome, outcomeOf } from './counts.js';
+import { applyOutcome, latest, outcomeOf } from './counts.js';
 import { contactKey, DEFAULT_COUNTRY, normalizeEmail, normalizePhone } from './contacts.js';
+import { tombstoneId } from './erasure.js';
 import type { RecordFacts } from './event-facts.js';
 import { changeGuest, currentGuest } from './guest-writes.js';
 import { linkId, newGuest, type OspiteRecord } from './ospite-record.js';
 import type { OspitiStore } from './ospiti-store.js';
 
 const MAX_ATTEMPTS = 5;
+
+/** What a record's event says of its guest's last activity: its last change, or a booking's start if later. */
+export function activityOf(facts: Pick<RecordFacts, 'startsAt' | 'updatedAt'>): string {
+  return latest(facts.updatedAt, facts.startsAt) ?? facts.updatedAt;
+}
 
 /**
  * Links bookings and waitlist entries to guests and keeps the guests' counts, from their events. Idempotent:
@@ -17,12 +23,19 @@ export class GuestLinker {
   constructor(
     private readonly store: OspitiStore,
     private readonly now: () => Date,
+    /** Erases a record of an erased guest in prenotazione (late-records.ts); throws to have the event again. */
+    private readonly eraseLate: (facts: RecordFacts) => Promise<void>,
   ) {}
 
   async apply(facts: RecordFacts): Promise<void> {
     const id = linkId(facts.tipo, facts.id);
     let link = await this.store.link(id);
-    const state = { stato: facts.state, startsAt: facts.startsAt, aggiornatoAt: facts.updatedAt };
+    const state = {
+      stato: facts.state,
+      startsAt: facts.startsAt,
+      aggiornatoAt: facts.updatedAt,
+      tableIds: facts.tableIds,
+    };
     if (link) {
       await this.store.updateLinkState(id, state);
     } else {
@@ -32,6 +45,9 @@ export class GuestLinker {
       // Never by the name alone: a record without a phone or an email has no guest.
       if (!phone && !email) return;
       const guest = await this.guestFor(phone, email, facts);
+      // A record of an erased guest (made before the erasure, seen after it) loses its data first: should that
+      // fail, no link is made and the event comes again.
+      if (guest.cancellato) await this.eraseLate(facts);
       link = await this.store.insertLink({
         id,
         tipo: facts.tipo,
@@ -43,14 +59,21 @@ export class GuestLinker {
     }
     const booking = facts.booking;
     const outcome = booking && outcomeOf(booking);
-    if (booking && outcome) {
-      await changeGuest(this.store, link.ospiteId, this.now, (guest) =>
-        applyOutcome(guest, booking, outcome),
-      );
-    }
+    const active = activityOf(facts);
+    await changeGuest(this.store, link.ospiteId, this.now, (guest) => {
+      const counted = booking && outcome ? applyOutcome(guest, booking, outcome) : null;
+      const next = counted ?? guest;
+      const ultimaAttivita = latest(next.ultimaAttivita ?? null, active);
+      return counted || ultimaAttivita !== (guest.ultimaAttivita ?? null)
+        ? { ...next, ultimaAttivita }
+        : null;
+    });
   }
 
-  /** The guest owning the phone (else the email), made when there is none. */
+  /**
+   * The guest of the record: an erased guest whose tombstone holds one of its contacts when the record was made
+   * before that erasure; else the guest owning the phone (else the email), made when there is none.
+   */
   private async guestFor(
     phone: string | null,
     email: string | null,
@@ -59,6 +82,8 @@ export class GuestLinker {
     const keys = [phone && contactKey('tel', phone), email && contactKey('email', email)].filter(
       (key): key is string => !!key,
     );
+    const erased = await this.erasedGuestOf(keys, facts);
+    if (erased) return erased;
     for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++) {
       for (const key of keys) {
         const owner = await this.store.contact(key);
@@ -70,6 +95,18 @@ export class GuestLinker {
         return this.ensureGuest(id, phone, email, facts);
     }
     throw new Error(`The contacts of ${facts.tipo} ${facts.id} kept changing owner`);
+  }
+
+  /** The erased guest a record made before its erasure belongs to (a tombstone of one of its contacts). */
+  private async erasedGuestOf(keys: readonly string[], facts: RecordFacts): Promise<OspiteRecord | null> {
+    const now = this.now().toISOString();
+    for (const key of keys) {
+      const tombstone = await this.store.tombstone(tombstoneId(key), now);
+      if (!tombstone || (facts.createdAt ?? facts.updatedAt) > tombstone.cancellatoAt) continue;
+      const guest = await currentGuest(this.store, tombstone.ospiteId);
+      if (guest) return guest;
+    }
+    return null;
   }
 
   /**

@@ -26,6 +26,7 @@ export function mergedGuest(into: GuestFields, other: OspiteRecord): GuestFields
     spesaTotale: into.spesaTotale + other.spesaTotale,
     primaVisita: earliest(into.primaVisita, other.primaVisita),
     ultimaVisita: latest(into.ultimaVisita, other.ultimaVisita),
+    ultimaAttivita: latest(into.ultimaAttivita ?? null, other.ultimaAttivita ?? null),
     conteggiati: union(into.conteggiati, other.conteggiati),
     unitiDa: union(into.unitiDa, [other.id, ...other.unitiDa]),
   };

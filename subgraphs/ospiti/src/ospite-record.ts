@@ -24,6 +24,11 @@ export interface OspiteRecord {
   chiavi: string[];
   /** The outcomes already counted (`<bookingId>:<kind>`): an event seen twice counts once (counts.ts). */
   conteggiati: string[];
+  /**
+   * The latest of its records' last change and its bookings' start (UTC; absent on guests stored before it
+   * existed): what retention reads as the guest's last activity (retention.ts).
+   */
+  ultimaAttivita?: string | null;
   /** Guests merged into this one. */
   unitiDa: string[];
   /** Set on a guest being merged into another: it no longer changes, and reads follow it there. */
@@ -57,10 +62,25 @@ export interface CollegamentoRecord {
   startsAt: string | null;
   /** `updatedAt` of the record in the last event applied: an older event never overwrites a newer one. */
   aggiornatoAt: string;
+  /** A booking's end (UTC) and tables, to tell which booking a table's payment belongs to (spend.ts). */
+  endsAt?: string | null;
+  tableIds?: string[];
 }
 
 export const linkId = (tipo: TipoCollegamento, riferimento: string) =>
   `${tipo === 'prenotazione' ? 'p' : 'a'}:${riferimento}`;
+
+/**
+ * An erased guest's contact (`ospiti_oblii`), remembered for a while after the erasure (erasure.ts): id the SHA-256
+ * of the contact key, so no phone or email is kept in clear.
+ */
+export interface TombstoneRecord {
+  id: string;
+  ospiteId: string;
+  cancellatoAt: string;
+  /** After this the tombstone is ignored, and dropped by the next erasure. */
+  scadeAt: string;
+}
 
 /** The tenant's guest settings (`ospiti_impostazioni`, one record, id `impostazioni`). */
 export interface ImpostazioniRecord {

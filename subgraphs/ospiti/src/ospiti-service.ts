@@ -9,12 +9,15 @@ import { changeGuest, currentGuest } from './guest-writes.js';
 import type { ImpostazioniOspitiInput, OspitePatch } from './generated/resolvers-types.js';
 import type { ImpostazioniRecord, OspiteRecord } from './ospite-record.js';
 import type { OspitiStore } from './ospiti-store.js';
+import type { RetentionScheduler } from './retention.js';
 import { searchPlan } from './search-plan.js';
 
 export interface OspitiServiceDeps {
   store: OspitiStore;
   viewer: Viewer;
   now: () => Date;
+  /** Starts the tenant's daily retention runs (retention.ts). */
+  retention: Pick<RetentionScheduler, 'scheduleToday'>;
 }
 
 /** The tenant's guest settings as the API shows them. */
@@ -101,6 +104,8 @@ export class OspitiService {
       retentionMonths: input.retentionMonths === undefined ? current.retentionMonths : input.retentionMonths,
       updatedAt: this.deps.now().toISOString(),
     });
+    // The runs end by themselves once retention is off (the next run finds it so).
+    if (saved.retentionMonths !== null) await this.deps.retention.scheduleToday(this.deps.viewer.tenantId);
     return { paese: saved.paese, retentionMonths: saved.retentionMonths };
   }
 

@@ -12,6 +12,7 @@ import {
   type ImpostazioniRecord,
   type OspiteRecord,
   type RecapitoRecord,
+  type TombstoneRecord,
 } from './ospite-record.js';
 import { foldText, searchKeys } from './search-keys.js';
 
@@ -19,15 +20,18 @@ export const OSPITI_COLLECTION = 'ospiti';
 export const RECAPITI_COLLECTION = 'ospiti_recapiti';
 export const COLLEGAMENTI_COLLECTION = 'ospiti_collegamenti';
 export const IMPOSTAZIONI_COLLECTION = 'ospiti_impostazioni';
+export const OBLII_COLLECTION = 'ospiti_oblii';
 
 export async function ensureOspitiIndexes(store: DocumentStore): Promise<void> {
   await store.ensureIndexes(OSPITI_COLLECTION, [
     { name: 'ospiti_chiavi', fields: { chiavi: 1 } },
     { name: 'ospiti_tag', fields: { tag: 1 } },
+    { name: 'ospiti_attivita', fields: { ultimaAttivita: 1 } },
   ]);
   await store.ensureIndexes(RECAPITI_COLLECTION, [{ name: 'recapiti_ospite', fields: { ospiteId: 1 } }]);
   await store.ensureIndexes(COLLEGAMENTI_COLLECTION, [
     { name: 'collegamenti_ospite', fields: { ospiteId: 1 } },
+    { name: 'collegamenti_tavoli', fields: { tableIds: 1 } },
   ]);
 }
 
@@ -48,12 +52,14 @@ export class OspitiStore {
   private readonly recapiti: TenantCollection<RecapitoRecord>;
   private readonly collegamenti: TenantCollection<CollegamentoRecord>;
   private readonly impostazioni: TenantCollection<ImpostazioniRecord>;
+  private readonly oblii: TenantCollection<TombstoneRecord>;
 
   constructor(tenantStore: TenantStore) {
     this.ospiti = tenantStore.collection<OspiteRecord>(OSPITI_COLLECTION);
     this.recapiti = tenantStore.collection<RecapitoRecord>(RECAPITI_COLLECTION);
     this.collegamenti = tenantStore.collection<CollegamentoRecord>(COLLEGAMENTI_COLLECTION);
     this.impostazioni = tenantStore.collection<ImpostazioniRecord>(IMPOSTAZIONI_COLLECTION);
+    this.oblii = tenantStore.collection<TombstoneRecord>(OBLII_COLLECTION);
   }
 
   guest(id: string): Promise<OspiteRecord | null> {
@@ -66,6 +72,22 @@ export class OspitiStore {
 
   findGuests(filter: Filter, options?: FindOptions): Promise<OspiteRecord[]> {
     return this.ospiti.find(filter, options);
+  }
+
+  /** Guests not erased nor merged whose last activity is before `cutoff` (or not recorded), at most `limit`. */
+  inactiveGuests(cutoff: string, limit: number): Promise<OspiteRecord[]> {
+    return this.ospiti.find(
+      {
+        cancellato: false,
+        unitoIn: null,
+        $or: [
+          { ultimaAttivita: { $lt: cutoff } },
+          { ultimaAttivita: { $exists: false } },
+          { ultimaAttivita: null },
+        ],
+      },
+      { limit },
+    );
   }
 
   /** Null when the id is taken (another writer made the same guest first). */
@@ -144,7 +166,7 @@ export class OspitiStore {
   /** Records a newer state of the linked record; an event older than the last one applied changes nothing. */
   async updateLinkState(
     id: string,
-    state: Pick<CollegamentoRecord, 'stato' | 'startsAt' | 'aggiornatoAt'>,
+    state: Pick<CollegamentoRecord, 'stato' | 'startsAt' | 'aggiornatoAt' | 'endsAt' | 'tableIds'>,
   ): Promise<void> {
     await this.collegamenti.findOneAndUpdate(
       { id, aggiornatoAt: { $lt: state.aggiornatoAt } },
@@ -152,8 +174,28 @@ export class OspitiStore {
     );
   }
 
+  /** The bookings linked to a guest that were on the table (spend.ts picks the one the table was seating). */
+  bookingLinksOnTable(tableId: string): Promise<CollegamentoRecord[]> {
+    return this.collegamenti.find({ tipo: 'prenotazione', tableIds: tableId });
+  }
+
   async relink(id: string, from: string, to: string): Promise<void> {
     await this.collegamenti.findOneAndUpdate({ id, ospiteId: from }, { $set: { ospiteId: to } });
+  }
+
+  async saveTombstone(tombstone: TombstoneRecord): Promise<void> {
+    const { id, ...fields } = tombstone;
+    await this.oblii.findOneAndUpdate({ id }, { $set: fields }, { upsert: true });
+  }
+
+  /** The tombstone unless it expired at `now`. */
+  async tombstone(id: string, now: string): Promise<TombstoneRecord | null> {
+    const found = await this.oblii.findById(id);
+    return found && found.scadeAt > now ? found : null;
+  }
+
+  async dropExpiredTombstones(now: string): Promise<void> {
+    await this.oblii.deleteMany({ scadeAt: { $lte: now } });
   }
 
   settings(): Promise<ImpostazioniRecord | null> {

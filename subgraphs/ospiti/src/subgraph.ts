@@ -4,6 +4,7 @@ import { createOspitiContext, type OspitiContext, type OspitiDeps } from './cont
 import type { Resolvers } from './generated/resolvers-types.js';
 import { guestEventConsumer } from './guest-events.js';
 import { ensureOspitiIndexes } from './ospiti-store.js';
+import { RetentionScheduler } from './retention.js';
 import { CoppiaOspiti } from './resolvers/CoppiaOspiti.js';
 import { ImpostazioniOspiti } from './resolvers/ImpostazioniOspiti.js';
 import { Mutation } from './resolvers/Mutation.js';
@@ -29,14 +30,29 @@ const resolvers: Resolvers = {
  */
 export function createOspitiSubgraph(deps: OspitiDeps): Subgraph<OspitiContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const { serviceTokens } = deps;
+  if (!serviceTokens) throw new Error('ospiti needs the service-token issuer (SERVICE_TOKEN_SECRET)');
+  const now = deps.now ?? (() => new Date());
+  const retention = new RetentionScheduler({
+    store: deps.store,
+    subgraphs: deps.subgraphs,
+    serviceTokens,
+    now,
+  });
   return {
     name: 'ospiti',
     typeDefs,
     schema,
     outboxCollections: [],
-    createContext: (request) => createOspitiContext(deps, request),
-    init: () => ensureOspitiIndexes(deps.store),
-    eventConsumers: [guestEventConsumer(deps.store, deps.now ?? (() => new Date()))],
+    createContext: (request) => createOspitiContext(deps, retention, request),
+    init: async () => {
+      await ensureOspitiIndexes(deps.store);
+      await retention.init();
+    },
+    eventConsumers: [
+      guestEventConsumer({ store: deps.store, now, subgraphs: deps.subgraphs, serviceTokens }),
+    ],
+    workers: [retention],
   };
 }
 export type { OspitiDeps } from './context.js';

@@ -1,12 +1,18 @@
 // The durable consumer on the real servers (MongoDB-protocol store, NATS JetStream), as an ospiti process runs it:
 // events published while no ospiti process consumes are handled when one starts again, once each.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createTokenVerifier, trustedTenantId } from '@coperto/auth';
+import { createServiceTokenIssuer, createTokenVerifier, trustedTenantId } from '@coperto/auth';
 import { buildEvent, connectNatsBus, type EventBus } from '@coperto/bus';
 import { createMemoryCache } from '@coperto/cache';
 import { createLogger, startEventConsumers, type SubgraphClient } from '@coperto/server-kit';
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
-import { newTenantId, serverUrls, TEST_JWT_SECRET, uniqueName } from '@coperto/testkit';
+import {
+  newTenantId,
+  serverUrls,
+  TEST_JWT_SECRET,
+  TEST_SERVICE_TOKEN_SECRET,
+  uniqueName,
+} from '@coperto/testkit';
 import { contactKey } from '../src/contacts.js';
 import { OspitiStore } from '../src/ospiti-store.js';
 import { createOspitiSubgraph } from '../src/subgraph.js';
@@ -33,6 +39,7 @@ describe('ospiti consumer on MongoDB and NATS', () => {
       cache: createMemoryCache(),
       verifier: createTokenVerifier({ kind: 'secret', secret: TEST_JWT_SECRET }),
       subgraphs: {} as SubgraphClient,
+      serviceTokens: createServiceTokenIssuer({ secret: TEST_SERVICE_TOKEN_SECRET }),
       timeZone: 'Europe/Rome',
       onEventsWritten: () => {},
     });

@@ -9,6 +9,8 @@ import type { ReminderRule } from './plan.js';
 
 export const BOOKINGS_COLLECTION = 'promemoria_prenotazioni';
 export const SETTINGS_COLLECTION = 'promemoria_impostazioni';
+/** One record per email a reminder began to send (id = the reminder's effect id): an email goes out at most once. */
+export const SENDS_COLLECTION = 'promemoria_invii';
 /** The scheduler's jobs (its own partition, not a tenant's); their done marks carry the reminders.due events. */
 export const JOBS_COLLECTION = 'promemoria_jobs';
 
@@ -24,6 +26,11 @@ export interface SettingsRecord {
   updatedAt: string;
 }
 
+export interface SendRecord {
+  id: string;
+  startedAt: string;
+}
+
 const SETTINGS_ID = 'impostazioni';
 const RACE_RETRIES = 5;
 
@@ -35,10 +42,32 @@ export async function ensurePromemoriaIndexes(store: DocumentStore): Promise<voi
 export class PromemoriaStore {
   private readonly bookings: TenantCollection<BookingRecord>;
   private readonly settings: TenantCollection<SettingsRecord>;
+  private readonly sends: TenantCollection<SendRecord>;
 
   constructor(tenantStore: TenantStore) {
     this.bookings = tenantStore.collection<BookingRecord>(BOOKINGS_COLLECTION);
     this.settings = tenantStore.collection<SettingsRecord>(SETTINGS_COLLECTION);
+    this.sends = tenantStore.collection<SendRecord>(SENDS_COLLECTION);
+  }
+
+  /**
+   * Claims the one send of a reminder's email (a unique insert keyed by its effect id): true for the first
+   * attempt, false when an earlier one already began it. That attempt's process may have died after the SMTP
+   * server took the message and before the job's done mark: sending again could reach the guest twice.
+   */
+  async claimSend(effectId: string, at: Date): Promise<boolean> {
+    try {
+      await this.sends.insertOne({ id: effectId, startedAt: at.toISOString() });
+      return true;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /** Gives a claimed send back after the SMTP server refused it (nothing went out): the job's retry sends it. */
+  async releaseSend(effectId: string): Promise<void> {
+    await this.sends.deleteOne({ id: effectId });
   }
 
   booking(id: string): Promise<BookingRecord | null> {

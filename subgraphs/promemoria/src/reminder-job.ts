@@ -23,6 +23,11 @@ export interface ReminderJobDeps {
  * when the reminder was planned for; otherwise the email (when the booking has an address and SMTP is set) with
  * the reminder's effect id as Message-ID, then the `reminders.due` event (id = the effect id), which the scheduler
  * stores with the done mark. The guest token of the links expires at the booking's end.
+ *
+ * The email goes out at most once: each send is claimed first (`claimSend`), and an attempt that finds it claimed
+ * (an earlier holder died somewhere between its claim and the done mark) sends nothing more. The event still
+ * comes, with `email: true` (an email was sent or began to be). Refused by SMTP, the claim is given back and the
+ * job retried (docs/reminders.md, "At most once").
  */
 export function reminderHandler(deps: ReminderJobDeps) {
   return async (job: DueJob): Promise<JobResult> => {
@@ -40,13 +45,18 @@ export function reminderHandler(deps: ReminderJobDeps) {
     });
     const links = reminderLinks(deps.settings.publicUrl, issued.token);
     const emailed = deps.mailer !== null && booking!.customerEmail !== null;
-    if (emailed) {
+    if (emailed && (await store.claimSend(job.effectId, now))) {
       const text = reminderText(booking!, links, deps.timeZone);
-      await deps.mailer!.send({
-        to: booking!.customerEmail!,
-        ...text,
-        messageId: `<${job.effectId}@promemoria.coperto>`,
-      });
+      try {
+        await deps.mailer!.send({
+          to: booking!.customerEmail!,
+          ...text,
+          messageId: `<${job.effectId}@promemoria.coperto>`,
+        });
+      } catch (error) {
+        await store.releaseSend(job.effectId);
+        throw error;
+      }
     }
     const { startSetAt: _startSetAt, ...facts } = booking!;
     const { message } = buildEvent({

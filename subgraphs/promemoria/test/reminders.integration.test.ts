@@ -28,7 +28,11 @@ import {
   uniqueName,
   type Mailpit,
 } from '@coperto/testkit';
+import { createSmtpMailer } from '../src/mailer.js';
 import { mailSettingsOf } from '../src/mail-settings.js';
+import { dueAtOf } from '../src/plan.js';
+import { PromemoriaStore } from '../src/promemoria-store.js';
+import { reminderHandler } from '../src/reminder-job.js';
 import { createPromemoriaSubgraph } from '../src/subgraph.js';
 
 const logger = createLogger({ name: 'promemoria-test', level: 'error' });
@@ -282,6 +286,64 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       );
     } finally {
       await second.stop();
+    }
+  });
+
+  it('sends an email at most once: an attempt after a holder died past its claim sends none; a refused one is retried', async () => {
+    const tenant = trustedTenantId(newTenantId());
+    await mailpit.clear();
+    const now = new Date(time);
+    const startsAt = new Date(time + 5 * HOUR).toISOString();
+    const email = `once.${tenant}@example.com`.toLowerCase();
+    await new PromemoriaStore(store.forTenant(tenant)).saveBooking({
+      id: 'once',
+      codice: 'ONCE01',
+      state: 'confermata',
+      startsAt,
+      endsAt: new Date(time + 7 * HOUR).toISOString(),
+      covers: 2,
+      customerName: 'Rita',
+      customerEmail: email,
+      lingua: 'en',
+      updatedAt: now.toISOString(),
+    });
+    const settings = mailSettingsOf({
+      SMTP_URL: mailpit.smtpUrl,
+      SMTP_FROM: 'Trattoria <sala@example.com>',
+      PUBLIC_URL: 'https://coperto.example',
+    });
+    const deps = {
+      store,
+      serviceTokens: createServiceTokenIssuer({ secret: TEST_SERVICE_TOKEN_SECRET, now: () => time }),
+      settings,
+      timeZone: 'Europe/Rome',
+      now: () => now,
+    };
+    const job = (effectId: string, attempt: number) => ({
+      tenantId: tenant,
+      key: `once/${effectId}`,
+      dueAt: dueAtOf(startsAt, 4),
+      payload: { bookingId: 'once', hoursBefore: 4 },
+      version: 1,
+      effectId,
+      attempt,
+    });
+    const mailer = createSmtpMailer(settings)!;
+    try {
+      // The first holder sends, then dies before its done mark; the job's next holder runs it again.
+      const handle = reminderHandler({ ...deps, mailer });
+      expect(await handle(job('e1', 1))).toMatchObject({ outcome: 'done' });
+      expect(await handle(job('e1', 2))).toMatchObject({ outcome: 'done' });
+      const mine = async () => (await mailpit.messages()).filter((m) => m.To[0]?.Address === email);
+      expect(await mine()).toHaveLength(1);
+
+      // SMTP refuses (nothing sent): the claim is given back, and the retry sends.
+      const refusing = { send: () => Promise.reject(new Error('421 try again later')), close: () => {} };
+      await expect(reminderHandler({ ...deps, mailer: refusing })(job('e2', 1))).rejects.toThrow('421');
+      expect(await handle(job('e2', 2))).toMatchObject({ outcome: 'done' });
+      expect(await mine()).toHaveLength(2);
+    } finally {
+      mailer.close();
     }
   });
 });

@@ -63,6 +63,7 @@ export type Ospite = {
   firstVisit?: Maybe<Scalars['String']['output']>;
   ultimaVisita?: Maybe<Scalars['String']['output']>;
   lastVisit?: Maybe<Scalars['String']['output']>;
+  /** The bills (totalAmount) of the tables its bookings were seating when they went to payment, summed. */
   spesaTotale: Scalars['Float']['output'];
   totalSpend: Scalars['Float']['output'];
   /** True once the guest was erased (oblio): no name, phone, email, notes, tags or allergies are kept. */
@@ -135,7 +136,10 @@ export type ImpostazioniOspiti = {
   /** ISO 3166 country of phone numbers written without a prefix (default IT). */
   paese: Scalars['String']['output'];
   country: Scalars['String']['output'];
-  /** Months without a visit or booking after which a guest is erased; null: never (not yet run, see docs/guests.md). */
+  /**
+   * Months without booking or waitlist activity after which a guest is erased (checked daily; a guest with an active
+   * booking still to come is kept); null: never.
+   */
   retentionMonths?: Maybe<Scalars['Int']['output']>;
 };
 

@@ -2,8 +2,20 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'graphql';
-import { createTokenVerifier } from '@coperto/auth';
-import { createMemoryBus, createOutboxRelay, type EventBus, type OutboxRelay } from '@coperto/bus';
+import {
+  combineTokenVerifiers,
+  createServiceTokenIssuer,
+  createServiceTokenVerifier,
+  createTokenVerifier,
+} from '@coperto/auth';
+import {
+  createMemoryBus,
+  createOutboxRelay,
+  natsSubject,
+  type CloudEvent,
+  type EventBus,
+  type OutboxRelay,
+} from '@coperto/bus';
 import { createMemoryCache } from '@coperto/cache';
 import {
   createLogger,
@@ -18,7 +30,7 @@ import { createCapacitySubgraph } from '@coperto/subgraph-capacity';
 import { createPrenotazioneSubgraph } from '@coperto/subgraph-prenotazione';
 import { createSalaSubgraph } from '@coperto/subgraph-sala';
 import { createTavoloSubgraph } from '@coperto/subgraph-tavolo';
-import { mintToken, newTenantId, TEST_JWT_SECRET } from '@coperto/testkit';
+import { mintToken, newTenantId, TEST_JWT_SECRET, TEST_SERVICE_TOKEN_SECRET } from '@coperto/testkit';
 import { createOspitiSubgraph } from '../../src/subgraph.js';
 
 /**
@@ -29,6 +41,10 @@ export interface Hosted {
   store: DocumentStore;
   bus: EventBus;
   hosted: InProcessSubgraphs;
+  /** Hands an event to ospiti's consumer as the bus would (a late or repeated delivery). */
+  deliver(event: CloudEvent, tenantId: string): Promise<void>;
+  /** Stops ospiti's consumer: events published from then on are not seen (until `deliver`). */
+  stopConsumers(): Promise<void>;
   /** Runs a GraphQL document on one subgraph as the tenant's staff (or admin) and returns its data. */
   run<T = Record<string, any>>(
     subgraph: string,
@@ -38,6 +54,9 @@ export interface Hosted {
   ): Promise<T>;
   close(): Promise<void>;
 }
+
+/** The service-token issuer of the hosted subgraphs (ospiti mints its `privacy` tokens with it). */
+export const serviceTokens = createServiceTokenIssuer({ secret: TEST_SERVICE_TOKEN_SECRET });
 
 export async function hostOspiti(): Promise<Hosted> {
   const dir = mkdtempSync(join(tmpdir(), 'ospiti-'));
@@ -55,7 +74,14 @@ export async function hostOspiti(): Promise<Hosted> {
     deps: {
       store,
       cache: createMemoryCache(),
-      verifier: createTokenVerifier({ kind: 'secret', secret: TEST_JWT_SECRET }),
+      verifier: combineTokenVerifiers(
+        {
+          staff: createTokenVerifier({ kind: 'secret', secret: TEST_JWT_SECRET }),
+          service: createServiceTokenVerifier({ secret: TEST_SERVICE_TOKEN_SECRET }),
+        },
+        { maxTokenLength: 8192 },
+      ),
+      serviceTokens,
       timeZone: 'Europe/Rome',
       onEventsWritten: () => relay?.kick(),
     },
@@ -75,6 +101,11 @@ export async function hostOspiti(): Promise<Hosted> {
     store,
     bus,
     hosted,
+    deliver: (event, tenantId) =>
+      hosted.subgraphs
+        .find((s) => s.name === 'ospiti')!
+        .eventConsumers![0]!.handle(event, natsSubject(tenantId, event.type)),
+    stopConsumers: () => consumers.stop(),
     run: (subgraph, query, variables, token) =>
       hosted.client.request(
         subgraph,

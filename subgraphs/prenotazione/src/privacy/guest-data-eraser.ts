@@ -1,4 +1,4 @@
-import { requireAdmin, type Viewer } from '@coperto/auth';
+import { PRIVACY_ROLE, requireAdmin, type Viewer } from '@coperto/auth';
 import { InputChecks } from '@coperto/domain';
 import type { PrenotazioneStore } from '../bookings/prenotazione-store.js';
 import type { BookingEvent } from '../events.js';
@@ -61,7 +61,8 @@ export class GuestDataEraser {
     prenotazioneIds: readonly string[],
     vociAttesaIds: readonly string[],
   ): Promise<{ prenotazioni: number; vociAttesa: number }> {
-    requireAdmin(this.deps.viewer, "erase a guest's data");
+    // An administrator's oblio, or ospiti itself (its retention, a record of an erased guest that came late).
+    if (this.deps.viewer.grant?.role !== PRIVACY_ROLE) requireAdmin(this.deps.viewer, "erase a guest's data");
     const checks = new InputChecks();
     if (prenotazioneIds.length > MAX_ERASED_IDS) checks.add('prenotazioneIds', `at most ${MAX_ERASED_IDS}`);
     if (vociAttesaIds.length > MAX_ERASED_IDS) checks.add('vociAttesaIds', `at most ${MAX_ERASED_IDS}`);

@@ -134,7 +134,25 @@ function start() {
   $('edit').addEventListener('submit', onSave);
   i18n.apply();
   if (!bookingId) return say({ key: 'noToken' });
-  void act(() => request('GET', path()), null);
+  void act(() => request('GET', path()), null).then(followLink);
+}
+
+/**
+ * A reminder's links open this page on a step (`#token=…&azione=conferma|annulla`, docs/reminders.md): confirming
+ * a booking still to be confirmed is done at once (it changes nothing a guest would regret); cancelling only opens
+ * the question, so that a link opened by mistake, or by a mail scanner running scripts, cancels nothing.
+ */
+function followLink() {
+  const b = state.booking;
+  if (!b || !ACTIVE.has(b.state)) return;
+  const step = fragmentParam('azione');
+  if (step === 'conferma' && b.state === 'pending') {
+    void act(() => request('POST', `${path()}/conferma`), 'confirmed');
+  } else if (step === 'annulla') {
+    $('cancel-ask').hidden = false;
+    render();
+    $('cancel-no').focus();
+  }
 }
 
 start();

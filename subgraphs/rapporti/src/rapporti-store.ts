@@ -1,0 +1,85 @@
+import type { DocumentStore, TenantCollection, TenantStore } from '@coperto/store';
+import { DuplicateKeyError } from '@coperto/store';
+import type { CambioRecord, PrenotazioneFatti } from './event-facts.js';
+
+const CAMBI = 'rapporti_cambi';
+const PRENOTAZIONI = 'rapporti_prenotazioni';
+
+/**
+ * The status changes kept per table (the newest): the bound of a table's history, and so of what a report can
+ * read of it (about four months of a table turned three times a day: docs/reports.md).
+ */
+export const HISTORY_PER_TABLE = 2000;
+
+export async function ensureRapportiIndexes(store: DocumentStore): Promise<void> {
+  await store.ensureIndexes(CAMBI, [
+    { name: 'table_time', fields: { tavoloId: 1, at: -1 } },
+    { name: 'time', fields: { at: 1 } },
+  ]);
+  await store.ensureIndexes(PRENOTAZIONI, [{ name: 'starts', fields: { startsAt: 1 } }]);
+}
+
+/** rapporti's collections for one tenant: what its consumer writes and its reports read. */
+export class RapportiStore {
+  private readonly cambi: TenantCollection<CambioRecord>;
+  private readonly prenotazioni: TenantCollection<PrenotazioneFatti>;
+
+  constructor(
+    tenant: TenantStore,
+    private readonly historyPerTable: number = HISTORY_PER_TABLE,
+  ) {
+    this.cambi = tenant.collection(CAMBI);
+    this.prenotazioni = tenant.collection(PRENOTAZIONI);
+  }
+
+  /**
+   * Keeps a status change once (its id is the event's: a repeated event is a duplicate key), then drops what
+   * lies beyond the table's newest `historyPerTable` changes.
+   */
+  async addChange(cambio: CambioRecord): Promise<void> {
+    try {
+      await this.cambi.insertOne(cambio);
+    } catch (error) {
+      if (!(error instanceof DuplicateKeyError)) throw error;
+      return;
+    }
+    const [beyond] = await this.cambi.find(
+      { tavoloId: cambio.tavoloId },
+      { sort: { at: -1 }, skip: this.historyPerTable, limit: 1 },
+    );
+    if (beyond) await this.cambi.deleteMany({ tavoloId: cambio.tavoloId, at: { $lte: beyond.at } });
+  }
+
+  /** Keeps the booking's latest state: an event older than the one applied (by updatedAt) changes nothing. */
+  async putBooking(fatti: PrenotazioneFatti): Promise<void> {
+    const { id, ...state } = fatti;
+    const newer = await this.prenotazioni.findOneAndUpdate(
+      { id, aggiornatoAt: { $lte: fatti.aggiornatoAt } },
+      { $set: state },
+    );
+    if (newer) return;
+    try {
+      await this.prenotazioni.insertOne(fatti);
+    } catch (error) {
+      // It exists with a newer state (or a concurrent insert of the same one won).
+      if (!(error instanceof DuplicateKeyError)) throw error;
+    }
+  }
+
+  /** A table's changes, newest first. */
+  history(tavoloId: string, limit: number): Promise<CambioRecord[]> {
+    return this.cambi.find({ tavoloId }, { sort: { at: -1 }, limit });
+  }
+
+  /** Every change in [from, to), oldest first. */
+  changesBetween(from: Date, to: Date): Promise<CambioRecord[]> {
+    return this.cambi.find({ at: { $gte: from.toISOString(), $lt: to.toISOString() } }, { sort: { at: 1 } });
+  }
+
+  /** Bookings starting in [from, to). */
+  bookingsBetween(from: Date, to: Date): Promise<PrenotazioneFatti[]> {
+    return this.prenotazioni.find({
+      startsAt: { $gte: from.toISOString(), $lt: to.toISOString() },
+    });
+  }
+}
