@@ -155,6 +155,12 @@ describe('the day search agrees with the booking path', () => {
     for (let round = 0; round < 4; round++) {
       const covers = pick([1, 2, 3, 4, 5, 6]);
       const { times } = await availability.day({ data: DAY, coperti: covers });
+      // the search for every party size at once answers each party as the single-size search does
+      const parties = [1, 2, 3, 4, 5, 6];
+      const all = await availability.days({ date: [DAY], covers: parties });
+      for (const [i, party] of parties.entries()) {
+        expect(all[i]).toEqual(await availability.day({ date: DAY, covers: party }));
+      }
       // every time offered can be booked (each booking then cancelled, which frees its tables)
       for (const time of times) {
         const made = await book(covers, time.time, {

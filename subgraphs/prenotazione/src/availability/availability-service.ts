@@ -7,11 +7,11 @@ import {
   type DisponibilitaArgs,
   type DisponibilitaPartiesArgs,
 } from './availability-input.js';
-import { readDay, readPlaces, type AvailabilityDeps } from './day-read.js';
+import { readDay, readDays, readPlaces, type AvailabilityDeps } from './day-read.js';
 import { roomPlaces, searchDay, type OfferedTime } from './day-search.js';
 import { searchDayForParties } from './parties-search.js';
 
-/** Dates of one `days` request read and searched at once. */
+/** capacity's slots of the dates of one `days` request asked at once. */
 const DATES_AT_ONCE = 4;
 
 /** One offered time as answered (both name forms; the place for staff). */
@@ -76,8 +76,9 @@ export class AvailabilityService {
 
   /**
    * Whole days for each of several party sizes (`disponibilitaPerCoperti`, the Google adapter and feed): the places
-   * and settings read once, each date's slots and holds once, and each day searched once for all the parties
-   * (parties-search.ts), each party's answer the one `day` gives it without `ora` and `limite`. By date, then party.
+   * and settings read once, each date's slots once, the holds (and re-seating's bookings) of all the dates in one read
+   * (day-read.ts readDays), and each day searched once for all the parties (parties-search.ts), each party's answer
+   * the one `day` gives it without `ora` and `limite`. By date, then party.
    */
   async days(args: DisponibilitaPartiesArgs): Promise<DisponibilitaView[]> {
     const query = checkDisponibilitaParties(args);
@@ -87,23 +88,22 @@ export class AvailabilityService {
       covers,
       turnMinutes: turnMinutes(places.config.turnTimes, covers, places.config.defaultMealMinutes),
     }));
-    const byDate = await mapWithConcurrency(query.dates, DATES_AT_ONCE, async (date) => {
-      const read = await readDay(this.deps, places, date, await this.deps.slots(date));
-      const answers = searchDayForParties({
-        ...read.search,
-        salaId: query.salaId,
-        parties,
-        reseat: read.reseat,
-      });
-      return answers.map((a) =>
+    const slots = await mapWithConcurrency(query.dates, DATES_AT_ONCE, (date) => this.deps.slots(date));
+    const reads = await readDays(
+      this.deps,
+      places,
+      query.dates.map((date, i) => ({ date, slots: slots[i]! })),
+    );
+    const byDate = reads.map((read, i) =>
+      searchDayForParties({ ...read.search, salaId: query.salaId, parties, reseat: read.reseat }).map((a) =>
         dayView(
-          date,
+          query.dates[i]!,
           a.covers,
           a.places,
           a.times.map((t) => offeredView(t, clock, this.deps.showPlaces)),
         ),
-      );
-    });
+      ),
+    );
     return byDate.flat();
   }
 }

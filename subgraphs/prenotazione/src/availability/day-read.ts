@@ -69,39 +69,51 @@ export async function readPlaces(deps: Pick<AvailabilityDeps, 'sources'>): Promi
   return { config, tables, combinations };
 }
 
+/** A date to read, with capacity's slots of it. */
+export interface DateSlots {
+  date: string;
+  slots: BookableSlot[];
+}
+
 /**
- * A date read once over the places: capacity's `slots` of it, the holds of every table from a day before to a day
- * after it (what re-seating reads) and, re-seating on, the bookings holding them. When there is no slot or no
- * table, nothing more is read (no time is offered).
+ * Dates read over the places: the holds of every table from a day before the first date to a day after the last
+ * (each date's own search needs its day and a day either side, what re-seating reads) and, re-seating on, the
+ * bookings holding them, read once for all the dates. A date without slots offers nothing; with no slot or no table
+ * at all nothing more is read. Holds beyond a date's day either side change none of its answers: a place is free for
+ * a stay of hours, the free time around a window stops at the local day, and re-seating looks only at holds
+ * overlapping a window.
  */
-export async function readDay(
+export async function readDays(
   deps: AvailabilityDeps,
   { config, tables, combinations }: Places,
-  date: string,
-  slots: BookableSlot[],
-): Promise<DayRead> {
+  dates: readonly DateSlots[],
+): Promise<DayRead[]> {
   const zone = deps.timeZone;
-  const search = {
-    slots,
-    shortenedMinMinutes: config.shortenedMinMinutes,
-    tables,
-    combinations,
-    timeZone: zone,
-  };
+  const base = { shortenedMinMinutes: config.shortenedMinMinutes, tables, combinations, timeZone: zone };
   const now = deps.now().getTime();
-  if (slots.length === 0 || tables.length === 0) {
-    return { config, reseat: null, search: { ...search, slots: [], holdsOf: () => [], notBefore: now } };
+  const open = dates.filter((d) => d.slots.length > 0);
+  if (open.length === 0 || tables.length === 0) {
+    return dates.map(() => ({
+      config,
+      reseat: null,
+      search: { ...base, slots: [], holdsOf: () => [], notBefore: now },
+    }));
   }
-  const bounds = localDayBounds(date, zone);
-  const firstSlot = Math.min(...slots.map((s) => s.startsAt));
-  const lastSlot = Math.max(...slots.map((s) => s.startsAt));
-  // The local day and a day either side: what re-seating reads (moved bookings overlap the window).
-  const from = Math.min(bounds.start.getTime(), firstSlot) - DAY_MS;
-  const to = Math.max(bounds.end.getTime(), lastSlot) + DAY_MS;
+  // Each date's local day and a day either side: what re-seating reads (moved bookings overlap the window).
+  const from = Math.min(
+    ...open.map((d) =>
+      Math.min(localDayBounds(d.date, zone).start.getTime(), ...d.slots.map((s) => s.startsAt)),
+    ),
+  );
+  const to = Math.max(
+    ...open.map((d) =>
+      Math.max(localDayBounds(d.date, zone).end.getTime(), ...d.slots.map((s) => s.startsAt)),
+    ),
+  );
   const held = await deps.heldIn(
     tables.map((t) => t.id),
-    new Date(from).toISOString(),
-    new Date(to).toISOString(),
+    new Date(from - DAY_MS).toISOString(),
+    new Date(to + DAY_MS).toISOString(),
   );
   const spans = new Map<string, OwnedSpan[]>();
   for (const h of held) {
@@ -140,7 +152,18 @@ export async function readDay(
         limits: { steps: SEARCH_RESEAT_STEPS },
       });
   }
-  return { config, reseat, search: { ...search, holdsOf, notBefore: now } };
+  return dates.map(({ slots }) => ({ config, reseat, search: { ...base, slots, holdsOf, notBefore: now } }));
+}
+
+/** One date read over the places (`readDays` of it alone). */
+export async function readDay(
+  deps: AvailabilityDeps,
+  places: Places,
+  date: string,
+  slots: BookableSlot[],
+): Promise<DayRead> {
+  const [read] = await readDays(deps, places, [{ date, slots }]);
+  return read!;
 }
 
 /**
