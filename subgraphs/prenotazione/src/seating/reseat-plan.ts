@@ -122,7 +122,16 @@ function blockersOf(
   ].sort();
 }
 
-const placeKey = (tableIds: readonly string[]) => [...tableIds].sort().join();
+/** Each table list's key once (the day search asks the same places' keys at every slot). */
+const placeKeys = new WeakMap<readonly string[], string>();
+function placeKey(tableIds: readonly string[]): string {
+  let key = placeKeys.get(tableIds);
+  if (key === undefined) {
+    key = [...tableIds].sort().join();
+    placeKeys.set(tableIds, key);
+  }
+  return key;
+}
 
 /** One search for one candidate place at one depth: the places planned so far and the moves written before. */
 class Planner {
