@@ -5,6 +5,8 @@ import { h } from './dom.js';
 import { coversByHour, noShowByWeekday, revPashByService, totalsSummary, turnTimes } from './report-model.js';
 
 const CHART_SRC = '/floor-plan/vendor/chart.js';
+/** Axes counted in whole numbers. */
+const WHOLE_UNITS = new Set(['covers', 'minutes']);
 const COLOURS = { primary: '#2f6fdf', secondary: '#9aa7b8', alert: '#d9534f', ok: '#2e9d5b' };
 
 let chartLoading;
@@ -111,7 +113,14 @@ export function mountReport({ root, api, rooms }) {
         options: {
           animation: false,
           maintainAspectRatio: false,
-          scales: { y: { beginAtZero: true, title: { display: true, text: unit } } },
+          scales: {
+            y: {
+              beginAtZero: true,
+              // Covers and minutes are whole numbers: no 0.5 ticks on a small day.
+              ticks: WHOLE_UNITS.has(unit) ? { precision: 0 } : {},
+              title: { display: true, text: unit },
+            },
+          },
           plugins: { legend: { display: datasets.length > 1 } },
         },
       }),
