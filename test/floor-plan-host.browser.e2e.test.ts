@@ -55,8 +55,8 @@ describe('floor plan: the host sees the guest and the guarantee (embedded mode, 
     const admin = await mintToken({ tenantId: tenant, admin: true });
     const room = await api('POST', '/api/sale', { codice: 'sala', width: 800, height: 400 }, admin);
     for (const [name, spec] of Object.entries({
-      T1: { x: 200, y: 200, width: 110, height: 80, seats: 4 },
-      T2: { x: 500, y: 200, width: 160, height: 90, seats: 6 },
+      T1: { x: 200, y: 200, width: 170, height: 100, seats: 4 },
+      T2: { x: 540, y: 200, width: 220, height: 120, seats: 6 },
     })) {
       tables[name] = (await api('POST', '/api/tavoli', { name, roomId: room.id, ...spec }, admin)).id;
     }
@@ -145,6 +145,11 @@ describe('floor plan: the host sees the guest and the guarantee (embedded mode, 
       await page.locator('#messages').evaluate((box: { hidden: boolean }) => (box.hidden = true));
       await page.screenshot({ path: join(screenshotDir, 'floor-plan-guest.png') });
     }
+    // On the plan itself, the table of a party with allergies is marked, and says which to a screen reader.
+    const t2 = page.locator(`#room .table[data-id="${tables.T2}"]`);
+    expect(await t2.locator('.allergy-mark').count()).toBe(1);
+    expect(await t2.getAttribute('aria-label')).toContain('allergies: crostacei, arachidi');
+    expect(await page.locator(`#room .table[data-id="${tables.T1}"] .allergy-mark`).count()).toBe(0);
     // Piero left no phone nor email: no guest, and a party of 2 has no guarantee.
     await page.locator(`#room .table[data-id="${tables.T1}"]`).click();
     await bookingLine('Piero Conti').waitFor(WAIT);

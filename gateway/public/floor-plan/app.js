@@ -232,6 +232,7 @@ function view() {
     bookings: state.bookings,
     combinationName: (id) => combinations.nameOf(id),
     hostFacts: (id) => hostView.forBooking(id),
+    allergiesOf: (id) => hostView.allergiesOf(id),
     at: state.at,
     // Active tables the check leaves out are booked then (it leaves out inactive ones too).
     bookedThen: state.freeThen
