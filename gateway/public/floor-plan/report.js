@@ -25,10 +25,10 @@ function loadChart() {
 const localDate = (date) => date.toLocaleDateString('sv-SE');
 
 /**
- * Mounts the view in `root`. `api()` is the page's client, `rooms()` the tenant's rooms. Returns { show() }:
- * the first show reads the last 28 days.
+ * Mounts the view in `root`, shown in place of the plan while `toggle` (the header's button) is pressed. `api()`
+ * is the page's client, `rooms()` the tenant's rooms. Returns { show(on) }: the first show reads the last 28 days.
  */
-export function mountReport({ root, api, rooms }) {
+export function mountReport({ root, toggle, api, rooms }) {
   const today = new Date();
   const from = h('input', {
     type: 'date',
@@ -127,7 +127,12 @@ export function mountReport({ root, api, rooms }) {
     );
   }
 
-  function show() {
+  function show(on) {
+    document.body.classList.toggle('reporting', on);
+    root.hidden = !on;
+    toggle.setAttribute('aria-pressed', String(on));
+    toggle.textContent = on ? 'Floor plan' : 'Report';
+    if (!on) return;
     const selected = room.value;
     room.replaceChildren(
       h('option', { value: '' }, 'All rooms'),
@@ -136,6 +141,7 @@ export function mountReport({ root, api, rooms }) {
     if (!status.textContent) void load();
   }
 
+  toggle.addEventListener('click', () => show(root.hidden));
   return { show };
 }
 
