@@ -9,7 +9,7 @@ import type { GatewayContext } from '../graphql/context.js';
 import { answerOtherMethods } from '../http/method-not-allowed.js';
 import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
-import { createEncodedAnswers } from './encoded-answers.js';
+import { createEncodedAnswers, type EncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
 import { routeInputs, type RouteInputs } from './route-inputs.js';
 import { assertRouteAllowed } from './route-rights.js';
@@ -46,7 +46,10 @@ declare module 'fastify' {
  * in-process through the gateway's own Apollo Server (same auth, plugins and errors as /graphql); its GraphQL
  * error codes become HTTP statuses with the REST error body. Another method on a route's path is a 405.
  */
-export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOptions): void {
+export function registerRestRoutes(
+  app: FastifyInstance,
+  options: RestRoutesOptions,
+): { encodedAnswers: EncodedAnswers['stats'] } {
   const fills = createSingleFlight();
   const encoded = createEncodedAnswers();
   app.decorateRequest('gatewayContext', null);
@@ -140,6 +143,8 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     if (!result.ok) return fail(result);
     return reply.code(status).send(result.value);
   }
+
+  return { encodedAnswers: () => encoded.stats() };
 }
 
 type RouteFailure = { ok: false; status: number; body: unknown };

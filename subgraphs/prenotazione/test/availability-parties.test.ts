@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { PrenotazioneRecord } from '../src/bookings/prenotazione-record.js';
+import { ValidationError } from '@coperto/errors';
+import { checkDisponibilitaParties, MAX_DATES, MAX_PARTIES } from '../src/availability/availability-input.js';
 import { roomPlaces, searchDay, type DaySearch } from '../src/availability/day-search.js';
 import { FreeTime } from '../src/availability/free-time.js';
 import { searchDayForParties, type PartiesDaySearch } from '../src/availability/parties-search.js';
@@ -251,5 +253,42 @@ describe('free time around a window, from the merged holds', () => {
       ),
       { numRuns: 500, seed: 40 },
     );
+  });
+});
+
+describe('the query of the search for several dates and party sizes', () => {
+  const fieldsOf = (args: Parameters<typeof checkDisponibilitaParties>[0]) => {
+    try {
+      checkDisponibilitaParties(args);
+      return [];
+    } catch (error) {
+      expect(error).toBeInstanceOf(ValidationError);
+      return (error as ValidationError).issues.map((i) => i.field);
+    }
+  };
+
+  it('takes distinct dates and party sizes in order, English names first', () => {
+    expect(
+      checkDisponibilitaParties({
+        data: ['2027-01-01'],
+        date: ['2027-02-02', '2027-02-01', '2027-02-02'],
+        covers: [4, 2, 4],
+        roomId: ' R ',
+      }),
+    ).toEqual({ dates: ['2027-02-01', '2027-02-02'], covers: [2, 4], salaId: 'R' });
+  });
+
+  it('names every bad field at once: 400, never a 500', () => {
+    expect(fieldsOf({})).toEqual(['date', 'covers']);
+    expect(fieldsOf({ date: ['2027-02-30'], covers: [0] })).toEqual(['date', 'covers']);
+    expect(fieldsOf({ date: [], covers: [1.5] })).toEqual(['date', 'covers']);
+    const many = Array.from(
+      { length: MAX_DATES + 1 },
+      (_, i) => `2027-03-${String((i % 28) + 1).padStart(2, '0')}`,
+    );
+    expect(
+      fieldsOf({ date: many, covers: Array.from({ length: MAX_PARTIES + 1 }, (_, i) => i + 1) }),
+    ).toEqual(['date', 'covers']);
+    expect(fieldsOf({ date: ['2027-02-01'], covers: [1001], roomId: ' ' })).toEqual(['roomId', 'covers']);
   });
 });
