@@ -71,6 +71,31 @@ describe('seatings', () => {
     ]);
   });
 
+  it('a booking over two tables is one party: its covers once, from the first table taken to the last freed', () => {
+    const seatings = tableSeatings([
+      change('t1', '2026-11-14T20:00:00Z', 'occupied'),
+      change('t2', '2026-11-14T20:05:00Z', 'occupied'),
+      change('t1', '2026-11-14T21:00:00Z', 'payment_pending', { totalAmount: 90 }),
+      change('t1', '2026-11-14T21:10:00Z', 'free'),
+      change('t2', '2026-11-14T21:30:00Z', 'dirty'),
+    ]);
+    const parties = partiesOf(seatings, [
+      booking('b1', '2026-11-14T20:00:00Z', { covers: 7, tableIds: ['t1', 't2'] }),
+    ]);
+    expect(parties).toHaveLength(1);
+    expect(parties[0]).toMatchObject({
+      bookingId: 'b1',
+      covers: 7,
+      start: T('2026-11-14T20:00:00Z'),
+      end: T('2026-11-14T21:30:00Z'),
+    });
+    // Each table keeps its own check, spread over its own turn.
+    expect(parties[0]!.seatings.map((s) => [s.tavoloId, s.revenue])).toEqual([
+      ['t1', 90],
+      ['t2', null],
+    ]);
+  });
+
   it('never seats a cancelled booking or a no-show, and a booking once per table', () => {
     const seatings = tableSeatings([
       change('t1', '2026-11-14T20:00:00Z', 'occupied', { pax: 2 }),

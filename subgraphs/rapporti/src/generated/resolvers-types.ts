@@ -22,8 +22,8 @@ export type Tavolo = {
   __typename?: 'Tavolo';
   id: Scalars['ID']['output'];
   /**
-   * The table's status changes, newest first: at most `limite` (1..500, default 50) of the last 1,000 rapporti keeps
-   * per table (docs/reports.md). `history` = `storico`.
+   * The table's status changes, newest first: at most `limite` (1..500, default 50) of the newest 2,000 rapporti
+   * keeps per table (docs/reports.md). `history` = `storico`.
    */
   storico: Array<CambioStato>;
   history: Array<CambioStato>;
