@@ -1,5 +1,5 @@
 /**
- * 11. Many restaurants on one deployment (embedded mode): every tenant has its room, tables and bookings, and a
+ * 12. Many restaurants on one deployment (embedded mode): every tenant has its room, tables and bookings, and a
  * waiter app's mix of reads and writes is spread over 1, 100 and 2,000 of them on the same process. Each spread
  * runs against the one-tenant mix in alternating rounds (rounds.ts) after every tenant was seeded, so the two sides
  * share the process, its data and the machine's drift: p50/p99 of the mix, CPU per request and RSS as ratios to the
@@ -25,8 +25,8 @@ const BOOKINGS_PER_TENANT = 2;
 /** The day every seeded booking is on, and the day the mix lists. */
 const DAY = '2031-03-14';
 const SETTLE_MS = 10_000;
-/** Its own section of RESULTS.md, written by a partial run too (`BENCH_ONLY=11`), kept by a full one. */
-export const TENANTS_HEADING = '## Scenario 11: many tenants on one deployment';
+/** Its own section of RESULTS.md, written by a partial run too (`BENCH_ONLY=12`), kept by a full one. */
+export const TENANTS_HEADING = '## Scenario 12: many tenants on one deployment';
 /** Requests per tenant of the run that makes every tenant active once (≈ 2 per table, of mixed kinds). */
 const ACTIVE_ONCE_REQUESTS = 12;
 
@@ -113,14 +113,14 @@ async function memoryOf(embedded: EmbeddedStack): Promise<{ rss: number; heap: H
   };
 }
 
-export async function scenario11(ctx: BenchContext) {
+export async function scenario12(ctx: BenchContext) {
   const { config } = ctx;
   const embedded = await startEmbedded(config, ctx.jwtSecret, { name: 'gateway-tenants' });
   try {
     const most = SPREADS.at(-1)!;
     const tokens = await Promise.all(
       Array.from({ length: most }, (_, i) =>
-        mintToken(ctx.jwtSecret, `bench-s11-${String(i).padStart(4, '0')}`),
+        mintToken(ctx.jwtSecret, `bench-s12-${String(i).padStart(4, '0')}`),
       ),
     );
     const first = await seedTenant(embedded.baseUrl, tokens[0]!);
@@ -146,7 +146,7 @@ export async function scenario11(ctx: BenchContext) {
     const seedStarted = performance.now();
     const others = await mapLimit(tokens.slice(1), 16, (token) => seedTenant(embedded.baseUrl, token));
     const tenants = [first, ...others];
-    log(`s11: ${num(most)} tenants seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
+    log(`s12: ${num(most)} tenants seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
     // Every tenant answers the mix once (each of its requests at least once), then the process rests.
     await ctx.load.http({
       baseUrl: embedded.baseUrl,
@@ -171,11 +171,11 @@ export async function scenario11(ctx: BenchContext) {
           return result;
         },
       };
-      const { a, b } = await compare(config, `s11 ${spread}`, sampled, baseline);
+      const { a, b } = await compare(config, `s12 ${spread}`, sampled, baseline);
       results.push({ spread, ours: a, base: b, rss: median(rssSamples) });
     }
     const baseRss = before.rss;
-    const scenario = '11 many tenants on one deployment (embedded)';
+    const scenario = '12 many tenants on one deployment (embedded)';
     const rows: Row[] = [];
     for (const { spread, ours, base, rss } of results) {
       const oursCpu = cpuTotal(ours.cpuMsPerRequest);
@@ -229,7 +229,7 @@ export async function scenario11(ctx: BenchContext) {
     );
     ctx.rows.push(...rows);
     const method =
-      `**11.** One embedded process; ${num(most)} tenants, each with a room, ${TABLES_PER_TENANT} tables and ` +
+      `**12.** One embedded process; ${num(most)} tenants, each with a room, ${TABLES_PER_TENANT} tables and ` +
       `${BOOKINGS_PER_TENANT} bookings (seeded through the REST API, 16 in flight). The waiter mix (table list, ` +
       `status PUT, one table, the day's bookings, the rooms, a booking's notes PATCHed) with ${config.connections} ` +
       `connections, request n going to tenant n mod (tenants × tables); the ${SPREADS.slice(1)
@@ -243,7 +243,7 @@ export async function scenario11(ctx: BenchContext) {
     ctx.sections.set(
       TENANTS_HEADING,
       `${TENANTS_HEADING}\n\nLast run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC ` +
-        `(\`BENCH_ONLY=11\` writes this section; a full run keeps it). ${method.replace('**11.** ', '')}\n\n` +
+        `(\`BENCH_ONLY=12\` writes this section; a full run keeps it). ${method.replace('**12.** ', '')}\n\n` +
         `${renderTable(rows)}\n`,
     );
   } finally {
