@@ -20,8 +20,9 @@ import { mintToken } from '../tokens.js';
 
 /** The tenant counts the mix is spread over (the first is the baseline). */
 const SPREADS = [1, 100, 2000] as const;
-const TABLES_PER_TENANT = 5;
-const BOOKINGS_PER_TENANT = 2;
+const TABLES_PER_TENANT = 10;
+/** At most 5 (one an hour from 18:00). */
+const BOOKINGS_PER_TENANT = 5;
 /** The day every seeded booking is on, and the day the mix lists. */
 const DAY = '2031-03-14';
 const SETTLE_MS = 10_000;
@@ -53,7 +54,7 @@ async function seedTenant(baseUrl: string, token: string): Promise<Tenant> {
   for (let i = 0; i < BOOKINGS_PER_TENANT; i++) {
     const booking = await api.call<{ id: string }>('POST', '/api/prenotazioni', {
       covers: 2,
-      bookingDate: `${DAY}T${20 + i}:00:00`,
+      bookingDate: `${DAY}T${18 + i}:00:00`,
       customerName: `Ospite ${i}`,
     });
     bookingIds.push(booking.id);
