@@ -28,6 +28,7 @@ import { scenario8, SEATING_HEADING, SEATING_TIMES_HEADING } from './scenarios/s
 import { scenario9 } from './scenarios/s9-startup.js';
 import { scenario10 } from './scenarios/s10-google.js';
 import { scenario11 } from './scenarios/s11-reports.js';
+import { scenario12, TENANTS_HEADING } from './scenarios/s12-tenants.js';
 import { scenario13 } from './scenarios/s13-guest-search.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
@@ -100,6 +101,7 @@ try {
   await attempt(9, '9 start-up', () => scenario9(ctx));
   await attempt(10, '10 Reserve with Google', () => scenario10(ctx));
   await attempt(11, '11 reports', () => scenario11(ctx));
+  await attempt(12, '12 many tenants', () => scenario12(ctx));
   await attempt(13, '13 guest search', () => scenario13(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
@@ -170,7 +172,7 @@ if (config.only.size === 0) {
     table,
     method,
     profiles,
-    keptSections: [SEATING_HEADING, SEATING_TIMES_HEADING],
+    keptSections: [SEATING_HEADING, SEATING_TIMES_HEADING, TENANTS_HEADING],
   });
   log(`wrote ${resultsFile}`);
 } else if (profiles.length > 0) {

@@ -101,13 +101,16 @@ describe('Scheduler', () => {
     await a.schedule({ tenantId: tenant, key: 'b1/2', dueAt: at(10) });
     await a.schedule({ tenantId: tenant, key: 'b10/2', dueAt: at(10) });
     await a.schedule({ tenantId: trustedTenantId('t2'), key: 'b1/24', dueAt: at(10) });
+    // A tenant whose id starts with this one's (t1, t10): list matches the tenant through the job id.
+    await a.schedule({ tenantId: trustedTenantId('t10'), key: 'b1/2', dueAt: at(10) });
     expect((await a.list(tenant, 'b1/')).map((j) => j.key)).toEqual(['b1/2', 'b1/24']);
+    expect((await a.list(trustedTenantId('t10'), 'b1/')).map((j) => j.tenant)).toEqual(['t10']);
     expect(await a.get(trustedTenantId('t3'), 'b1/24')).toBeNull();
     const many = await a.getMany(tenant, ['b1/24', 'b10/2', 'missing']);
     expect(many.map((j) => `${j.tenant}:${j.key}`).sort()).toEqual(['t1:b1/24', 't1:b10/2']);
     // jobs live in the scheduler's partition, which no tenant id can name
     expect(await store.forTenant(tenant).collection('jobs_3').count()).toBe(0);
-    expect(await store.forTenant(SCHEDULER_PARTITION).collection('jobs_3').count()).toBe(4);
+    expect(await store.forTenant(SCHEDULER_PARTITION).collection('jobs_3').count()).toBe(5);
   });
 
   it('retries a failing handler with growing waits, then marks it failed', async () => {
