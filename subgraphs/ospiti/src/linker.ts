@@ -15,6 +15,18 @@ export function activityOf(facts: Pick<RecordFacts, 'startsAt' | 'updatedAt'>): 
 }
 
 /**
+ * The guest's stored last activity is moved on only when an event's is later by more than this: one write a day
+ * at most rather than one per event. Retention counts in months and checks the links before it erases anyone.
+ */
+export const ACTIVITY_STEP_MS = 24 * 60 * 60 * 1000;
+
+/** The activity to store, or null when the stored one is recent enough. */
+export function activityToStore(stored: string | null | undefined, active: string): string | null {
+  if (!stored) return active;
+  return Date.parse(active) - Date.parse(stored) > ACTIVITY_STEP_MS ? active : null;
+}
+
+/**
  * Links bookings and waitlist entries to guests and keeps the guests' counts, from their events. Idempotent:
  * the link's id is the record's, a contact has one owner (`ospiti_recapiti`), an outcome is counted once per
  * booking (counts.ts), and an event older than the last one applied does not move the link's state back.
@@ -23,7 +35,7 @@ export class GuestLinker {
   constructor(
     private readonly store: OspitiStore,
     private readonly now: () => Date,
-    /** Erases a record of an erased guest in prenotazione (late-records.ts); throws to have the event again. */
+    /** Erases a record of an erased guest in prenotazione (guest-events.ts); throws to have the event again. */
     private readonly eraseLate: (facts: RecordFacts) => Promise<void>,
   ) {}
 
@@ -62,11 +74,9 @@ export class GuestLinker {
     const active = activityOf(facts);
     await changeGuest(this.store, link.ospiteId, this.now, (guest) => {
       const counted = booking && outcome ? applyOutcome(guest, booking, outcome) : null;
-      const next = counted ?? guest;
-      const ultimaAttivita = latest(next.ultimaAttivita ?? null, active);
-      return counted || ultimaAttivita !== (guest.ultimaAttivita ?? null)
-        ? { ...next, ultimaAttivita }
-        : null;
+      const moved = activityToStore(guest.ultimaAttivita, active);
+      if (!counted && !moved) return null;
+      return { ...(counted ?? guest), ultimaAttivita: moved ?? guest.ultimaAttivita ?? null };
     });
   }
 
@@ -121,13 +131,14 @@ export class GuestLinker {
   ): Promise<OspiteRecord> {
     let guest = await currentGuest(this.store, id);
     if (!guest) {
-      await this.store.insertGuest(
-        newGuest(
+      await this.store.insertGuest({
+        ...newGuest(
           id,
           { nome: facts.name, telefono: phone, email, lingua: facts.lingua },
           this.now().toISOString(),
         ),
-      );
+        ultimaAttivita: activityOf(facts),
+      });
       guest = await currentGuest(this.store, id);
       if (!guest) throw new Error(`Guest ${id} vanished while it was made`);
     }

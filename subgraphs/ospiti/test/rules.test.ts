@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizeEmail, normalizePhone } from '../src/contacts.js';
 import { applyOutcome, outcomeOf, type BookingFacts } from '../src/counts.js';
 import { duplicatePairs } from '../src/duplicates.js';
+import { activityOf, activityToStore } from '../src/linker.js';
 import { newGuest, type OspiteRecord } from '../src/ospite-record.js';
 import { searchPlan } from '../src/search-plan.js';
 import { searchKeys } from '../src/search-keys.js';
@@ -97,5 +98,25 @@ describe('duplicate pairs', () => {
     expect(duplicatePairs([d, c, b, a]).map((p) => [p.a.id, p.b.id, p.campi])).toEqual([
       ['1', '2', ['nome', 'telefono']],
     ]);
+  });
+});
+
+describe("a guest's last activity (what retention reads)", () => {
+  it("is a record's last change or a booking's start, whichever is later", () => {
+    expect(activityOf({ updatedAt: '2027-01-01T10:00:00.000Z', startsAt: '2027-03-01T19:00:00.000Z' })).toBe(
+      '2027-03-01T19:00:00.000Z',
+    );
+    expect(activityOf({ updatedAt: '2027-01-01T10:00:00.000Z', startsAt: null })).toBe(
+      '2027-01-01T10:00:00.000Z',
+    );
+  });
+
+  it('is stored when there is none or it moves on by more than a day: one write a day at most', () => {
+    expect(activityToStore(null, '2027-01-01T10:00:00.000Z')).toBe('2027-01-01T10:00:00.000Z');
+    expect(activityToStore('2027-01-01T10:00:00.000Z', '2027-01-02T09:00:00.000Z')).toBeNull();
+    expect(activityToStore('2027-01-01T10:00:00.000Z', '2027-01-02T10:00:01.000Z')).toBe(
+      '2027-01-02T10:00:01.000Z',
+    );
+    expect(activityToStore('2027-03-01T10:00:00.000Z', '2027-01-02T10:00:00.000Z')).toBeNull();
   });
 });

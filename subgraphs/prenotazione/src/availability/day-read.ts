@@ -1,6 +1,12 @@
 import { localDayBounds } from '@coperto/domain';
 import type { PrenotazioneRecord } from '../bookings/prenotazione-record.js';
-import { planReseat, type OwnedSpan } from '../seating/reseat-plan.js';
+import type { SeatCandidate } from '../seating/assignment.js';
+import {
+  planReseat,
+  type BlockingBooking,
+  type OwnedSpan,
+  type ReseatSearch,
+} from '../seating/reseat-plan.js';
 import { reseatSearchOf, type ReseatSnapshot } from '../seating/reseat-snapshot.js';
 import type {
   SeatingCombination,
@@ -122,6 +128,7 @@ export async function readDay(
       frozenUntil: now + config.reseatFreezeMinutes * 60_000,
     };
     const dayOf = localDays(zone);
+    const lookups = memoizedLookups(snapshot);
     reseat = (covers, fitting, window) =>
       planReseat({
         ...reseatSearchOf(
@@ -129,8 +136,35 @@ export async function readDay(
           { ownerId: SEARCH_OWNER, covers, window, day: dayOf(window.start) },
           fitting,
         ),
+        ...lookups,
         limits: { steps: SEARCH_RESEAT_STEPS },
       });
   }
   return { config, reseat, search: { ...search, holdsOf, notBefore: now } };
+}
+
+/**
+ * The re-seating search's lookups over the day's snapshot (reseatSearchOf's own, pure), each answer kept: a day's
+ * searches ask the same rooms' places and the same blocking bookings again and again (one search per slot and party).
+ */
+function memoizedLookups(snapshot: ReseatSnapshot): Pick<ReseatSearch, 'places' | 'bookingOf' | 'salaOf'> {
+  const { places, bookingOf, salaOf } = reseatSearchOf(
+    snapshot,
+    { ownerId: SEARCH_OWNER, covers: 1, window: { start: 0, end: 0 }, day: { start: 0, end: 0 } },
+    [],
+  );
+  const placesKept = new Map<string, SeatCandidate[]>();
+  const bookingsKept = new Map<string, BlockingBooking | undefined>();
+  return {
+    places: (covers, salaId) => kept(placesKept, `${covers}|${salaId}`, () => places(covers, salaId)),
+    bookingOf: (id) => kept(bookingsKept, id, () => bookingOf(id)),
+    salaOf,
+  };
+}
+
+function kept<T>(known: Map<string, T>, key: string, make: () => T): T {
+  if (known.has(key)) return known.get(key) as T;
+  const value = make();
+  known.set(key, value);
+  return value;
 }
