@@ -85,6 +85,8 @@ describe.each(MODES)('reports (%s mode)', (mode) => {
       walkIns: 2,
       noShow: 1,
       noShows: 1,
+      prenotazioniDovute: 2,
+      bookingsDue: 2,
       tassoNoShow: 0.5,
       noShowRate: 0.5,
       annullamenti: 1,
@@ -135,10 +137,10 @@ describe.each(MODES)('reports (%s mode)', (mode) => {
     expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
     const lines = String(csv.body).trim().split('\r\n');
     expect(lines[0]).toBe(
-      'date,start,end,coversBooked,coversSeated,walkIns,noShows,noShowRate,cancellations,seatUtilisation,revenue,revPash',
+      'date,start,end,coversBooked,coversSeated,walkIns,noShows,bookingsDue,noShowRate,cancellations,seatUtilisation,revenue,revPash',
     );
     expect(lines).toHaveLength(3);
-    expect(lines[2]).toMatch(new RegExp(`^${today},00:00,24:00,5,4,2,1,0.5,1,[0-9.]+,80,0.56$`));
+    expect(lines[2]).toMatch(new RegExp(`^${today},00:00,24:00,5,4,2,1,2,0.5,1,[0-9.]+,80,0.56$`));
 
     const graphql = await stack.graphql(
       admin,

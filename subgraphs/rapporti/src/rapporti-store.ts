@@ -58,11 +58,17 @@ export class RapportiStore {
       if (!(error instanceof DuplicateKeyError)) throw error;
       return;
     }
-    const counted = await this.tavoli.findOneAndUpdate(
-      { id: cambio.tavoloId },
-      { $inc: { cambi: 1 }, $setOnInsert: { potatiFino: null } },
-      { upsert: true },
-    );
+    const count = () =>
+      this.tavoli.findOneAndUpdate(
+        { id: cambio.tavoloId },
+        { $inc: { cambi: 1 }, $setOnInsert: { potatiFino: null } },
+        { upsert: true },
+      );
+    // Two replicas counting a table's first change at once: one insert wins, the other counts on it.
+    const counted = await count().catch((error: unknown) => {
+      if (error instanceof DuplicateKeyError) return count();
+      throw error;
+    });
     const step = Math.max(1, Math.ceil(this.historyPerTable / 10));
     if (counted && counted.cambi > this.historyPerTable + step) await this.prune(cambio.tavoloId);
   }
@@ -84,16 +90,15 @@ export class RapportiStore {
   /** Keeps the booking's latest state: an event older than the one applied (by updatedAt) changes nothing. */
   async putBooking(fatti: PrenotazioneFatti): Promise<void> {
     const { id, ...state } = fatti;
-    const newer = await this.prenotazioni.findOneAndUpdate(
-      { id, aggiornatoAt: { $lte: fatti.aggiornatoAt } },
-      { $set: state },
-    );
-    if (newer) return;
+    const update = () =>
+      this.prenotazioni.findOneAndUpdate({ id, aggiornatoAt: { $lte: fatti.aggiornatoAt } }, { $set: state });
+    if (await update()) return;
     try {
       await this.prenotazioni.insertOne(fatti);
     } catch (error) {
-      // It exists with a newer state (or a concurrent insert of the same one won).
       if (!(error instanceof DuplicateKeyError)) throw error;
+      // Another delivery inserted it meanwhile (maybe an older state): this one applies if it is newer.
+      await update();
     }
   }
 

@@ -9,6 +9,7 @@ export const CSV_COLUMNS = [
   'coversSeated',
   'walkIns',
   'noShows',
+  'bookingsDue',
   'noShowRate',
   'cancellations',
   'seatUtilisation',

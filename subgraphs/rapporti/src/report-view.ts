@@ -10,6 +10,8 @@ export interface TotalsView {
   walkIns: number;
   noShow: number;
   noShows: number;
+  prenotazioniDovute: number;
+  bookingsDue: number;
   tassoNoShow: number | null;
   noShowRate: number | null;
   annullamenti: number;
@@ -79,6 +81,8 @@ export function totalsView(sums: Sums): TotalsView {
     walkIns: sums.walkIns,
     noShow: sums.noShows,
     noShows: sums.noShows,
+    prenotazioniDovute: sums.due,
+    bookingsDue: sums.due,
     tassoNoShow: noShowRate,
     noShowRate,
     annullamenti: sums.cancellations,

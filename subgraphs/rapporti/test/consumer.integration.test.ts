@@ -85,6 +85,30 @@ describe('rapporti consumer on MongoDB and NATS', () => {
       },
     });
 
+  it('two deliveries of one booking at once (two replicas) keep the newer state, whichever lands first', async () => {
+    const tenant = newTenantId();
+    const rapporti = new RapportiStore(store.forTenant(trustedTenantId(tenant)));
+    const consumer = subgraph().eventConsumers![0]!;
+    const ids = Array.from({ length: 30 }, (_, i) => `race${i}`);
+    await Promise.all(
+      ids.flatMap((id, i) => {
+        const older = booking(tenant, 'confermata', '2027-01-01T10:00:00.000Z');
+        const newer = booking(tenant, 'annullata', '2027-01-02T10:00:00.000Z');
+        const pair = [older, newer].map(({ message, event }) => ({
+          subject: message.subject,
+          event: { ...event, data: { ...(event.data as object), id } },
+        }));
+        if (i % 2) pair.reverse();
+        return pair.map(({ subject, event }) => consumer.handle(event, subject));
+      }),
+    );
+    const stored = await rapporti.bookingsBetween(
+      new Date('2027-02-01T00:00:00Z'),
+      new Date('2027-02-02T00:00:00Z'),
+    );
+    expect(stored.map((b) => [b.id, b.state]).sort()).toEqual(ids.map((id) => [id, 'annullata']).sort());
+  });
+
   it('keeps what was published while no process consumed, once the consumer starts again', async () => {
     const tenant = newTenantId();
     const rapporti = new RapportiStore(store.forTenant(trustedTenantId(tenant)));

@@ -141,6 +141,7 @@ describe('figures', () => {
     const view = reportView({ dal: '2026-11-14', al: '2026-11-14', salaId: 'nowhere' }, figures);
     expect(view.totali).toMatchObject({
       copertiPrenotati: 2,
+      prenotazioniDovute: 0,
       tassoNoShow: null,
       utilizzoPosti: null,
       ricavo: 0,
@@ -159,8 +160,8 @@ describe('figures', () => {
       },
     ]);
     expect(reportCsv(view)).toBe(
-      'date,start,end,coversBooked,coversSeated,walkIns,noShows,noShowRate,cancellations,seatUtilisation,revenue,revPash\r\n' +
-        '2026-11-14,12:00,15:00,2,0,0,0,,0,,0,\r\n',
+      'date,start,end,coversBooked,coversSeated,walkIns,noShows,bookingsDue,noShowRate,cancellations,seatUtilisation,revenue,revPash\r\n' +
+        '2026-11-14,12:00,15:00,2,0,0,0,0,,0,,0,\r\n',
     );
   });
 

@@ -25,6 +25,8 @@ const TOTALS = `
     walkIns
     noShow
     noShows
+    prenotazioniDovute
+    bookingsDue
     tassoNoShow
     noShowRate
     annullamenti

@@ -87,7 +87,10 @@ export type TotaliReport = {
   /** Bookings due in the service that ended as no_show. */
   noShow: Scalars['Int']['output'];
   noShows: Scalars['Int']['output'];
-  /** noShow / bookings due that were not cancelled (0..1, 4 decimals); null when none was due. */
+  /** Bookings due in the service (not walk-ins, not cancelled, their time come): the no-show rate's denominator. */
+  prenotazioniDovute: Scalars['Int']['output'];
+  bookingsDue: Scalars['Int']['output'];
+  /** noShow / prenotazioniDovute (0..1, 4 decimals); null when none was due. */
   tassoNoShow?: Maybe<Scalars['Float']['output']>;
   noShowRate?: Maybe<Scalars['Float']['output']>;
   /** Bookings due in the service that were cancelled. */
@@ -123,6 +126,8 @@ export type ServizioReport = {
   walkIns: Scalars['Int']['output'];
   noShow: Scalars['Int']['output'];
   noShows: Scalars['Int']['output'];
+  prenotazioniDovute: Scalars['Int']['output'];
+  bookingsDue: Scalars['Int']['output'];
   tassoNoShow?: Maybe<Scalars['Float']['output']>;
   noShowRate?: Maybe<Scalars['Float']['output']>;
   annullamenti: Scalars['Int']['output'];
@@ -398,6 +403,8 @@ export type TotaliReportResolvers<ContextType = RapportiContext, ParentType exte
   walkIns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   noShow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   noShows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  prenotazioniDovute?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookingsDue?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   tassoNoShow?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   noShowRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   annullamenti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -425,6 +432,8 @@ export type ServizioReportResolvers<ContextType = RapportiContext, ParentType ex
   walkIns?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   noShow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   noShows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  prenotazioniDovute?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookingsDue?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   tassoNoShow?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   noShowRate?: Resolver<Maybe<ResolversTypes['Float']>, ParentType, ContextType>;
   annullamenti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
