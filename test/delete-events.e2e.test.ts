@@ -7,7 +7,7 @@ import {
   uniqueName,
   type TestServer,
 } from '@coperto/testkit';
-import { startDistributed, type Stack } from './support/stack.js';
+import { startDistributed, TABLE_SUBGRAPHS, type Stack } from './support/stack.js';
 
 /**
  * A delete never drops an event acknowledged before it (docs/guarantees.md). Distributed mode
@@ -29,6 +29,8 @@ describe('status events of tables deleted while NATS is down', () => {
       natsUrl: nats.url,
       redisUrl,
       database: uniqueName('delete-events'),
+      // Tables, their status and deleting them only.
+      only: TABLE_SUBGRAPHS,
       extraEnv: { HEALTH_READINESS_BUS: 'false' },
     });
     tenant = newTenantId();

@@ -91,7 +91,8 @@ describe.each(MODES)('guarantees (%s mode)', (mode) => {
     });
 
   it('policy → booking pending with its guarantee → signed webhook → caparra_pagata, once', async () => {
-    const read = await stack.api('GET', '/api/garanzie/politica', { token: staff });
+    expect((await stack.api('GET', '/api/garanzie/politica', { token: staff })).status).toBe(403);
+    const read = await stack.api('GET', '/api/garanzie/politica', { token: admin });
     expect(read.body).toMatchObject({
       stripeConfigured: true,
       dueMinutes: 60,

@@ -169,6 +169,10 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(
       /^bounded_state_capacity\{[^}]*structure="subscription_socket_tenants"[^}]*\} \d+$/m,
     );
+    // The verified tokens, the channel directory's memory and the REST facade's encoded answers.
+    expect(text).toMatch(/^bounded_state_entries\{[^}]*structure="auth_verified_tokens"[^}]*\} [1-9]/m);
+    expect(text).toMatch(/^bounded_state_capacity\{[^}]*structure="auth_channel_directory"[^}]*\} 10000$/m);
+    expect(text).toMatch(/^bounded_state_capacity\{[^}]*structure="rest_encoded_answers"[^}]*\} 256$/m);
   });
 
   it('exposes the outbox backlog and the age of its oldest pending event where the outbox is relayed', async () => {
@@ -177,5 +181,6 @@ describe.each(MODES)('request ids, access lines and metrics (%s mode)', (mode) =
     expect(text).toMatch(/^outbox_oldest_event_age_seconds\{[^}]*\} [\d.]+(e[-+]\d+)?$/m);
     // tavolo's per-tenant caches, in its own process (distributed) or the gateway's (embedded).
     expect(text).toMatch(/^bounded_state_capacity\{[^}]*structure="tavolo_table_directories"[^}]*\} 1000$/m);
+    expect(text).toMatch(/^bounded_state_capacity\{[^}]*structure="outbox_early_publishes"[^}]*\} 10000$/m);
   });
 });

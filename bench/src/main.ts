@@ -27,7 +27,8 @@ import { scenario7 } from './scenarios/s7-fairness.js';
 import { scenario8, SEATING_HEADING, SEATING_TIMES_HEADING } from './scenarios/s8-seating.js';
 import { scenario9 } from './scenarios/s9-startup.js';
 import { scenario10 } from './scenarios/s10-google.js';
-import { scenario11 } from './scenarios/s11-guest-search.js';
+import { scenario11 } from './scenarios/s11-reports.js';
+import { scenario12 } from './scenarios/s12-guest-search.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -98,7 +99,8 @@ try {
   await attempt(8, '8 seating simulator', () => scenario8(ctx));
   await attempt(9, '9 start-up', () => scenario9(ctx));
   await attempt(10, '10 Reserve with Google', () => scenario10(ctx));
-  await attempt(11, '11 guest search', () => scenario11(ctx));
+  await attempt(11, '11 reports', () => scenario11(ctx));
+  await attempt(12, '12 guest search', () => scenario12(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');

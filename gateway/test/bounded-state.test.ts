@@ -5,6 +5,7 @@ import { createMemoryCache } from '@coperto/cache';
 import { createMetrics } from '@coperto/metrics';
 import { createMemoryRateLimiter } from '@coperto/rate-limit';
 import { reportGatewayBounds } from '../src/host/bounded-state.js';
+import { createEncodedAnswers } from '../src/rest/encoded-answers.js';
 import { tenantRateLimit } from '../src/http/tenant-rate-limit.js';
 import type { SubscriptionServer } from '../src/subscriptions/ws-server.js';
 import { viewerOf } from './support/events.js';
@@ -31,9 +32,12 @@ describe("the gateway's bounded state in its metrics", () => {
       bounded: () => ({
         subscription_socket_tenants: { entries: 4, capacity: 5000, evictions: 0 },
         subscription_groups: { entries: 6, capacity: 500_000, evictions: 0 },
+        subscription_recent_ids: { entries: 7, capacity: 500_000_000, evictions: 1 },
       }),
     } as unknown as SubscriptionServer;
-    reportGatewayBounds(metrics, { cache, rateLimit, subscriptions, bus });
+    const encoded = createEncodedAnswers(2);
+    const http = () => ({ rest_encoded_answers: encoded.stats() });
+    reportGatewayBounds(metrics, { http, cache, rateLimit, subscriptions, bus });
 
     for (let i = 0; i < 5; i++) {
       const tenantId = trustedTenantId(`t${i}`);
@@ -48,6 +52,7 @@ describe("the gateway's bounded state in its metrics", () => {
         data: {},
       });
       await bus.publish(message.subject, event);
+      encoded(`${tenantId}\nk`, '{}');
     }
     const body = (await metrics.scrape()).body;
     expect(valueOf(body, 'bounded_state_entries', 'cache_entries')).toBe(3);
@@ -59,6 +64,10 @@ describe("the gateway's bounded state in its metrics", () => {
     expect(valueOf(body, 'bounded_state_entries', 'replay_log')).toBe(2);
     expect(valueOf(body, 'bounded_state_evictions_total', 'replay_log')).toBe(3);
     expect(valueOf(body, 'bounded_state_entries', 'subscription_groups')).toBe(6);
+    expect(valueOf(body, 'bounded_state_evictions_total', 'subscription_recent_ids')).toBe(1);
+    expect(valueOf(body, 'bounded_state_entries', 'rest_encoded_answers')).toBe(2);
+    expect(valueOf(body, 'bounded_state_evictions_total', 'rest_encoded_answers')).toBe(3);
+    expect(valueOf(body, 'bounded_state_misses_total', 'rest_encoded_answers')).toBe(5);
     await bus.close();
     await cache.close();
   });
@@ -69,6 +78,7 @@ describe("the gateway's bounded state in its metrics", () => {
       bounded: () => ({
         subscription_socket_tenants: { entries: 0, capacity: 1, evictions: 0 },
         subscription_groups: { entries: 0, capacity: 1, evictions: 0 },
+        subscription_recent_ids: { entries: 0, capacity: 1000, evictions: 0 },
       }),
     } as unknown as SubscriptionServer;
     const shared = {
@@ -77,6 +87,7 @@ describe("the gateway's bounded state in its metrics", () => {
       close: async () => {},
     };
     reportGatewayBounds(metrics, {
+      http: () => ({}),
       cache: undefined,
       rateLimit: tenantRateLimit(shared, { limited: () => {}, failedOpen: () => {} }),
       subscriptions,
@@ -86,6 +97,7 @@ describe("the gateway's bounded state in its metrics", () => {
     expect(body).not.toContain('structure="cache_');
     expect(body).not.toContain('structure="rate_limit_tenants"');
     expect(body).not.toContain('structure="replay_log"');
+    expect(body).not.toContain('structure="google_tokens"');
     expect(valueOf(body, 'bounded_state_entries', 'subscription_socket_tenants')).toBe(0);
   });
 });

@@ -25,4 +25,12 @@ describe('createEncodedAnswers', () => {
     expect(encoded('a', '"a"')).toBe(a);
     expect(encoded('b', '"b"')).not.toBe(b);
   });
+
+  it('reports its entries against the bound, its reuses and what it dropped (bounded_state)', () => {
+    const encoded = createEncodedAnswers(3);
+    for (let i = 0; i < 10; i++) encoded(`k${i}`, `"${i}"`);
+    encoded('k9', '"9"');
+    encoded('k9', '"changed"');
+    expect(encoded.stats()).toEqual({ entries: 3, capacity: 3, evictions: 7, hits: 1, misses: 11 });
+  });
 });

@@ -10,7 +10,7 @@ import {
   offeredByStart,
   parseGoogleBookingId,
   restaurantInstants,
-  searchOf,
+  slotSearches,
   toGoogleBooking,
   updateIntent,
   wallClockOf,
@@ -35,8 +35,10 @@ describe("Google's slots and Coperto's times", () => {
   });
 
   it('the search a slot needs: its local date and party size', () => {
-    expect(searchOf(slotTime(EIGHT_PM, 4), ZONE)).toEqual({ date: '2027-05-04', covers: 4 });
-    expect(searchOf(slotTime(EIGHT_PM + 6 * 3600, 2), ZONE)).toEqual({ date: '2027-05-05', covers: 2 });
+    const searchOf = slotSearches(ZONE);
+    expect(searchOf(slotTime(EIGHT_PM, 4))).toEqual({ date: '2027-05-04', covers: 4 });
+    expect(searchOf(slotTime(EIGHT_PM + 6 * 3600, 2))).toEqual({ date: '2027-05-05', covers: 2 });
+    expect(searchOf(slotTime(EIGHT_PM + 6 * 3600, 5))).toEqual({ date: '2027-05-05', covers: 5 });
   });
 
   it('a slot is available when an offered time starts then and allows its duration, for our one service', () => {

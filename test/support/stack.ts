@@ -204,6 +204,9 @@ async function waitReady(handle: ProcessHandle, timeoutMs: number) {
 /** Every subgraph, each its own process (the one list: server-kit's). */
 export const DISTRIBUTED_SUBGRAPHS = ALL_SUBGRAPHS;
 
+/** The subgraphs that tables, their status and deleting them reach (tavolo asks prenotazione before a delete). */
+export const TABLE_SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'capacity'] as const;
+
 type DistributedOptions = {
   mongoUrl: string;
   natsUrl: string;
@@ -211,6 +214,11 @@ type DistributedOptions = {
   database: string;
   /** Copies of each subgraph (default 1), or of the named ones only (the others run one). */
   instances?: number | Partial<Record<(typeof DISTRIBUTED_SUBGRAPHS)[number], number>>;
+  /**
+   * Only these subgraphs (default: every one), for a file whose requests reach no other: the gateway still plans
+   * over the whole supergraph, and a field of a subgraph not started would fail as that subgraph being down.
+   */
+  only?: ReadonlyArray<(typeof DISTRIBUTED_SUBGRAPHS)[number]>;
   extraEnv?: Record<string, string>;
 };
 export type DistributedStack = Stack & {
@@ -263,18 +271,23 @@ async function startDistributedOnce(options: DistributedOptions): Promise<Distri
     // Every port is reserved up front: sibling URLs must be known before the processes start.
     const copies = (name: (typeof DISTRIBUTED_SUBGRAPHS)[number]) =>
       typeof options.instances === 'number' ? options.instances : (options.instances?.[name] ?? 1);
-    const processCount = DISTRIBUTED_SUBGRAPHS.reduce((sum, name) => sum + copies(name), 1);
+    const names = DISTRIBUTED_SUBGRAPHS.filter((name) => !options.only || options.only.includes(name));
+    const processCount = names.reduce((sum, name) => sum + copies(name), 1);
     const pool = await freePorts(processCount * 3);
     const take = () => ({ app: pool.pop()!, health: pool.pop()!, metrics: pool.pop()! });
-    const plan = DISTRIBUTED_SUBGRAPHS.map((name) => ({
+    const plan = names.map((name) => ({
       name,
       ports: Array.from({ length: copies(name) }, take),
     }));
+    // A subgraph not started points at port 9 (discard, nothing listens): refused at once, never another stack's.
     const urls = Object.fromEntries(
-      plan.map(({ name, ports }) => [
-        `SUBGRAPH_${name.toUpperCase()}_URL`,
-        `http://127.0.0.1:${ports[0]!.app}/graphql`,
-      ]),
+      DISTRIBUTED_SUBGRAPHS.map((name) => {
+        const started = plan.find((p) => p.name === name);
+        const url = started
+          ? `http://127.0.0.1:${started.ports[0]!.app}/graphql`
+          : 'http://127.0.0.1:9/graphql';
+        return [`SUBGRAPH_${name.toUpperCase()}_URL`, url];
+      }),
     );
     await Promise.all(
       plan.map(async ({ name, ports }) => {

@@ -123,7 +123,7 @@ function signOut(message) {
   state.tables.clear();
   state.edits.clear();
   state.editing = false;
-  showReport(false);
+  reportView.show(false);
   showSignIn(message);
 }
 
@@ -232,6 +232,7 @@ function view() {
     bookings: state.bookings,
     combinationName: (id) => combinations.nameOf(id),
     hostFacts: (id) => hostView.forBooking(id),
+    allergiesOf: (id) => hostView.allergiesOf(id),
     at: state.at,
     // Active tables the check leaves out are booked then (it leaves out inactive ones too).
     bookedThen: state.freeThen
@@ -453,16 +454,12 @@ const options = createOptions({
   redraw: () => draw(),
 });
 
-const reportView = mountReport({ root: $('#report'), api: () => state.api, rooms: () => state.rooms });
-
-/** The administrator's report in place of the plan (and back). */
-function showReport(on) {
-  document.body.classList.toggle('reporting', on);
-  $('#report').hidden = !on;
-  $('#report-toggle').setAttribute('aria-pressed', String(on));
-  $('#report-toggle').textContent = on ? 'Floor plan' : 'Report';
-  if (on) reportView.show();
-}
+const reportView = mountReport({
+  root: $('#report'),
+  toggle: $('#report-toggle'),
+  api: () => state.api,
+  rooms: () => state.rooms,
+});
 
 function start() {
   $('#signin-form').addEventListener('submit', (event) => {
@@ -479,9 +476,6 @@ function start() {
     if (!state.editing) state.edits.clear();
     draw();
   });
-  $('#report-toggle').addEventListener('click', () =>
-    showReport(!document.body.classList.contains('reporting')),
-  );
   $('#save-layout').addEventListener('click', () => void saveLayout());
   $('#discard-layout').addEventListener('click', () => {
     state.edits.clear();

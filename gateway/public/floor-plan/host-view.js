@@ -24,7 +24,7 @@ const STATE_LABELS = {
  * `api()` is the page's client (api.js), `notify(message)` shows a message. The refreshes never throw (the
  * plan and the queue show without guests when these cannot be read); draw after them. `onLate(kind)` runs when
  * guests linked late were read ('bookings' or 'waitlist'): draw that again. Returns { refreshBookings(date),
- * refreshWaitlist(), forBooking(id), forEntry(id), stop() }.
+ * refreshWaitlist(), forBooking(id), allergiesOf(id), forEntry(id), stop() }.
  */
 export function createHostView({ api, notify, onLate }) {
   const state = { bookings: new Map(), waitlist: new Map(), bookingsRead: 0, lastError: null };
@@ -103,6 +103,9 @@ export function createHostView({ api, notify, onLate }) {
     ].filter(Boolean);
   }
 
+  /** The allergies of booking `id`'s guest (none when it has no guest). */
+  const allergiesOf = (id) => state.bookings.get(id)?.guest?.allergies ?? [];
+
   /** Nodes to show beside waitlist entry `id`: its guest, when it has one. */
   function forEntry(id) {
     const guest = state.waitlist.get(id);
@@ -113,6 +116,7 @@ export function createHostView({ api, notify, onLate }) {
     refreshBookings,
     refreshWaitlist,
     forBooking,
+    allergiesOf,
     forEntry,
     stop() {
       for (const timer of timers) clearTimeout(timer);

@@ -60,6 +60,8 @@ function drawTable({ table, geometry }, position, view) {
   const placed = isPlaced(geometry);
   const lock = table.lock && timeLeft(table.lock.expiresAt) ? table.lock : null;
   const next = upcomingBookings(view.bookings, table.id, view.at)[0];
+  // The next party's allergies (host-view.js), marked on the table itself: seen without opening the panel.
+  const allergies = next ? (view.allergiesOf?.(next.id) ?? []) : [];
   const bookedThen = view.bookedThen?.has(table.id) ?? false;
   const selected = view.selectedId === table.id;
   const classes = ['table', `status-${table.status}`];
@@ -77,6 +79,7 @@ function drawTable({ table, geometry }, position, view) {
     next
       ? `next booking ${bookingTime(next)} ${next.customerName}, ${next.covers}${isAutoAssigned(next) ? ', auto-assigned' : ''}`
       : null,
+    allergies.length ? `allergies: ${allergies.join(', ')}` : null,
     bookedThen ? 'booked at the chosen time' : null,
   ]
     .filter(Boolean)
@@ -116,7 +119,7 @@ function drawTable({ table, geometry }, position, view) {
   if (lock) lines.push({ cls: 'lock', text: lock.operatorName || 'locked', expiresAt: lock.expiresAt });
   if (next) {
     const text = `${bookingTime(next)} ${next.customerName} ·${next.covers}`;
-    lines.push({ cls: 'next', text, auto: isAutoAssigned(next) });
+    lines.push({ cls: 'next', text, auto: isAutoAssigned(next), allergy: allergies.length > 0 });
   }
   if (bookedThen) lines.push({ cls: 'then', text: 'booked then' });
   if (!placed) lines.push({ cls: 'unplaced-tag', text: 'not placed' });
@@ -133,6 +136,7 @@ function drawTable({ table, geometry }, position, view) {
       text.append(left);
     }
     if (line.auto) text.append(el('tspan', { class: 'auto-badge' }, ' auto'));
+    if (line.allergy) text.append(el('tspan', { class: 'allergy-mark' }, ' ⚠'));
     group.append(text);
   });
   return group;

@@ -5,6 +5,8 @@ import { h } from './dom.js';
 import { coversByHour, noShowByWeekday, revPashByService, totalsSummary, turnTimes } from './report-model.js';
 
 const CHART_SRC = '/floor-plan/vendor/chart.js';
+/** Axes counted in whole numbers. */
+const WHOLE_UNITS = new Set(['covers', 'minutes']);
 const COLOURS = { primary: '#2f6fdf', secondary: '#9aa7b8', alert: '#d9534f', ok: '#2e9d5b' };
 
 let chartLoading;
@@ -23,10 +25,10 @@ function loadChart() {
 const localDate = (date) => date.toLocaleDateString('sv-SE');
 
 /**
- * Mounts the view in `root`. `api()` is the page's client, `rooms()` the tenant's rooms. Returns { show() }:
- * the first show reads the last 28 days.
+ * Mounts the view in `root`, shown in place of the plan while `toggle` (the header's button) is pressed. `api()`
+ * is the page's client, `rooms()` the tenant's rooms. Returns { show(on) }: the first show reads the last 28 days.
  */
-export function mountReport({ root, api, rooms }) {
+export function mountReport({ root, toggle, api, rooms }) {
   const today = new Date();
   const from = h('input', {
     type: 'date',
@@ -111,14 +113,26 @@ export function mountReport({ root, api, rooms }) {
         options: {
           animation: false,
           maintainAspectRatio: false,
-          scales: { y: { beginAtZero: true, title: { display: true, text: unit } } },
+          scales: {
+            y: {
+              beginAtZero: true,
+              // Covers and minutes are whole numbers: no 0.5 ticks on a small day.
+              ticks: WHOLE_UNITS.has(unit) ? { precision: 0 } : {},
+              title: { display: true, text: unit },
+            },
+          },
           plugins: { legend: { display: datasets.length > 1 } },
         },
       }),
     );
   }
 
-  function show() {
+  function show(on) {
+    document.body.classList.toggle('reporting', on);
+    root.hidden = !on;
+    toggle.setAttribute('aria-pressed', String(on));
+    toggle.textContent = on ? 'Floor plan' : 'Report';
+    if (!on) return;
     const selected = room.value;
     room.replaceChildren(
       h('option', { value: '' }, 'All rooms'),
@@ -127,6 +141,7 @@ export function mountReport({ root, api, rooms }) {
     if (!status.textContent) void load();
   }
 
+  toggle.addEventListener('click', () => show(root.hidden));
   return { show };
 }
 

@@ -24,17 +24,17 @@ const OPERATIONS = {
   }`,
   GoogleCapienza: `query GoogleCapienza { tavoli { seats } combinazioni { maxCovers } }`,
   GoogleIntegrazione: `query GoogleIntegrazione { integrazioneGoogle { merchantId channelId } }`,
-  GoogleDisponibilita: `query GoogleDisponibilita($date: String!, $covers: [Int!]!) {
-    disponibilitaPerCoperti(date: $date, covers: $covers) {
-      covers spotsTotal times { bookingDate durationMinutes spotsOpen }
+  GoogleDisponibilita: `query GoogleDisponibilita($dates: [String!]!, $covers: [Int!]!) {
+    disponibilitaPerCoperti(date: $dates, covers: $covers) {
+      date covers spotsTotal times { bookingDate durationMinutes spotsOpen }
     }
   }`,
 } as const;
 
 type OperationName = keyof typeof OPERATIONS;
 
-/** Party sizes one search operation asks about, at most (prenotazione's MAX_PARTIES). */
-export const PARTIES_PER_OPERATION = 50;
+/** Dates and party sizes one search operation asks about, at most (prenotazione's MAX_DATES, MAX_PARTIES). */
+export const SEARCH_LIMITS = { dates: 31, parties: 50 } as const;
 
 /** Who an operation runs as (`Bearer <token>`), and the Google request it serves (its id in the access log). */
 export interface Acting {
@@ -50,13 +50,17 @@ export class GoogleApi {
   ) {}
 
   /**
-   * The whole day of `date` for each of `parties` (at most PARTIES_PER_OPERATION), in ascending party size: one
-   * search of the day for all of them (`disponibilitaPerCoperti`).
+   * The whole day of each of `dates` for each of `parties` (at most SEARCH_LIMITS): one search of each day for all the
+   * parties (`disponibilitaPerCoperti`), the places and settings read once for every date.
    */
-  async disponibilita(auth: Acting, date: string, parties: readonly number[]): Promise<PartyDay[]> {
+  async disponibilita(
+    auth: Acting,
+    dates: readonly string[],
+    parties: readonly number[],
+  ): Promise<PartyDay[]> {
     return (
       await this.run<{ disponibilitaPerCoperti: PartyDay[] }>(auth, 'GoogleDisponibilita', {
-        date,
+        dates,
         covers: parties,
       })
     ).disponibilitaPerCoperti;

@@ -12,7 +12,7 @@ import {
   googleStatusOf,
   isAvailable,
   parseGoogleBookingId,
-  searchOf,
+  slotSearches,
   toGoogleBooking,
   updateIntent,
   type CopertoBooking,
@@ -53,15 +53,16 @@ export class BookingServer {
     const merchant = await this.merchant(request.merchant_id);
     const acting = await this.asChannel(merchant, requestId);
     const { timeZone } = this.deps;
+    const searchOf = slotSearches(timeZone);
     const wanted = new Map<string, Set<number>>();
     for (const slot of request.slot_time) {
-      const { date, covers } = searchOf(slot, timeZone);
+      const { date, covers } = searchOf(slot);
       wanted.set(date, (wanted.get(date) ?? new Set()).add(covers));
     }
     const offered = await searchDays(this.deps.api, acting, wanted, timeZone);
     return {
       slot_time_availability: request.slot_time.map((slot) => {
-        const { date, covers } = searchOf(slot, timeZone);
+        const { date, covers } = searchOf(slot);
         return { slot_time: slot, available: isAvailable(slot, offered.get(offeredKey(date, covers))!) };
       }),
     };

@@ -1,4 +1,5 @@
 import type { ServiceTokenIssuer } from '@coperto/auth';
+import type { BoundedStats } from '@coperto/metrics';
 
 /** The tenant the booking server names in the token it asks canali's directory with (any valid id would do). */
 const DIRECTORY_CALLER = 'google-booking-server';
@@ -16,6 +17,7 @@ const MAX_CACHED = 10_000;
  */
 export class GoogleTokens {
   private readonly cached = new Map<string, { token: string; expiresAt: number }>();
+  private readonly counts = { hits: 0, misses: 0, evictions: 0 };
 
   constructor(
     private readonly issuer: ServiceTokenIssuer,
@@ -39,6 +41,11 @@ export class GoogleTokens {
     );
   }
 
+  /** The minted tokens kept against their bound (`bounded_state_*{structure="google_tokens"}`). */
+  stats(): BoundedStats {
+    return { entries: this.cached.size, capacity: MAX_CACHED, ...this.counts };
+  }
+
   /** A short guest token for one booking (read, change, cancel). */
   async guest(tenantId: string, bookingId: string): Promise<string> {
     const expiresAt = new Date(this.now() + GUEST_TOKEN_MS);
@@ -47,9 +54,14 @@ export class GoogleTokens {
 
   private async reuse(key: string, mint: () => Promise<{ token: string; expiresAt: Date }>) {
     const hit = this.cached.get(key);
-    if (hit && hit.expiresAt - RENEW_BEFORE_MS > this.now()) return `Bearer ${hit.token}`;
+    const fresh = hit !== undefined && hit.expiresAt - RENEW_BEFORE_MS > this.now();
+    this.counts[fresh ? 'hits' : 'misses']++;
+    if (fresh) return `Bearer ${hit.token}`;
     const { token, expiresAt } = await mint();
-    if (this.cached.size >= MAX_CACHED) this.cached.delete(this.cached.keys().next().value!);
+    if (this.cached.size >= MAX_CACHED && !this.cached.has(key)) {
+      this.cached.delete(this.cached.keys().next().value!);
+      this.counts.evictions++;
+    }
     this.cached.set(key, { token, expiresAt: expiresAt.getTime() });
     return `Bearer ${token}`;
   }

@@ -33,6 +33,7 @@ export interface OfferedTime {
 
 /** One party size's day as the search answers it. */
 export interface PartyDay {
+  date: string;
   covers: number;
   /** The party's places (tables and combinations that seat it). */
   spotsTotal: number;
@@ -60,14 +61,22 @@ export function wallClockOf(startSec: number, zone: string): { date: string; dat
   return { date: local.slice(0, 10), dataOra: local.slice(0, 19) };
 }
 
-/** The search a slot needs: its local date and its party size. */
-export function searchOf(
-  slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>,
+/**
+ * The search a slot needs: its local date and its party size. A lookup's slots repeat each start for every party
+ * size, so each start's local date is computed once per `searches` made.
+ */
+export function slotSearches(
   zone: string,
-): { date: string; covers: number } {
-  return {
-    date: wallClockOf(seconds(slot.start_sec), zone).date,
-    covers: slot.resource_ids?.party_size ?? 0,
+): (slot: Pick<SlotTime, 'start_sec' | 'resource_ids'>) => { date: string; covers: number } {
+  const dates = new Map<number, string>();
+  return (slot) => {
+    const start = seconds(slot.start_sec);
+    let date = dates.get(start);
+    if (date === undefined) {
+      date = wallClockOf(start, zone).date;
+      dates.set(start, date);
+    }
+    return { date, covers: slot.resource_ids?.party_size ?? 0 };
   };
 }
 

@@ -28,7 +28,7 @@ export function mountGoogle(
     verifier: TokenVerifier;
     authenticate: (request: FastifyRequest) => Promise<GatewayContext>;
   },
-): void {
+): GoogleTokens {
   const tokens = new GoogleTokens(deps.serviceTokens);
   const api = new GoogleApi(deps.apollo, deps.verifier);
   const records = new GoogleRecords(deps.canali, tokens);
@@ -40,4 +40,5 @@ export function mountGoogle(
     credentials: deps.credentials,
     authenticate: deps.authenticate,
   });
+  return tokens;
 }

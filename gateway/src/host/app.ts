@@ -153,6 +153,7 @@ export async function startGatewayApp(
       () => gateway.subscriptions.groups().members,
     );
     reportGatewayBounds(metrics, {
+      http: () => gateway.bounded(),
       cache: deps.cache,
       rateLimit,
       subscriptions: gateway.subscriptions,

@@ -1,11 +1,13 @@
 import type { EventBus, ReplayLog } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
-import type { Metrics } from '@coperto/metrics';
+import type { BoundedStats, Metrics } from '@coperto/metrics';
 import type { TenantRateLimit } from '../http/tenant-rate-limit.js';
 import type { SubscriptionServer } from '../subscriptions/ws-server.js';
 
 /** What the gateway process keeps per tenant in memory, each with its bound (docs/scaling.md). */
 export interface GatewayBoundedState {
+  /** The HTTP side's memories (GatewayServer.bounded). */
+  http: () => Record<string, BoundedStats>;
   cache: Cache | undefined;
   rateLimit: TenantRateLimit | undefined;
   subscriptions: SubscriptionServer;
@@ -14,12 +16,16 @@ export interface GatewayBoundedState {
 }
 
 /**
- * Reports the gateway's own bounded structures as `bounded_state_*{structure}`: the cache's (per-tenant views;
+ * Reports the gateway's own bounded structures as `bounded_state_*{structure}`: its HTTP side's (encoded answers,
+ * document analyses, Google's tokens), the cache's (per-tenant views;
  * the memory cache's entries, with its hits and misses), the rate limiter's tenants (memory), the subscription
  * server's socket tenants and groups, and the in-process bus's replay log (embedded). Only those this process has.
  */
 export function reportGatewayBounds(metrics: Metrics, state: GatewayBoundedState): void {
-  const { cache, rateLimit, subscriptions, bus } = state;
+  const { http, cache, rateLimit, subscriptions, bus } = state;
+  for (const name of Object.keys(http())) {
+    metrics.bounded(name, () => http()[name] ?? { entries: 0, capacity: 0, evictions: 0 });
+  }
   if (cache) {
     for (const name of Object.keys(cache.bounded())) {
       metrics.bounded(`cache_${name}`, () => {
@@ -33,7 +39,11 @@ export function reportGatewayBounds(metrics: Metrics, state: GatewayBoundedState
   const rateLimited = rateLimit?.bounded();
   if (rateLimit && rateLimited)
     metrics.bounded('rate_limit_tenants', () => rateLimit.bounded() ?? rateLimited);
-  for (const name of ['subscription_socket_tenants', 'subscription_groups'] as const) {
+  for (const name of [
+    'subscription_socket_tenants',
+    'subscription_groups',
+    'subscription_recent_ids',
+  ] as const) {
     metrics.bounded(name, () => subscriptions.bounded()[name]);
   }
   const log = bus.log;

@@ -29,6 +29,8 @@ import { registerBookingPages } from '../pages/prenota/serve.js';
 import { registerStripeWebhook } from '../webhooks/stripe-webhook.js';
 import { FEED_ROUTE_DOCS } from '../google/feed-route-docs.js';
 import { mountGoogle, type GoogleDeps } from '../google/mount.js';
+import type { GoogleTokens } from '../google/google-tokens.js';
+import type { BoundedStats } from '@coperto/metrics';
 import { registerGraphQLRoute } from '../graphql/graphql-http.js';
 import { createGraphQLReadCache } from '../graphql/read-cache/read-cache.js';
 import { answerClientError, createErrorHandler } from '../http/errors.js';
@@ -114,6 +116,11 @@ export interface GatewayServer {
   apollo: ApolloServer<GatewayContext>;
   /** graphql-ws on the same server and path as `/graphql`. */
   subscriptions: SubscriptionServer;
+  /**
+   * The bounded memories of its HTTP side, by structure name (docs/scaling.md): the REST facade's encoded answers,
+   * the GraphQL read cache's analyses and encoded answers, Google's minted tokens (those it has).
+   */
+  bounded(): Record<string, BoundedStats>;
   /** Stops accepting, finishes in-flight requests, stops Apollo. Idempotent. */
   close(): Promise<void>;
 }
@@ -247,7 +254,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     done();
   });
   await registerCors(app, deps.corsOrigins ?? []);
-  registerRestRoutes(app, {
+  const rest = registerRestRoutes(app, {
     server: apollo,
     routes,
     schema: apiSchema,
@@ -256,21 +263,22 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     logger: deps.logger,
   });
   const answerExplorerPage = registerExplorer(app, deps.explorer ?? false);
+  const readCache =
+    deps.cache && deps.graphqlReadCache
+      ? createGraphQLReadCache({
+          schema: apiSchema,
+          cache: deps.cache,
+          ttlSeconds: GRAPHQL_READ_TTL_SECONDS,
+          maxTokens: operationLimits.maxTokens,
+        })
+      : undefined;
   registerGraphQLRoute(app, {
     server: apollo,
     createContext,
     maxTokens: operationLimits.maxTokens,
     trustedDocuments: deps.trustedDocuments,
     answeredElsewhere: answerExplorerPage,
-    readCache:
-      deps.cache && deps.graphqlReadCache
-        ? createGraphQLReadCache({
-            schema: apiSchema,
-            cache: deps.cache,
-            ttlSeconds: GRAPHQL_READ_TTL_SECONDS,
-            maxTokens: operationLimits.maxTokens,
-          })
-        : undefined,
+    readCache,
   });
   registerOpenApiRoutes(app, () =>
     buildOpenApiDocument({
@@ -287,8 +295,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   if (deps.stripeWebhook) {
     registerStripeWebhook(app, { ...deps.stripeWebhook, verifier: deps.verifier, server: apollo });
   }
+  let googleTokens: GoogleTokens | undefined;
   if (deps.google) {
-    mountGoogle(app, {
+    googleTokens = mountGoogle(app, {
       ...deps.google,
       apollo,
       verifier: deps.verifier,
@@ -323,6 +332,11 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     http: app,
     apollo,
     subscriptions,
+    bounded: () => ({
+      rest_encoded_answers: rest.encodedAnswers(),
+      ...readCache?.bounded(),
+      ...(googleTokens ? { google_tokens: googleTokens.stats() } : {}),
+    }),
     close: () =>
       (closing ??= (async () => {
         await subscriptions.close();

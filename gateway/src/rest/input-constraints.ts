@@ -21,6 +21,7 @@ import {
 import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
 import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
+import { HISTORY_LIMITS } from '@coperto/subgraph-rapporti';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
@@ -310,6 +311,14 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'Disponibilita.$salaId': idText,
   'Disponibilita.$roomId': idText,
   'Disponibilita.$limite': int(...DISPONIBILITA_LIMIT_RANGE),
+  'StoricoTavolo.$limite': int(1, HISTORY_LIMITS.max),
+  'Report.$dal': localDate,
+  'Report.$al': localDate,
+  'Report.$salaId': idText,
+  'TurniSuggeriti.$dal': localDate,
+  'TurniSuggeriti.$al': localDate,
+  'ApplicaTurniSuggeriti.$dal': localDate,
+  'ApplicaTurniSuggeriti.$al': localDate,
   'Disponibilita.$limit': int(...DISPONIBILITA_LIMIT_RANGE),
 };
 

@@ -12,6 +12,7 @@ import { garanzieOperations } from './operations/garanzie.js';
 import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
 import { promemoriaOperations } from './operations/promemoria.js';
+import { rapportiOperations } from './operations/rapporti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
 import { tavoliOperations } from './operations/tavoli.js';
@@ -32,6 +33,7 @@ export const operations = {
   ...webhooksOperations,
   ...integrazioniOperations,
   ...promemoriaOperations,
+  ...rapportiOperations,
 } as const;
 
 export type OperationName = keyof typeof operations;

@@ -9,11 +9,12 @@ import type { GatewayContext } from '../graphql/context.js';
 import { answerOtherMethods } from '../http/method-not-allowed.js';
 import { withRequestId } from '../http/request-id.js';
 import { cacheTtlSeconds } from './cached-read.js';
-import { createEncodedAnswers } from './encoded-answers.js';
+import { createEncodedAnswers, type EncodedAnswers } from './encoded-answers.js';
 import { inlineResponseSchema, requestSchemas } from './request-schema.js';
 import { routeInputs, type RouteInputs } from './route-inputs.js';
 import { assertRouteAllowed } from './route-rights.js';
 import { routeVariables } from './route-variables.js';
+import { operations, type OperationName } from './operations.js';
 import { operationDocument, type HttpMethod, type RestRoute } from './route-table.js';
 
 export interface RestRoutesOptions {
@@ -45,7 +46,10 @@ declare module 'fastify' {
  * in-process through the gateway's own Apollo Server (same auth, plugins and errors as /graphql); its GraphQL
  * error codes become HTTP statuses with the REST error body. Another method on a route's path is a 405.
  */
-export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOptions): void {
+export function registerRestRoutes(
+  app: FastifyInstance,
+  options: RestRoutesOptions,
+): { encodedAnswers: EncodedAnswers['stats'] } {
   const fills = createSingleFlight();
   const encoded = createEncodedAnswers();
   app.decorateRequest('gatewayContext', null);
@@ -99,6 +103,11 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
       if (result.status >= 500) options.logger.error('REST operation failed', { operation: route.operation });
       return reply.code(result.status).send(withRequestId(result.body, request.raw));
     };
+    if (route.csv && acceptsCsv(request.headers.accept)) {
+      const result = await runOperation(options.server, route.csv, variables, contextValue);
+      if (!result.ok) return fail(result);
+      return reply.code(status).type('text/csv; charset=utf-8').send(String(result.value));
+    }
     reply.type('application/json; charset=utf-8').code(status);
     if (route.cache && options.cache) {
       // Reads with a scope are answered from the cache until the owner of the data writes to it.
@@ -134,11 +143,42 @@ export function registerRestRoutes(app: FastifyInstance, options: RestRoutesOpti
     if (!result.ok) return fail(result);
     return reply.code(status).send(result.value);
   }
+
+  return { encodedAnswers: () => encoded.stats() };
 }
 
 type RouteFailure = { ok: false; status: number; body: unknown };
 type RouteResult = { ok: true; value: unknown } | RouteFailure;
 type FillResult = { ok: true; json: string } | RouteFailure;
+
+/**
+ * Whether the caller asked for CSV: `text/csv` in its Accept header ahead of any JSON type (a header naming both
+ * in that order, or CSV alone; without a header, JSON).
+ */
+export function acceptsCsv(accept: string | undefined): boolean {
+  if (!accept) return false;
+  const types = accept.split(',').map((part) => part.split(';')[0]!.trim().toLowerCase());
+  const csv = types.indexOf('text/csv');
+  const json = types.findIndex((type) => type === 'application/json' || type.endsWith('+json'));
+  return csv !== -1 && (json === -1 || csv < json);
+}
+
+/** Runs one named operation of the gateway and takes its root field. */
+async function runOperation(
+  server: ApolloServer<GatewayContext>,
+  target: { operation: OperationName; field: string },
+  variables: Record<string, unknown>,
+  contextValue: GatewayContext,
+): Promise<RouteResult> {
+  const response = await server.executeOperation(
+    { query: operations[target.operation], variables, operationName: target.operation },
+    { contextValue },
+  );
+  if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
+  const { data, errors } = response.body.singleResult;
+  if (errors && errors.length > 0) return { ok: false, ...restErrorFromGraphQL(errors) };
+  return { ok: true, value: (data as Record<string, unknown> | null | undefined)?.[target.field] };
+}
 
 /** Runs the route's operation through Apollo Server; a null result of a read-one route is a 404. */
 async function runRoute(
@@ -147,14 +187,9 @@ async function runRoute(
   variables: Record<string, unknown>,
   contextValue: GatewayContext,
 ): Promise<RouteResult> {
-  const response = await server.executeOperation(
-    { query: operationDocument(route), variables, operationName: route.operation },
-    { contextValue },
-  );
-  if (response.body.kind !== 'single') throw new Error('Unexpected incremental response');
-  const { data, errors } = response.body.singleResult;
-  if (errors && errors.length > 0) return { ok: false, ...restErrorFromGraphQL(errors) };
-  const value = (data as Record<string, unknown> | null | undefined)?.[route.field];
+  const result = await runOperation(server, route, variables, contextValue);
+  if (!result.ok) return result;
+  const value = result.value;
   if (value === null && route.notFound) {
     return {
       ok: false,

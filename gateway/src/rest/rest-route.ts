@@ -70,6 +70,17 @@ interface RestRouteOf<N extends OperationName> {
   cache?: { scope: string; ttlSeconds: number };
   /** The route's entry in `GET /openapi.json`. */
   docs: RouteDocs;
+  /**
+   * `Accept: text/csv` is answered by this operation instead: its root `field` is the CSV text (a route without
+   * it always answers JSON).
+   */
+  csv?: CsvAnswer;
+}
+
+/** The CSV form of a route's answer: an operation whose root field is the text. */
+export interface CsvAnswer {
+  operation: OperationName;
+  field: string;
 }
 
 /** A route of any operation, checked against that operation's own result type. */

@@ -10,6 +10,7 @@ import { garanzieRoutes } from './routes/garanzie.js';
 import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
 import { promemoriaRoutes } from './routes/promemoria.js';
+import { rapportiRoutes } from './routes/rapporti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
 import { tavoliRoutes } from './routes/tavoli.js';
@@ -33,6 +34,7 @@ export const routes: readonly RestRoute[] = [
   ...webhooksRoutes,
   ...integrazioniRoutes,
   ...promemoriaRoutes,
+  ...rapportiRoutes,
 ];
 
 export function operationDocument(route: RestRoute): string {

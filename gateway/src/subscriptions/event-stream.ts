@@ -1,5 +1,5 @@
 import type { CloudEvent, EventBus } from '@coperto/bus';
-import { createRecentIds } from './recent-ids.js';
+import { createRecentIds, type RecentIdsTally } from './recent-ids.js';
 
 export interface EventStreamOptions {
   bus: EventBus;
@@ -11,6 +11,8 @@ export interface EventStreamOptions {
   onOverflow: () => void;
   /** Events the bus holds for the stream until it is read. Default the bus's. */
   busMaxPending?: number;
+  /** Where the ids it remembers are counted (the subscription server's bounded state). */
+  recentIds?: RecentIdsTally;
 }
 
 /** An async iterator whose `return()` ends it at once, also while a `next()` is waiting. */
@@ -39,7 +41,7 @@ export function openEventStream(options: EventStreamOptions): EventStream {
     onOverflow: options.onOverflow,
   });
   const events = subscription[Symbol.asyncIterator]();
-  const recent = createRecentIds();
+  const recent = createRecentIds(undefined, options.recentIds);
 
   const stream: EventStream = {
     subject: options.subject,
@@ -47,17 +49,22 @@ export function openEventStream(options: EventStreamOptions): EventStream {
     async next() {
       for (;;) {
         const result = await events.next();
-        if (result.done) return { done: true, value: undefined };
+        if (result.done) {
+          recent.release();
+          return { done: true, value: undefined };
+        }
         const event = result.value;
         if (options.accept(event) && !recent.seenBefore(event.id)) return { done: false, value: event };
       }
     },
     return() {
       subscription.unsubscribe();
+      recent.release();
       return Promise.resolve({ done: true, value: undefined });
     },
     throw(error?: unknown) {
       subscription.unsubscribe();
+      recent.release();
       return Promise.reject(error);
     },
     [Symbol.asyncIterator]() {

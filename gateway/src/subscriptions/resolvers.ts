@@ -7,6 +7,7 @@ import {
   type RestaurantEventType,
 } from '@coperto/bus';
 import { openEventStream, type EventStream } from './event-stream.js';
+import type { RecentIdsTally } from './recent-ids.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import type { SubscriptionContext } from './subscription-context.js';
 
@@ -14,6 +15,8 @@ export interface SubscriptionResolverDeps {
   bus: EventBus;
   /** Events the bus holds for one subscription group until its executor reads them. */
   busMaxPending?: number;
+  /** Where the groups' remembered event ids are counted. */
+  recentIds?: RecentIdsTally;
 }
 
 /**
@@ -34,6 +37,7 @@ export function createSubscriptionResolvers(deps: SubscriptionResolverDeps): Res
       subject: natsSubject(tenantId, type),
       onOverflow: context.fellBehind,
       ...(deps.busMaxPending === undefined ? {} : { busMaxPending: deps.busMaxPending }),
+      ...(deps.recentIds ? { recentIds: deps.recentIds } : {}),
       // The subject already is the tenant's; checking the envelope too costs nothing.
       accept: (event) =>
         event.tenantid === tenantId && subjectTypeOf(event.type) === subjectTypeOf(type) && accept(event),

@@ -23,6 +23,7 @@ import {
 import { socketSubscriber } from './socket-subscriber.js';
 import { createSubscriptionGroups, type Executor } from './subscription-groups.js';
 import { createSubscriptionSchema } from './subscription-schema.js';
+import { RECENT_IDS_KEPT, type RecentIdsTally } from './recent-ids.js';
 import type { Replayer } from './resume-replay.js';
 import type { BoundedStats } from '@coperto/metrics';
 
@@ -69,7 +70,10 @@ export interface SubscriptionServer {
    * The per-tenant state of the server with its bound (docs/scaling.md): `subscription_socket_tenants` (the
    * tenants with an open socket, one entry each, at most the socket cap) and `subscription_groups`.
    */
-  bounded(): Record<'subscription_socket_tenants' | 'subscription_groups', BoundedStats>;
+  bounded(): Record<
+    'subscription_socket_tenants' | 'subscription_groups' | 'subscription_recent_ids',
+    BoundedStats
+  >;
   /** Closes every socket with 1001 "Going away" (cutting those that do not answer), stops accepting. Idempotent. */
   close(): Promise<void>;
 }
@@ -105,7 +109,12 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
   const logger = options.logger;
   const capLimits: ConnectionCapLimits = { ...DEFAULT_CONNECTION_CAPS, ...options.caps };
   const caps = createConnectionCaps(capLimits);
-  const schema = createSubscriptionSchema({ bus: options.bus, busMaxPending: limits.maxPendingEvents });
+  const recentIds: RecentIdsTally = { entries: 0, evictions: 0 };
+  const schema = createSubscriptionSchema({
+    bus: options.bus,
+    busMaxPending: limits.maxPendingEvents,
+    recentIds,
+  });
   const batcher = createWriteBatcher();
   const groups = createSubscriptionGroups({
     schema,
@@ -250,6 +259,11 @@ export function createSubscriptionServer(options: SubscriptionServerOptions): Su
           entries: groups.size,
           capacity: sockets * limits.maxSubscriptions,
           evictions: 0,
+        },
+        subscription_recent_ids: {
+          entries: recentIds.entries,
+          capacity: sockets * limits.maxSubscriptions * RECENT_IDS_KEPT,
+          evictions: recentIds.evictions,
         },
       };
     },

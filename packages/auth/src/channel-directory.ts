@@ -1,3 +1,4 @@
+import type { BoundedFigures } from './verified-token-cache.js';
 import type { TenantId } from './viewer.js';
 
 /**
@@ -25,12 +26,13 @@ export interface CachedChannelDirectoryOptions {
 export function cachedChannelDirectory(
   lookup: ChannelDirectory,
   options: CachedChannelDirectoryOptions = {},
-): ChannelDirectory {
+): ChannelDirectory & { stats(): BoundedFigures } {
   const activeForMs = options.activeForMs ?? 2000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
   const known = new Map<string, { active: boolean; until: number }>();
   const inFlight = new Map<string, Promise<boolean>>();
+  const counts = { hits: 0, misses: 0, evictions: 0 };
 
   function remember(key: string, active: boolean) {
     known.delete(key);
@@ -38,14 +40,20 @@ export function cachedChannelDirectory(
     for (const oldest of known.keys()) {
       if (known.size <= maxEntries) break;
       known.delete(oldest);
+      counts.evictions++;
     }
   }
 
   return {
+    stats: () => ({ entries: known.size, capacity: maxEntries, ...counts }),
     async isActive(tenantId, channelId, token) {
       const key = `${tenantId}\u0000${channelId}`;
       const entry = known.get(key);
-      if (entry !== undefined && now() < entry.until) return entry.active;
+      if (entry !== undefined && now() < entry.until) {
+        counts.hits++;
+        return entry.active;
+      }
+      counts.misses++;
       let pending = inFlight.get(key);
       if (pending === undefined) {
         pending = lookup.isActive(tenantId, channelId, token).then(

@@ -31,6 +31,14 @@ export function combineTokenVerifiers(
     verify,
     verifyAuthorizationHeader: async (header: string | undefined) =>
       verify(bearerTokenOf(header, options.maxTokenLength)),
+    bounded: () => {
+      const { verified_tokens: serviceTokens, ...serviceRest } = service.bounded();
+      return {
+        ...staff.bounded(),
+        ...(serviceTokens ? { service_verified_tokens: serviceTokens } : {}),
+        ...serviceRest,
+      };
+    },
   });
 }
 

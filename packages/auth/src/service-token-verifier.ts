@@ -15,6 +15,7 @@ import {
   type ServiceGrant,
 } from './service-grant.js';
 import { createTokenVerifier, type TokenVerifier, type VerifierClock } from './token-verifier.js';
+import type { BoundedFigures } from './verified-token-cache.js';
 import type { Viewer } from './viewer.js';
 
 export interface ServiceTokenVerifierOptions {
@@ -24,7 +25,7 @@ export interface ServiceTokenVerifierOptions {
    * Whether a channel still exists: a deleted channel's key is refused (401) although its signature holds. Without
    * one, every channel key is refused (a process that cannot tell must not accept them).
    */
-  channels?: ChannelDirectory;
+  channels?: ChannelDirectory & { stats?(): BoundedFigures };
   /** @default 5 */
   clockToleranceSeconds?: number;
 }
@@ -73,6 +74,10 @@ export function createServiceTokenVerifier(
     verify,
     verifyAuthorizationHeader: async (header: string | undefined) =>
       verify(bearerTokenOf(header, DEFAULT_MAX_TOKEN_LENGTH)),
+    bounded: () => {
+      const channels = options.channels?.stats?.();
+      return { ...base.bounded(), ...(channels ? { channel_directory: channels } : {}) };
+    },
   });
 }
 

@@ -7,7 +7,7 @@ import { bearerTokenOf } from './bearer.js';
 import { viewerFromClaims } from './claims.js';
 import { toUnauthenticated } from './jose-errors.js';
 import { createVerificationKey } from './verification-key.js';
-import { createVerifiedTokenCache } from './verified-token-cache.js';
+import { createVerifiedTokenCache, type BoundedFigures } from './verified-token-cache.js';
 import type { Viewer } from './viewer.js';
 
 /** Verifies bearer tokens and turns them into Viewers. Every refusal is an UnauthenticatedError. */
@@ -16,6 +16,11 @@ export interface TokenVerifier {
   verify(token: string): Promise<Viewer>;
   /** Verifies the value of an HTTP `Authorization` header, which must be `Bearer <token>`. */
   verifyAuthorizationHeader(header: string | undefined): Promise<Viewer>;
+  /**
+   * The bounded memories it keeps, by name (docs/scaling.md): `verified_tokens`, and for the service tokens'
+   * verifier `service_verified_tokens` and `channel_directory` too. The hosting process reports each.
+   */
+  bounded(): Readonly<Record<string, BoundedFigures>>;
 }
 
 /** Three base64url segments; the signature may not be empty (so `alg: none` tokens stop here). */
@@ -74,5 +79,9 @@ export function createTokenVerifier(
     return verify(bearerTokenOf(header, policy.maxTokenLength));
   }
 
-  return Object.freeze({ verify, verifyAuthorizationHeader });
+  return Object.freeze({
+    verify,
+    verifyAuthorizationHeader,
+    bounded: () => ({ verified_tokens: verified.stats() }),
+  });
 }

@@ -22,6 +22,20 @@ export interface VerifiedTokenCache {
   get(token: string, nowMs: number): Viewer | undefined;
   /** `expiresAtMs`: the first instant at which the token is no longer accepted (exp + tolerance). */
   set(token: string, viewer: Viewer, expiresAtMs: number, nowMs: number): void;
+  /** What it holds against its bound (`bounded_state_*{structure="auth_verified_tokens"}`). */
+  stats(): BoundedFigures;
+}
+
+/**
+ * A bounded structure's figures, as `@coperto/metrics` reports them (`bounded_state_*`): entries held, the bound,
+ * entries dropped for the bound or their age, and for a cache the reads it answered and could not.
+ */
+export interface BoundedFigures {
+  entries: number;
+  capacity: number;
+  evictions: number;
+  hits?: number;
+  misses?: number;
 }
 
 interface Entry {
@@ -33,13 +47,24 @@ export function createVerifiedTokenCache(options: VerifiedTokenCacheOptions = {}
   const maxEntries = options.maxEntries ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxEntries;
   const maxAgeMs = (options.maxAgeSeconds ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxAgeSeconds) * 1000;
   const entries = new Map<string, Entry>();
+  let hits = 0;
+  let misses = 0;
+  let evictions = 0;
 
   return {
     get(token, nowMs) {
       const entry = entries.get(token);
-      if (entry === undefined) return undefined;
+      if (entry === undefined) {
+        misses++;
+        return undefined;
+      }
       entries.delete(token);
-      if (nowMs >= entry.validUntilMs) return undefined;
+      if (nowMs >= entry.validUntilMs) {
+        misses++;
+        evictions++;
+        return undefined;
+      }
+      hits++;
       entries.set(token, entry); // Map order is the LRU order
       return entry.viewer;
     },
@@ -51,7 +76,9 @@ export function createVerifiedTokenCache(options: VerifiedTokenCacheOptions = {}
       for (const oldest of entries.keys()) {
         if (entries.size <= maxEntries) break;
         entries.delete(oldest);
+        evictions++;
       }
     },
+    stats: () => ({ entries: entries.size, capacity: maxEntries, evictions, hits, misses }),
   };
 }

@@ -65,4 +65,12 @@ describe('cachedChannelDirectory', () => {
     await directory.isActive(t1, 'a', 'k');
     expect(calls).toEqual(['t1/a', 't1/b', 't1/a']);
   });
+
+  it('reports its channels against the bound past it, with its hits, misses and evictions', async () => {
+    const { lookup } = counting(() => true);
+    const directory = cachedChannelDirectory(lookup, { maxEntries: 2, now: () => 0 });
+    for (const id of ['a', 'b', 'c', 'd']) await directory.isActive(t1, id, 'k');
+    await directory.isActive(t1, 'd', 'k');
+    expect(directory.stats()).toEqual({ entries: 2, capacity: 2, evictions: 2, hits: 1, misses: 4 });
+  });
 });

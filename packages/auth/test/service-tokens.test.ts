@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { TenantId } from '../src/index.js';
 import {
   SERVICE_TOKEN_ISSUER,
+  cachedChannelDirectory,
   combineTokenVerifiers,
   forbiddenRootFields,
   createServiceTokenIssuer,
@@ -211,5 +212,26 @@ describe('service and staff tokens are told apart by their issuer', () => {
     await expect(verifier.verifyAuthorizationHeader(`bearer ${staffToken}`)).resolves.toMatchObject({
       tenantId: 't1',
     });
+  });
+
+  it("names its bounded memories: the staff and the service verifiers' tokens, the channel directory's", async () => {
+    const remembered = cachedChannelDirectory(channels, { maxEntries: 5 });
+    const both = combineTokenVerifiers(
+      { staff, service: createServiceTokenVerifier({ secret: OTHER_SECRET, channels: remembered }) },
+      { maxTokenLength: 8192 },
+    );
+    const { token } = await issuer.channelKey({ tenantId: 't1', channelId: 'c9', channelName: 'Sito' });
+    await both.verify(token);
+    await both.verify(token);
+    await both.verify(await hsToken(validClaims()));
+    const bounded = both.bounded();
+    expect(Object.keys(bounded).sort()).toEqual([
+      'channel_directory',
+      'service_verified_tokens',
+      'verified_tokens',
+    ]);
+    expect(bounded.service_verified_tokens).toMatchObject({ entries: 1, capacity: 10_000, hits: 1 });
+    expect(bounded.channel_directory).toMatchObject({ entries: 1, capacity: 5, hits: 1, misses: 1 });
+    expect(bounded.verified_tokens!.entries).toBeGreaterThanOrEqual(1);
   });
 });

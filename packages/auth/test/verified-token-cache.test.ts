@@ -40,6 +40,15 @@ describe('createVerifiedTokenCache', () => {
     expect(cache.get('c', 1)?.tenantId).toBe('c');
   });
 
+  it('reports its entries against the bound past it, with its hits, misses and evictions', () => {
+    const cache = createVerifiedTokenCache({ maxEntries: 3, maxAgeSeconds: 10 });
+    for (let i = 0; i < 5; i++) cache.set(`t${i}`, viewer(`t${i}`), 1e9, 0);
+    expect(cache.get('t4', 1)).toBeDefined();
+    expect(cache.get('t0', 1)).toBeUndefined();
+    expect(cache.get('t3', 20_000)).toBeUndefined(); // past maxAgeSeconds: dropped
+    expect(cache.stats()).toEqual({ entries: 2, capacity: 3, evictions: 3, hits: 1, misses: 2 });
+  });
+
   it('stores nothing with maxEntries 0, or for a token already expired', () => {
     const off = createVerifiedTokenCache({ maxEntries: 0 });
     off.set('a', viewer('a'), 1e9, 0);

@@ -63,4 +63,14 @@ describe('early publishes', () => {
     early.clear();
     expect(await early.took(events[1]!.message.id)).toBe(false);
   });
+
+  it('reports the answers it holds against its bound, and those it forgot for it', async () => {
+    const { bus } = countingBus();
+    const early = createEarlyPublishes(bus, 2);
+    const events = [event(1), event(2), event(3), event(4)];
+    for (const { message, event: e } of events) early.publish(message.id, message.subject, e);
+    expect(early.stats()).toEqual({ entries: 2, capacity: 2, evictions: 2 });
+    await early.took(events[3]!.message.id);
+    expect(early.stats()).toEqual({ entries: 1, capacity: 2, evictions: 2 });
+  });
 });

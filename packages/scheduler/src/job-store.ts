@@ -31,7 +31,9 @@ export class JobStore {
   ensureIndexes(): Promise<void> {
     return this.store.ensureIndexes(this.collection, [
       { name: 'due', fields: { state: 1, dueAt: 1 } },
-      { name: 'tenant_key', fields: { tenant: 1, key: 1 } },
+      // Led by the key, so that `list` reads one booking's few jobs, not every job of its tenant (the embedded
+      // store narrows by an index's first field only: by `tenant` it read them all, once per booking event).
+      { name: 'key', fields: { key: 1 } },
     ]);
   }
 
@@ -44,10 +46,15 @@ export class JobStore {
     return this.jobs.findByIds(keys.map((key) => jobId(tenant, key)));
   }
 
-  /** The tenant's jobs whose key starts with `prefix`, by key. */
+  /**
+   * The tenant's jobs whose key starts with `prefix`, by key. The tenant is matched through the id
+   * (`<tenant>/<key>`, a tenant id has no `/`), not the `tenant` field: the filter's one indexed field is then the
+   * key (its range is what makes the read small).
+   */
   list(tenant: string, prefix: string): Promise<JobRecord[]> {
+    const first = jobId(tenant, prefix);
     return this.jobs.find(
-      { tenant, key: { $gte: prefix, $lt: `${prefix}\uffff` } },
+      { key: { $gte: prefix, $lt: prefixEnd(prefix) }, id: { $gte: first, $lt: prefixEnd(first) } },
       { sort: { key: 1 }, limit: 1000 },
     );
   }
@@ -208,4 +215,13 @@ function newJob(
     createdAt: at,
     updatedAt: at,
   };
+}
+
+/**
+ * The least string above every string that starts with `prefix` (its last character raised by one): an ASCII
+ * bound, which the embedded store can narrow a range by (`\uffff` it cannot); `\uffff` after it when there is no such.
+ */
+function prefixEnd(prefix: string): string {
+  const last = prefix.length > 0 ? prefix.charCodeAt(prefix.length - 1) : 0xffff;
+  return last < 0xffff ? prefix.slice(0, -1) + String.fromCharCode(last + 1) : `${prefix}\uffff`;
 }

@@ -91,7 +91,12 @@ export async function startHost(options: HostOptions): Promise<Host> {
       'Age of the oldest event this process relays that the bus has not yet taken (0 when none)',
       () => relay.oldestPendingAgeSeconds(),
     );
+    options.metrics.bounded('outbox_early_publishes', () => relay.earlyPublishes());
     relay.start();
+  }
+  // The verified tokens (staff, service) and the channel directory's memory: docs/scaling.md.
+  for (const name of Object.keys(deps.verifier.bounded())) {
+    options.metrics.bounded(`auth_${name}`, () => deps.verifier.bounded()[name]!);
   }
   const metricsServer = createMetricsServer(options.metrics);
 

@@ -254,27 +254,26 @@ describe("MongoDB outbox: what this process writes reaches its own relay's claim
   });
 
   it('a lease its insert took long ago is renewed by its claim id and claimed at once', async () => {
+    // Leases of 1.5 s, margins of 200–300 ms either side: the other relay is connected before the clock matters
+    // (a connection on a loaded machine took longer than the 50 ms margin this test once had).
     const store = await connect();
+    const other = await connect();
     try {
       const name = uniqueName('hinted');
       const source = store.outbox([name]);
-      await source.claimPending(10, 300); // a relay with leases of 300 ms
+      await source.claimPending(10, 1500); // a relay with leases of 1.5 s
       await store
         .forTenant(trustedTenantId(uniqueName('t')))
         .collection<{ id: string }>(name)
         .insertOne({ id: 'r1' }, { events: [outboxEvent('s1')] });
-      await new Promise((resolve) => setTimeout(resolve, 100)); // a third of the lease gone before the claim
-      const claimed = await source.claimPending(10, 300, { afterWrites: true });
+      await new Promise((resolve) => setTimeout(resolve, 500)); // a third of the lease gone before the claim
+      const claimed = await source.claimPending(10, 1500, { afterWrites: true });
       expect(claimed.map((pending) => pending.messages.map((m) => m.id))).toEqual([['s1']]);
-      // Renewed from the claim: another relay cannot take it before the new lease runs out.
-      await new Promise((resolve) => setTimeout(resolve, 250));
-      const other = await connect();
-      try {
-        expect(await other.outbox([name]).claimPending(10, 300)).toEqual([]);
-      } finally {
-        await other.close();
-      }
+      // Renewed from the claim: past the insert's lease, another relay still cannot take it.
+      await new Promise((resolve) => setTimeout(resolve, 1200));
+      expect(await other.outbox([name]).claimPending(10, 1500)).toEqual([]);
     } finally {
+      await other.close();
       await store.close();
     }
   });

@@ -3,11 +3,13 @@ import { DuplicateKeyError } from '@coperto/store';
 import type { CambioRecord, PrenotazioneFatti } from './event-facts.js';
 
 const CAMBI = 'rapporti_cambi';
+const TAVOLI = 'rapporti_tavoli';
 const PRENOTAZIONI = 'rapporti_prenotazioni';
 
 /**
- * The status changes kept per table (the newest): the bound of a table's history, and so of what a report can
- * read of it (about four months of a table turned three times a day: docs/reports.md).
+ * The status changes kept per table (the newest; up to a tenth more until the next trim): the bound of a table's
+ * history, and so of what a report can read of it (about four months of a table turned three times a day:
+ * docs/reports.md).
  */
 export const HISTORY_PER_TABLE = 2000;
 
@@ -19,10 +21,18 @@ export async function ensureRapportiIndexes(store: DocumentStore): Promise<void>
   await store.ensureIndexes(PRENOTAZIONI, [{ name: 'starts', fields: { startsAt: 1 } }]);
 }
 
+/** How many changes a table's history holds, and the time up to which it let them go. */
+interface TavoloConteggio {
+  id: string;
+  cambi: number;
+  potatiFino: string | null;
+}
+
 /** rapporti's collections for one tenant: what its consumer writes and its reports read. */
 export class RapportiStore {
   private readonly cambi: TenantCollection<CambioRecord>;
   private readonly prenotazioni: TenantCollection<PrenotazioneFatti>;
+  private readonly tavoli: TenantCollection<TavoloConteggio>;
 
   constructor(
     tenant: TenantStore,
@@ -30,24 +40,45 @@ export class RapportiStore {
   ) {
     this.cambi = tenant.collection(CAMBI);
     this.prenotazioni = tenant.collection(PRENOTAZIONI);
+    this.tavoli = tenant.collection(TAVOLI);
   }
 
   /**
-   * Keeps a status change once (its id is the event's: a repeated event is a duplicate key), then drops what
-   * lies beyond the table's newest `historyPerTable` changes.
+   * Keeps a status change once (its id is the event's: a repeated event is a duplicate key; one older than what
+   * the table's history already let go is not kept again). Each table's changes are counted; past
+   * `historyPerTable` + a tenth, the oldest go, back to `historyPerTable` (one read of the table's changes every
+   * tenth of the bound, not at every event: the consumer keeps up with the relay).
    */
   async addChange(cambio: CambioRecord): Promise<void> {
+    const table = await this.tavoli.findById(cambio.tavoloId);
+    if (table?.potatiFino && cambio.at <= table.potatiFino) return;
     try {
       await this.cambi.insertOne(cambio);
     } catch (error) {
       if (!(error instanceof DuplicateKeyError)) throw error;
       return;
     }
+    const counted = await this.tavoli.findOneAndUpdate(
+      { id: cambio.tavoloId },
+      { $inc: { cambi: 1 }, $setOnInsert: { potatiFino: null } },
+      { upsert: true },
+    );
+    const step = Math.max(1, Math.ceil(this.historyPerTable / 10));
+    if (counted && counted.cambi > this.historyPerTable + step) await this.prune(cambio.tavoloId);
+  }
+
+  private async prune(tavoloId: string): Promise<void> {
     const [beyond] = await this.cambi.find(
-      { tavoloId: cambio.tavoloId },
+      { tavoloId },
       { sort: { at: -1 }, skip: this.historyPerTable, limit: 1 },
     );
-    if (beyond) await this.cambi.deleteMany({ tavoloId: cambio.tavoloId, at: { $lte: beyond.at } });
+    if (!beyond) return;
+    const deleted = await this.cambi.deleteMany({ tavoloId, at: { $lte: beyond.at } });
+    await this.tavoli.findOneAndUpdate({ id: tavoloId }, { $inc: { cambi: -deleted } });
+    await this.tavoli.findOneAndUpdate(
+      { id: tavoloId, $or: [{ potatiFino: null }, { potatiFino: { $lt: beyond.at } }] },
+      { $set: { potatiFino: beyond.at } },
+    );
   }
 
   /** Keeps the booking's latest state: an event older than the one applied (by updatedAt) changes nothing. */

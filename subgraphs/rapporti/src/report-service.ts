@@ -75,7 +75,6 @@ export class ReportService {
     const checks = new InputChecks();
     if (!dal) checks.add('dal', 'must be a date YYYY-MM-DD');
     if (!al) checks.add('al', 'must be a date YYYY-MM-DD');
-    if (dal && al && al < dal) checks.add('al', 'must not be before dal');
     if (dal && al && Date.parse(al) - Date.parse(dal) >= MAX_REPORT_DAYS * DAY)
       checks.add('al', `at most ${MAX_REPORT_DAYS} days after dal`);
     checks.throwIfAny();

@@ -84,8 +84,9 @@ export function tableSeatings(changes: readonly ChangeFact[]): TableSeating[] {
 /**
  * The parties: each table's turn goes to the booking that holds that table and whose window
  * [startsAt − EARLY_ARRIVAL_MINUTES, startsAt + stay) covers the moment it was taken (not cancelled, not a
- * no-show; the nearest start wins; a booking is seated once per table); a turn no booking explains is a party of
- * its own (a walk-in without a booking, its covers the pax).
+ * no-show), the closest pairs first (so a party seated early never takes the booking of the party seated on time
+ * after it); a booking is seated once per table. A turn no booking explains is a party of its own (a walk-in
+ * without a booking, its covers the pax).
  */
 export function partiesOf(seatings: readonly TableSeating[], bookings: readonly BookingFact[]): Party[] {
   const byTable = new Map<string, BookingFact[]>();
@@ -97,11 +98,30 @@ export function partiesOf(seatings: readonly TableSeating[], bookings: readonly 
       byTable.set(tableId, list);
     }
   }
+  const pairs: Array<{ seating: number; booking: BookingFact; distance: number }> = [];
+  seatings.forEach((seating, index) => {
+    for (const booking of byTable.get(seating.tavoloId) ?? []) {
+      const from = booking.startsAt - EARLY_ARRIVAL_MINUTES * MINUTE;
+      const to = booking.startsAt + booking.stayMinutes * MINUTE;
+      if (seating.start < from || seating.start >= to) continue;
+      pairs.push({ seating: index, booking, distance: Math.abs(seating.start - booking.startsAt) });
+    }
+  });
+  pairs.sort(
+    (a, b) => a.distance - b.distance || a.seating - b.seating || a.booking.id.localeCompare(b.booking.id),
+  );
+  const bookingOf = new Map<number, BookingFact>();
   const used = new Set<string>();
+  for (const pair of pairs) {
+    const key = `${pair.booking.id}\n${seatings[pair.seating]!.tavoloId}`;
+    if (bookingOf.has(pair.seating) || used.has(key)) continue;
+    bookingOf.set(pair.seating, pair.booking);
+    used.add(key);
+  }
   const parties = new Map<string, Party>();
   const alone: Party[] = [];
-  for (const seating of seatings) {
-    const booking = nearest(byTable.get(seating.tavoloId) ?? [], seating, used);
+  seatings.forEach((seating, index) => {
+    const booking = bookingOf.get(index);
     if (!booking) {
       alone.push({
         bookingId: null,
@@ -111,9 +131,8 @@ export function partiesOf(seatings: readonly TableSeating[], bookings: readonly 
         end: seating.end,
         seatings: [seating],
       });
-      continue;
+      return;
     }
-    used.add(`${booking.id}\n${seating.tavoloId}`);
     const party = parties.get(booking.id);
     if (!party) {
       parties.set(booking.id, {
@@ -124,30 +143,11 @@ export function partiesOf(seatings: readonly TableSeating[], bookings: readonly 
         end: seating.end,
         seatings: [seating],
       });
-      continue;
+      return;
     }
     party.seatings.push(seating);
     party.start = Math.min(party.start, seating.start);
     party.end = party.end === null || seating.end === null ? null : Math.max(party.end, seating.end);
-  }
+  });
   return [...parties.values(), ...alone].sort((a, b) => a.start - b.start);
-}
-
-function nearest(
-  candidates: readonly BookingFact[],
-  seating: TableSeating,
-  used: ReadonlySet<string>,
-): BookingFact | null {
-  let best: BookingFact | null = null;
-  for (const booking of candidates) {
-    if (used.has(`${booking.id}\n${seating.tavoloId}`)) continue;
-    const from = booking.startsAt - EARLY_ARRIVAL_MINUTES * MINUTE;
-    const to = booking.startsAt + booking.stayMinutes * MINUTE;
-    if (seating.start < from || seating.start >= to) continue;
-    const distance = Math.abs(seating.start - booking.startsAt);
-    const bestDistance = best ? Math.abs(seating.start - best.startsAt) : Infinity;
-    if (distance < bestDistance || (distance === bestDistance && best && booking.id < best.id))
-      best = booking;
-  }
-  return best;
 }

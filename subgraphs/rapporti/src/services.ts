@@ -15,8 +15,8 @@ export interface Service {
   endMs: number;
 }
 
-/** The most local dates one report covers (a quarter). */
-export const MAX_REPORT_DAYS = 92;
+/** The most local dates one report covers (a year; a range ending before it starts has no service). */
+export const MAX_REPORT_DAYS = 366;
 
 const wallMs = (date: string, clock: string): number => {
   const [y, m, d] = date.split('-').map(Number) as [number, number, number];

@@ -141,6 +141,26 @@ describe('webhooks on MongoDB and NATS', () => {
     expect(body).toMatchObject({ id: ids[0], type: 'bookings.created', data: { id: 'b1', covers: 2 } });
   });
 
+  it('an endpoint that answers again gets what it missed at once, not at each delivery’s next try', async () => {
+    await receiver.setMode('down');
+    const made = await create({ url: receiver.url });
+    const ids: string[] = [];
+    for (let i = 0; i < 4; i++) ids.push(await publish('bookings.created'));
+    await vi.waitFor(async () => {
+      const log = await deliveries(made.id);
+      expect(log).toHaveLength(4);
+      for (const d of log) expect(d.tentativi.length).toBeGreaterThanOrEqual(1);
+    }, wait);
+    // The service's clock goes back an hour: every next try now lies an hour ahead, so only the recovery can
+    // make them due within this test.
+    clock.offsetMs = -3_600_000;
+    await receiver.setMode('up');
+    // One delivery sent again succeeds; the three others follow without waiting for their hour.
+    const [first] = await deliveries(made.id);
+    await instance.run(RESEND, { id: made.id, c: first!.id }, admin);
+    await vi.waitFor(() => expect(receiver.delivered()).toEqual(new Set(ids)), wait);
+  });
+
   it('after a rotation both secrets sign, each signature verifying with its own secret', async () => {
     const made = await create({ url: receiver.url });
     const { ruotaSegretoWebhook } = await instance.run<{ ruotaSegretoWebhook: WebhookAnswer }>(

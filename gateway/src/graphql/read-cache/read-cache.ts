@@ -1,6 +1,7 @@
 import type { GraphQLSchema } from 'graphql';
 import type { Viewer } from '@coperto/auth';
 import { readScopesKey, type Cache, type TenantCache } from '@coperto/cache';
+import type { BoundedStats } from '@coperto/metrics';
 import { createEncodedAnswers } from '../../rest/encoded-answers.js';
 import { readScopesOf } from './read-scopes-of.js';
 
@@ -15,6 +16,8 @@ export interface GraphQLReadCacheOptions {
   ttlSeconds: number;
   /** The parse bound of the document analysis (GRAPHQL_MAX_TOKENS). */
   maxTokens: number;
+  /** Documents whose analysis is kept; the oldest analysed goes first. Default ANALYSES_KEPT. */
+  maxAnalyses?: number;
 }
 
 /** What a `/graphql` POST asks: its JSON body and the headers its answer depends on. */
@@ -55,6 +58,8 @@ export interface GraphQLReadCache {
   lookup(request: ReadRequest): Promise<ReadLookup | null>;
   /** Stores a miss's answer if it is a complete success (200, `data` only: no errors, no extensions). */
   fill(fill: ReadFill, answered: AnsweredRead): Promise<void>;
+  /** Its memories against their bounds: the documents' analyses, the encoded answers. */
+  bounded(): { graphql_read_analyses: BoundedStats; graphql_encoded_answers: BoundedStats };
 }
 
 /**
@@ -66,20 +71,30 @@ export interface GraphQLReadCache {
  * only if Apollo Server would have answered them alike.
  */
 export function createGraphQLReadCache(options: GraphQLReadCacheOptions): GraphQLReadCache {
+  const maxAnalyses = options.maxAnalyses ?? ANALYSES_KEPT;
   const analyses = new Map<string, readonly string[] | null>();
+  const analysed = { hits: 0, misses: 0, evictions: 0 };
   const encoded = createEncodedAnswers();
   const scopesOf = (query: string, operationName: string | undefined) => {
     const id = `${operationName ?? ''}\n${query}`;
     let scopes = analyses.get(id);
     if (scopes === undefined) {
+      analysed.misses++;
       scopes = readScopesOf(options.schema, query, operationName, options.maxTokens);
-      if (analyses.size >= ANALYSES_KEPT) analyses.delete(analyses.keys().next().value!);
+      if (analyses.size >= maxAnalyses) {
+        analyses.delete(analyses.keys().next().value!);
+        analysed.evictions++;
+      }
       analyses.set(id, scopes);
-    }
+    } else analysed.hits++;
     return scopes;
   };
 
   return {
+    bounded: () => ({
+      graphql_read_analyses: { entries: analyses.size, capacity: maxAnalyses, ...analysed },
+      graphql_encoded_answers: encoded.stats(),
+    }),
     async lookup({ contentType, body, accept, viewer }) {
       if (!isJsonMediaType(contentType)) return null;
       const request = readRequestOf(body);

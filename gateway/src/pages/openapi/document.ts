@@ -106,7 +106,11 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
     [status]: {
       description: success.description,
       headers,
-      content: { 'application/json': { schema: success.schema } },
+      content: {
+        'application/json': { schema: success.schema },
+        // The route's CSV form (`Accept: text/csv`): a header line and one line per row.
+        ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
+      },
       ...(route.docs.links ? { links: linksObject(route.docs.links) } : {}),
     },
   };

@@ -1006,6 +1006,62 @@ export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
 
 export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
 
+export type StoricoTavoloQueryVariables = Exact<{
+  id: string | number;
+  limite?: number | null | undefined;
+}>;
+
+
+export type StoricoTavoloQuery = { tavolo: { id: string, storico: Array<{ id: string, tavoloId: string, tableId: string, at: string, stato: TableStatus, status: TableStatus, statoPrecedente: TableStatus | null, previousStatus: TableStatus | null, orderId: string | null, pax: number | null, totalAmount: number | null }>, history: Array<{ id: string, tavoloId: string, tableId: string, at: string, stato: TableStatus, status: TableStatus, statoPrecedente: TableStatus | null, previousStatus: TableStatus | null, orderId: string | null, pax: number | null, totalAmount: number | null }> } | null };
+
+export type CambioFieldsFragment = { id: string, tavoloId: string, tableId: string, at: string, stato: TableStatus, status: TableStatus, statoPrecedente: TableStatus | null, previousStatus: TableStatus | null, orderId: string | null, pax: number | null, totalAmount: number | null };
+
+export type ReportQueryVariables = Exact<{
+  dal: string;
+  al: string;
+  salaId?: string | number | null | undefined;
+}>;
+
+
+export type ReportQuery = { report: { dal: string, al: string, salaId: string | null, servizi: Array<{ data: string, date: string, inizio: string, start: string, fine: string, end: string, copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }>, services: Array<{ data: string, date: string, inizio: string, start: string, fine: string, end: string, copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }>, perOra: Array<{ ora: string, hour: string, coperti: number, covers: number }>, byHour: Array<{ ora: string, hour: string, coperti: number, covers: number }>, turni: Array<{ coperti: number, covers: number, sedute: number, seatings: number, medianaMinuti: number | null, medianMinutes: number | null, configuratiMinuti: number, configuredMinutes: number }>, turns: Array<{ coperti: number, covers: number, sedute: number, seatings: number, medianaMinuti: number | null, medianMinutes: number | null, configuratiMinuti: number, configuredMinutes: number }>, totali: { copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }, totals: { copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null } } };
+
+export type ServizioFieldsFragment = { data: string, date: string, inizio: string, start: string, fine: string, end: string, copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null };
+
+export type TotaliFieldsFragment = { copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null };
+
+export type CopertiOraFieldsFragment = { ora: string, hour: string, coperti: number, covers: number };
+
+export type TurnoFieldsFragment = { coperti: number, covers: number, sedute: number, seatings: number, medianaMinuti: number | null, medianMinutes: number | null, configuratiMinuti: number, configuredMinutes: number };
+
+export type ReportFieldsFragment = { dal: string, al: string, salaId: string | null, servizi: Array<{ data: string, date: string, inizio: string, start: string, fine: string, end: string, copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }>, services: Array<{ data: string, date: string, inizio: string, start: string, fine: string, end: string, copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }>, perOra: Array<{ ora: string, hour: string, coperti: number, covers: number }>, byHour: Array<{ ora: string, hour: string, coperti: number, covers: number }>, turni: Array<{ coperti: number, covers: number, sedute: number, seatings: number, medianaMinuti: number | null, medianMinutes: number | null, configuratiMinuti: number, configuredMinutes: number }>, turns: Array<{ coperti: number, covers: number, sedute: number, seatings: number, medianaMinuti: number | null, medianMinutes: number | null, configuratiMinuti: number, configuredMinutes: number }>, totali: { copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null }, totals: { copertiPrenotati: number, coversBooked: number, copertiSeduti: number, coversSeated: number, walkIn: number, walkIns: number, noShow: number, noShows: number, tassoNoShow: number | null, noShowRate: number | null, annullamenti: number, cancellations: number, utilizzoPosti: number | null, seatUtilisation: number | null, ricavo: number, revenue: number, ricavoPerPostoOra: number | null, revPash: number | null } };
+
+export type ReportCsvQueryVariables = Exact<{
+  dal: string;
+  al: string;
+  salaId?: string | number | null | undefined;
+}>;
+
+
+export type ReportCsvQuery = { reportCsv: string };
+
+export type TurniSuggeritiQueryVariables = Exact<{
+  dal: string;
+  al: string;
+}>;
+
+
+export type TurniSuggeritiQuery = { turniSuggeriti: Array<{ coperti: number, maxCovers: number, configuratiMinuti: number, configuredMinutes: number, suggeritiMinuti: number, suggestedMinutes: number, sedute: number, seatings: number, datiSufficienti: boolean, enoughData: boolean }> };
+
+export type TurnoSuggeritoFieldsFragment = { coperti: number, maxCovers: number, configuratiMinuti: number, configuredMinutes: number, suggeritiMinuti: number, suggestedMinutes: number, sedute: number, seatings: number, datiSufficienti: boolean, enoughData: boolean };
+
+export type ApplicaTurniSuggeritiMutationVariables = Exact<{
+  dal: string;
+  al: string;
+}>;
+
+
+export type ApplicaTurniSuggeritiMutation = { applicaTurniSuggeriti: Array<{ coperti: number, maxCovers: number, configuratiMinuti: number, configuredMinutes: number, suggeritiMinuti: number, suggestedMinutes: number, sedute: number, seatings: number, datiSufficienti: boolean, enoughData: boolean }> };
+
 
 export interface OperationResults {
   ListTavoli: ListTavoliQuery;
@@ -1086,4 +1142,9 @@ export interface OperationResults {
   LinkGoogle: LinkGoogleMutation;
   GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
   UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
+  StoricoTavolo: StoricoTavoloQuery;
+  Report: ReportQuery;
+  ReportCsv: ReportCsvQuery;
+  TurniSuggeriti: TurniSuggeritiQuery;
+  ApplicaTurniSuggeriti: ApplicaTurniSuggeritiMutation;
 }

@@ -1,5 +1,12 @@
 import type { CloudEvent, EventBus } from '../types.js';
 
+/** What the early publishes hold against their bound (`bounded_state_*{structure="outbox_early_publishes"}`). */
+export interface EarlyPublishesStats {
+  entries: number;
+  capacity: number;
+  evictions: number;
+}
+
 /** Early publishes whose answer no round took yet, at most; past that the oldest are forgotten (published again). */
 const MAX_WAITING = 10_000;
 
@@ -10,6 +17,7 @@ const MAX_WAITING = 10_000;
  */
 export function createEarlyPublishes(bus: EventBus, maxWaiting = MAX_WAITING) {
   const waiting = new Map<string, Promise<boolean>>();
+  let evictions = 0;
   return {
     publish(id: string, subject: string, event: CloudEvent): void {
       if (waiting.has(id)) return;
@@ -23,6 +31,7 @@ export function createEarlyPublishes(bus: EventBus, maxWaiting = MAX_WAITING) {
       for (const oldest of waiting.keys()) {
         if (waiting.size <= maxWaiting) break;
         waiting.delete(oldest);
+        evictions++;
       }
     },
     /** Whether the event was published early and the bus took it (waits for its answer); forgets it either way. */
@@ -35,5 +44,7 @@ export function createEarlyPublishes(bus: EventBus, maxWaiting = MAX_WAITING) {
     clear(): void {
       waiting.clear();
     },
+    /** Answers waiting for their round against the bound, and how many were forgotten for it. */
+    stats: (): EarlyPublishesStats => ({ entries: waiting.size, capacity: maxWaiting, evictions }),
   };
 }

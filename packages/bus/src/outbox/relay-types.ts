@@ -1,5 +1,6 @@
 import type { OutboxSource } from '@coperto/store';
 import type { EventBus } from '../types.js';
+import type { EarlyPublishesStats } from './early-publishes.js';
 
 export interface OutboxRelayOptions {
   source: OutboxSource;
@@ -51,4 +52,6 @@ export interface OutboxRelay {
    * `time`), 0 when none: how far behind the bus the outbox is (metrics: `outbox_oldest_event_age_seconds`).
    */
   oldestPendingAgeSeconds(): number;
+  /** The events its writes published early whose round has not yet taken the answer, against their bound. */
+  earlyPublishes(): EarlyPublishesStats;
 }

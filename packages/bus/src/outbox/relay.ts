@@ -132,6 +132,10 @@ class Relay implements OutboxRelay {
     return this.ages.oldestAgeSeconds(Date.now());
   }
 
+  earlyPublishes() {
+    return this.early.stats();
+  }
+
   /** Moves the state machine; a kick that ends a pause cuts it short (one abort however many kicks follow). */
   private dispatch(event: RelayEvent): void {
     const before = this.state.phase;

@@ -73,8 +73,8 @@ export function checkDisponibilita(args: DisponibilitaArgs, zone: string): Dispo
 
 /** The query of the day search for several party sizes (`disponibilitaPerCoperti`), as sent. */
 export interface DisponibilitaPartiesArgs {
-  data?: string | null;
-  date?: string | null;
+  data?: readonly string[] | null;
+  date?: readonly string[] | null;
   coperti?: readonly number[] | null;
   covers?: readonly number[] | null;
   salaId?: string | null;
@@ -82,7 +82,8 @@ export interface DisponibilitaPartiesArgs {
 }
 
 export interface DisponibilitaPartiesQuery {
-  date: string;
+  /** Distinct, in order. */
+  dates: string[];
   /** Distinct, ascending. */
   covers: number[];
   salaId: string | null;
@@ -90,25 +91,33 @@ export interface DisponibilitaPartiesQuery {
 
 /** Party sizes one search may ask about (Google asks up to 20). */
 export const MAX_PARTIES = 50;
+/** Dates one search may ask about: a month. */
+export const MAX_DATES = 31;
 
 /**
- * Checks the query of the search for several party sizes: a date, 1..MAX_PARTIES party sizes of 1..MAX_COVERS
- * (400 VALIDATION_FAILED naming each bad field, as `checkDisponibilita`).
+ * Checks the query of the search for several dates and party sizes: 1..MAX_DATES local dates, 1..MAX_PARTIES party
+ * sizes of 1..MAX_COVERS (400 VALIDATION_FAILED naming each bad field, as `checkDisponibilita`).
  */
 export function checkDisponibilitaParties(args: DisponibilitaPartiesArgs): DisponibilitaPartiesQuery {
-  const rawDate = preferEnglish(args.date, args.data);
+  const rawDates = preferEnglish(args.date, args.data);
   const covers = preferEnglish(args.covers, args.coperti);
   const salaId = preferEnglish(args.roomId, args.salaId);
   const checks = new InputChecks()
-    .required('date', rawDate)
+    .required('date', rawDates)
     .required('covers', covers)
     .text('roomId', salaId, { min: 1, max: 200 });
-  const date = rawDate == null ? null : parseLocalDate(rawDate);
-  if (rawDate != null && !date) checks.add('date', DATE_RULE);
-  if (covers && (covers.length === 0 || covers.length > MAX_PARTIES)) {
-    checks.add('covers', `must list 1 to ${MAX_PARTIES} party sizes`);
-  }
+  const listOf = (field: string, list: readonly unknown[] | null | undefined, max: number, what: string) => {
+    if (list && (list.length === 0 || list.length > max)) checks.add(field, `must list 1 to ${max} ${what}`);
+  };
+  listOf('date', rawDates, MAX_DATES, 'dates');
+  listOf('covers', covers, MAX_PARTIES, 'party sizes');
+  const dates = (rawDates ?? []).map((d) => parseLocalDate(d));
+  if (dates.some((d) => !d)) checks.add('date', DATE_RULE);
   for (const c of covers ?? []) checks.intInRange('covers', c, 1, MAX_COVERS);
   checks.throwIfAny();
-  return { date: date!, covers: [...new Set(covers)].sort((a, b) => a - b), salaId: salaId?.trim() ?? null };
+  return {
+    dates: [...new Set(dates as string[])].sort(),
+    covers: [...new Set(covers)].sort((a, b) => a - b),
+    salaId: salaId?.trim() ?? null,
+  };
 }

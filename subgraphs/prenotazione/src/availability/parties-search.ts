@@ -9,7 +9,11 @@ export interface PartySize {
   turnMinutes: number;
 }
 
-/** Re-seating for one party size over its fitting places (every room), as `DaySearch.reseat` for that party. */
+/**
+ * Re-seating for one party size over its fitting places (every room), as `DaySearch.reseat` for that party. The plan
+ * depends on the fitting places and the window, not on the party size (planReseat reads no covers: a moved booking's
+ * own covers choose its destination), so parties with the same fitting places and turn time share one search.
+ */
 export type ReseatForParty = (
   covers: number,
   fitting: readonly SeatCandidate[],
@@ -65,17 +69,25 @@ export function searchDayForParties(search: PartiesDaySearch): PartyDay[] {
   const slots = search.slots
     .filter((s) => s.startsAt >= search.notBefore)
     .sort((a, b) => a.startsAt - b.startsAt);
-  const answers = search.parties.map((party) => ({
-    party,
-    turnMs: party.turnMinutes * 60_000,
-    fitting: search.reseat ? seatCandidates(search.tables, search.combinations, party.covers) : [],
-    day: {
-      covers: party.covers,
-      places: places.filter((p) => fits(p, party.covers)).length,
-      times: [] as OfferedTime[],
-    },
-  }));
+  const answers = search.parties.map((party) => {
+    const turnMs = party.turnMinutes * 60_000;
+    const fitting = search.reseat ? seatCandidates(search.tables, search.combinations, party.covers) : [];
+    return {
+      party,
+      turnMs,
+      fitting,
+      /** The fitting places and the turn time: parties with the same key get the same re-seating plan. */
+      reseatKey: `${turnMs}|${fitting.map((c) => `${c.kind}:${c.id}`).join()}`,
+      day: {
+        covers: party.covers,
+        places: places.filter((p) => fits(p, party.covers)).length,
+        times: [] as OfferedTime[],
+      },
+    };
+  });
   const runs = new Float64Array(places.length);
+  /** The slot's re-seating plans by reseatKey. */
+  const plans = new Map<string, ReseatPlan | null>();
   /** Per turn time (ms): each place's gap for the slot's window, NaN when the place is not free for it. */
   const gaps = new Map<number, Float64Array>();
   for (const slot of slots) {
@@ -83,6 +95,7 @@ export function searchDayForParties(search: PartiesDaySearch): PartyDay[] {
     const day = localDay(at);
     places.forEach((p, i) => (runs[i] = free.placeRunFrom(p.candidate.tableIds, at)));
     gaps.clear();
+    plans.clear();
     const gapsFor = (length: number) => {
       let row = gaps.get(length);
       if (!row) {
@@ -104,7 +117,11 @@ export function searchDayForParties(search: PartiesDaySearch): PartyDay[] {
         answer.day.times.push(offered(at, party.turnMinutes, full, false));
         continue;
       }
-      const plan = search.reseat?.(party.covers, answer.fitting, { start: at, end: at + turnMs });
+      let plan = search.reseat && plans.get(answer.reseatKey);
+      if (search.reseat && plan === undefined) {
+        plan = search.reseat(party.covers, answer.fitting, { start: at, end: at + turnMs });
+        plans.set(answer.reseatKey, plan);
+      }
       if (plan && (search.salaId === null || plan.target.salaId === search.salaId)) {
         answer.day.times.push({
           startsAt: at,

@@ -289,8 +289,9 @@ export type Query = {
    */
   disponibilita: DisponibilitaGiorno;
   /**
-   * The whole day for each of several party sizes (1..50 sizes, each 1..1000; distinct, ascending), searched once for
-   * all of them: each answer is what disponibilita gives that party without ora and limite.
+   * Whole days for each of several party sizes, each day searched once for all of them: every date (1..31 local
+   * dates) with every party size (1..50 sizes, each 1..1000), by date then party size ascending; each answer is what
+   * disponibilita gives that party that day without ora and limite. English names win.
    */
   disponibilitaPerCoperti: Array<DisponibilitaGiorno>;
 };
@@ -351,8 +352,8 @@ export type QueryDisponibilitaArgs = {
 
 
 export type QueryDisponibilitaPerCopertiArgs = {
-  data?: InputMaybe<Scalars['String']['input']>;
-  date?: InputMaybe<Scalars['String']['input']>;
+  data?: InputMaybe<Array<Scalars['String']['input']>>;
+  date?: InputMaybe<Array<Scalars['String']['input']>>;
   coperti?: InputMaybe<Array<Scalars['Int']['input']>>;
   covers?: InputMaybe<Array<Scalars['Int']['input']>>;
   salaId?: InputMaybe<Scalars['ID']['input']>;

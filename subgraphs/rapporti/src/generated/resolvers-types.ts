@@ -22,8 +22,8 @@ export type Tavolo = {
   __typename?: 'Tavolo';
   id: Scalars['ID']['output'];
   /**
-   * The table's status changes, newest first: at most `limite` (1..500, default 50) of the last 1,000 rapporti keeps
-   * per table (docs/reports.md). `history` = `storico`.
+   * The table's status changes, newest first: at most `limite` (1..500, default 50) of the newest 2,000 rapporti
+   * keeps per table (docs/reports.md). `history` = `storico`.
    */
   storico: Array<CambioStato>;
   history: Array<CambioStato>;
@@ -197,7 +197,7 @@ export type TurnoSuggerito = {
 
 export type Query = {
   __typename?: 'Query';
-  /** Administrator only. dal..al: local dates (YYYY-MM-DD, at most 92 days); salaId: one room's tables only. */
+  /** Administrator only. dal..al: local dates (YYYY-MM-DD, at most 366 days; al before dal: no service); salaId: one room's tables only. */
   report: Report;
   /** Administrator only. The same report as CSV text, one row per service. */
   reportCsv: Scalars['String']['output'];

@@ -111,15 +111,20 @@ async function recordOnEndpoint(
 ): Promise<void> {
   const now = at.toISOString();
   if (isDelivered(result)) {
-    const stale =
-      endpoint.inErroreDa !== null ||
-      endpoint.ultimaConsegnaAt === null ||
-      at.getTime() - Date.parse(endpoint.ultimaConsegnaAt) >= LAST_DELIVERED_RESOLUTION_MS;
-    if (stale)
-      await tenant.webhooks.findOneAndUpdate(
-        { id: endpoint.id },
+    if (endpoint.inErroreDa !== null) {
+      // Back after failing: the one attempt that clears the error brings the endpoint's waiting deliveries forward.
+      const recovered = await tenant.webhooks.findOneAndUpdate(
+        { id: endpoint.id, inErroreDa: endpoint.inErroreDa },
         { $set: { ultimaConsegnaAt: now, inErroreDa: null } },
       );
+      if (recovered) await bringForward(deps, tenant, endpoint.id, at);
+      return;
+    }
+    if (
+      endpoint.ultimaConsegnaAt === null ||
+      at.getTime() - Date.parse(endpoint.ultimaConsegnaAt) >= LAST_DELIVERED_RESOLUTION_MS
+    )
+      await tenant.webhooks.findOneAndUpdate({ id: endpoint.id }, { $set: { ultimaConsegnaAt: now } });
     return;
   }
   const failing =
@@ -145,6 +150,33 @@ async function recordOnEndpoint(
     { events: [message] },
   );
   if (switched) deps.onEventsWritten();
+}
+
+/** Waiting deliveries read per page when an endpoint comes back. */
+const RECOVERY_PAGE = 200;
+
+/**
+ * Makes every delivery of the endpoint still waiting for a later try due now: an endpoint that answers again gets
+ * what it missed at once, not at each delivery's next try (up to 10 hours away). Each is moved only if unchanged
+ * since read (a resend or an attempt under way keeps its own schedule), then put in the queue for now.
+ */
+async function bringForward(deps: DeliverDeps, tenant: WebhooksStore, webhookId: string, at: Date) {
+  const now = at.toISOString();
+  for (let after = ''; ;) {
+    const page = await tenant.deliveries.find(
+      { webhookId, stato: 'in_attesa', prossimoTentativoAt: { $gt: now }, id: { $gt: after } },
+      { sort: { id: 1 }, limit: RECOVERY_PAGE },
+    );
+    for (const delivery of page) {
+      const moved = await tenant.deliveries.findOneAndUpdate(
+        { id: delivery.id, version: delivery.version },
+        { $set: { prossimoTentativoAt: now }, $inc: { version: 1 } },
+      );
+      if (moved) await deps.queue.enqueue(tenant.tenantId, delivery.id, webhookId, at);
+    }
+    if (page.length < RECOVERY_PAGE) return;
+    after = page.at(-1)!.id;
+  }
 }
 
 async function giveUp(

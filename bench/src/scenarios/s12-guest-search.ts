@@ -1,5 +1,5 @@
 /**
- * 11. Guest search (`GET /api/ospiti?q=`, docs/guests.md) on a tenant with 20,000 guests against one with 2,000,
+ * 12. Guest search (`GET /api/ospiti?q=`, docs/guests.md) on a tenant with 20,000 guests against one with 2,000,
  * in the same embedded process (compiled), same run. The guests are made as in production: bookings uploaded
  * through the batch endpoint, each with its own phone number, linked by ospiti's consumer from their events.
  * Names come from 40 first names × 50 surnames, so a surname is shared by 1 in 50 guests (400 of 20,000) and a
@@ -44,7 +44,7 @@ async function fill(api: Api, count: number) {
   const starts = Array.from({ length: Math.ceil(count / BATCH_ITEMS) }, (_, b) => b * BATCH_ITEMS);
   await mapLimit(starts, BATCHES_IN_FLIGHT, async (start) => {
     const items = Array.from({ length: Math.min(BATCH_ITEMS, count - start) }, (_, k) => ({
-      externalId: `s11-${start + k}`,
+      externalId: `s12-${start + k}`,
       covers: 2,
       bookingDate: `2031-0${1 + ((start + k) % 9)}-${String(1 + ((start + k) % 28)).padStart(2, '0')}T20:00`,
       customerName: nameOf(start + k),
@@ -56,7 +56,7 @@ async function fill(api: Api, count: number) {
         return;
       } catch (error) {
         if (attempt >= UPLOAD_ATTEMPTS || (error as Error).name !== 'TimeoutError') throw error;
-        log(`s11: batch at ${start} timed out, sending it again`);
+        log(`s12: batch at ${start} timed out, sending it again`);
       }
     }
   });
@@ -93,22 +93,22 @@ async function timeKind(api: Api, kind: Kind, size: number): Promise<number[]> {
   return times;
 }
 
-export async function scenario11(ctx: BenchContext): Promise<void> {
-  const scenario = '11 guest search, 20,000 guests against 2,000';
+export async function scenario12(ctx: BenchContext): Promise<void> {
+  const scenario = '12 guest search, 20,000 guests against 2,000';
   const [port, health, metrics] = (await freePorts(3)) as [number, number, number];
-  const proc = spawnService(ctx.config, 'gateway-s11', 'gateway/src/index.ts', {
+  const proc = spawnService(ctx.config, 'gateway-s12', 'gateway/src/index.ts', {
     COPERTO_MODE: 'embedded',
     PORT: String(port),
     HEALTH_PORT: String(health),
     METRICS_PORT: String(metrics),
-    DATA_DIR: join(ctx.config.tmpDir, 'gateway-s11-data'),
+    DATA_DIR: join(ctx.config.tmpDir, 'gateway-s12-data'),
     JWT_SECRET: ctx.jwtSecret,
   });
   try {
     await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));
     const baseUrl = `http://127.0.0.1:${port}`;
-    const small = createApi(baseUrl, await mintToken(ctx.jwtSecret, 'bench-s11-small'));
-    const large = createApi(baseUrl, await mintToken(ctx.jwtSecret, 'bench-s11-large'));
+    const small = createApi(baseUrl, await mintToken(ctx.jwtSecret, 'bench-s12-small'));
+    const large = createApi(baseUrl, await mintToken(ctx.jwtSecret, 'bench-s12-large'));
     const seeding = Date.now();
     await fill(small, SMALL);
     await fill(large, LARGE);
@@ -117,7 +117,7 @@ export async function scenario11(ctx: BenchContext): Promise<void> {
     await linked(large, LARGE);
     const made = (Date.now() - seeding) / 1000;
     log(
-      `s11: ${SMALL + LARGE} bookings uploaded in ${uploaded.toFixed(0)} s, their guests linked after ${made.toFixed(0)} s`,
+      `s12: ${SMALL + LARGE} bookings uploaded in ${uploaded.toFixed(0)} s, their guests linked after ${made.toFixed(0)} s`,
     );
     const sides = [
       { name: 'large', api: large, size: LARGE },
@@ -139,7 +139,7 @@ export async function scenario11(ctx: BenchContext): Promise<void> {
     for (const kind of Object.keys(KINDS) as Kind[]) {
       const ours = median(p99s.get(`large/${kind}`)!);
       const baseline = median(p99s.get(`small/${kind}`)!);
-      log(`s11: ${kind}: p99 ${ms(ours)} at ${LARGE} guests, ${ms(baseline)} at ${SMALL}`);
+      log(`s12: ${kind}: p99 ${ms(ours)} at ${LARGE} guests, ${ms(baseline)} at ${SMALL}`);
       ctx.rows.push(
         row({
           scenario,
@@ -155,7 +155,7 @@ export async function scenario11(ctx: BenchContext): Promise<void> {
       );
     }
     ctx.method.push(
-      `**11.** The embedded process (compiled), two tenants: ${num(SMALL)} and ${num(LARGE)} guests, each made by one booking uploaded through POST /api/prenotazioni/batch with its own phone (+39 347 …) and a name from 40 first names × 50 surnames, linked by ospiti's consumer (waited for). Per round and tenant (alternating which goes first), ${REQUESTS_PER_KIND} sequential GET /api/ospiti?q= of each kind: a surname (1 guest in 50 has it; at most 50 answered), a first and last name (1 in 2,000), the last 7 digits of a phone; p99 per round, median of ${ctx.config.rounds} rounds, after one untimed pass.`,
+      `**12.** The embedded process (compiled), two tenants: ${num(SMALL)} and ${num(LARGE)} guests, each made by one booking uploaded through POST /api/prenotazioni/batch with its own phone (+39 347 …) and a name from 40 first names × 50 surnames, linked by ospiti's consumer (waited for). Per round and tenant (alternating which goes first), ${REQUESTS_PER_KIND} sequential GET /api/ospiti?q= of each kind: a surname (1 guest in 50 has it; at most 50 answered), a first and last name (1 in 2,000), the last 7 digits of a phone; p99 per round, median of ${ctx.config.rounds} rounds, after one untimed pass.`,
     );
   } finally {
     await proc.stop();

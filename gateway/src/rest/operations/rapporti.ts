@@ -1,0 +1,105 @@
+/** Operations behind the report routes and a table's history (the rapporti subgraph). */
+
+const CAMBIO_FIELDS = /* GraphQL */ `
+  fragment CambioFields on CambioStato {
+    id
+    tavoloId
+    tableId
+    at
+    stato
+    status
+    statoPrecedente
+    previousStatus
+    orderId
+    pax
+    totalAmount
+  }
+`;
+
+const TOTALS = `
+    copertiPrenotati
+    coversBooked
+    copertiSeduti
+    coversSeated
+    walkIn
+    walkIns
+    noShow
+    noShows
+    tassoNoShow
+    noShowRate
+    annullamenti
+    cancellations
+    utilizzoPosti
+    seatUtilisation
+    ricavo
+    revenue
+    ricavoPerPostoOra
+    revPash
+`;
+
+const REPORT_FIELDS = /* GraphQL */ `
+  fragment ServizioFields on ServizioReport {
+    data
+    date
+    inizio
+    start
+    fine
+    end
+    ${TOTALS}
+  }
+  fragment TotaliFields on TotaliReport {
+    ${TOTALS}
+  }
+  fragment CopertiOraFields on CopertiOra {
+    ora
+    hour
+    coperti
+    covers
+  }
+  fragment TurnoFields on TurnoReport {
+    coperti
+    covers
+    sedute
+    seatings
+    medianaMinuti
+    medianMinutes
+    configuratiMinuti
+    configuredMinutes
+  }
+  fragment ReportFields on Report {
+    dal
+    al
+    salaId
+    servizi { ...ServizioFields }
+    services { ...ServizioFields }
+    perOra { ...CopertiOraFields }
+    byHour { ...CopertiOraFields }
+    turni { ...TurnoFields }
+    turns { ...TurnoFields }
+    totali { ...TotaliFields }
+    totals { ...TotaliFields }
+  }
+`;
+
+const TURNO_SUGGERITO_FIELDS = /* GraphQL */ `
+  fragment TurnoSuggeritoFields on TurnoSuggerito {
+    coperti
+    maxCovers
+    configuratiMinuti
+    configuredMinutes
+    suggeritiMinuti
+    suggestedMinutes
+    sedute
+    seatings
+    datiSufficienti
+    enoughData
+  }
+`;
+
+export const rapportiOperations = {
+  StoricoTavolo: `query StoricoTavolo($id: ID!, $limite: Int) { tavolo(id: $id) { id storico(limite: $limite) { ...CambioFields } history(limite: $limite) { ...CambioFields } } } ${CAMBIO_FIELDS}`,
+  Report: `query Report($dal: String!, $al: String!, $salaId: ID) { report(dal: $dal, al: $al, salaId: $salaId) { ...ReportFields } } ${REPORT_FIELDS}`,
+  ReportCsv: `query ReportCsv($dal: String!, $al: String!, $salaId: ID) { reportCsv(dal: $dal, al: $al, salaId: $salaId) }`,
+  TurniSuggeriti: `query TurniSuggeriti($dal: String!, $al: String!) { turniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
+  ApplicaTurniSuggeriti: `mutation ApplicaTurniSuggeriti($dal: String!, $al: String!) { applicaTurniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
+} as const;
