@@ -114,6 +114,19 @@ export class InUseError extends AppError {
   }
 }
 
+/**
+ * A write that lost the compare-and-set to other writers of the same record every time it tried (a hot table or
+ * booking written by many devices at once): nothing was changed, and the request may be sent again as it is.
+ */
+export class WriteConflictError extends AppError {
+  constructor(type: string, id: string) {
+    super('WRITE_CONFLICT', `${type} ${id} kept changing while this write was made; nothing changed, retry`, {
+      type,
+      id,
+    });
+  }
+}
+
 export class PayloadTooLargeError extends AppError {
   constructor(limit: string) {
     super('PAYLOAD_TOO_LARGE', `Payload over the limit of ${limit}`, { limit });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { requireAdmin, type Viewer } from '@coperto/auth';
-import { DuplicateError, NotFoundError } from '@coperto/errors';
+import { DuplicateError, NotFoundError, WriteConflictError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH, nameKeyOf, type CategoryRecord } from './category-record.js';
@@ -59,7 +59,7 @@ export class CategoryService {
       const saved = await this.withDuplicateCheck(name, () => this.deps.store.replace(current.version, next));
       if (saved) return saved;
     }
-    throw new Error(`ProductionCategory ${id} kept changing during the update`);
+    throw new WriteConflictError('ProductionCategory', id);
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {

@@ -1,4 +1,5 @@
 import { requireAdmin, type Viewer } from '@coperto/auth';
+import { WriteConflictError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import type { SlotConfigInput } from './generated/resolvers-types.js';
@@ -65,7 +66,7 @@ export class SlotConfigService {
         : await this.insertFirst(next);
       if (saved) return slotConfigOf(saved);
     }
-    throw new Error('The slot settings kept changing during the update');
+    throw new WriteConflictError('SlotConfig', 'config');
   }
 
   /** The first save; null when a concurrent first save won (the caller retries on top of it). */

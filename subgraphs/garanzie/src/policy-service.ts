@@ -1,5 +1,5 @@
 import { requireAdmin, type Viewer } from '@coperto/auth';
-import { AppError } from '@coperto/errors';
+import { AppError, WriteConflictError } from '@coperto/errors';
 import type { GaranzieStore } from './garanzie-store.js';
 import type { PoliticaGaranzieInput } from './generated/resolvers-types.js';
 import { checkAccountId, defaultPolicy, policyFromInput, type PoliticaRecord } from './policy.js';
@@ -53,7 +53,7 @@ export class PolicyService {
       const saved = await this.deps.store.savePolicy(current.version, next);
       if (saved) return this.view(saved);
     }
-    throw new Error('The guarantee policy kept changing during the update');
+    throw new WriteConflictError('PoliticaGaranzie', 'politica');
   }
 
   private view(record: PoliticaRecord): PolicyView {

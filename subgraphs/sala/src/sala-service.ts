@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { DuplicateError, InUseError, NotFoundError } from '@coperto/errors';
+import { DuplicateError, InUseError, NotFoundError, WriteConflictError } from '@coperto/errors';
 import { DuplicateKeyError } from '@coperto/store';
 import { InputChecks } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
@@ -70,7 +70,7 @@ export class SalaService {
         return saved;
       }
     }
-    throw new Error(`Sala ${id} kept changing during the update`);
+    throw new WriteConflictError('Sala', id);
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {

@@ -17,8 +17,9 @@ export function routeErrors(
     'INTERNAL',
     'UNAVAILABLE',
   ];
-  // Any request with a body is read (and refused) the same way, whether the route documents a body or not.
-  if (route.method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE');
+  // Any request with a body is read (and refused) the same way, whether the route documents a body or not; any
+  // write may lose every compare-and-set to other writers of its record (WRITE_CONFLICT, retryable).
+  if (route.method !== 'GET') codes.push('PAYLOAD_TOO_LARGE', 'UNSUPPORTED_MEDIA_TYPE', 'WRITE_CONFLICT');
   if (route.path.includes('/:')) codes.push('NOT_FOUND');
   codes.push(...(route.docs.errors ?? []));
   const byStatus = new Map<number, string[]>();

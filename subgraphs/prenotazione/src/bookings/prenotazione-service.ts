@@ -1,5 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { AppError, InvalidTransitionError, NotFoundError, ValidationError } from '@coperto/errors';
+import {
+  AppError,
+  InvalidTransitionError,
+  NotFoundError,
+  ValidationError,
+  WriteConflictError,
+} from '@coperto/errors';
 import { InputChecks, localDateOf, localDayBounds, parseLocalDate, preferEnglish } from '@coperto/domain';
 import type { BookingEvent } from '../events.js';
 import type {
@@ -195,7 +201,7 @@ export class PrenotazioneService {
       }
       return saved;
     }
-    throw new Error(`Prenotazione ${id} kept changing during the update`);
+    throw new WriteConflictError('Prenotazione', id);
   }
 
   /**

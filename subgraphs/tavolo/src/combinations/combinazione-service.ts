@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { requireAdmin, type Viewer } from '@coperto/auth';
 import { InputChecks } from '@coperto/domain';
-import { NotFoundError } from '@coperto/errors';
+import { NotFoundError, WriteConflictError } from '@coperto/errors';
 import { COMBINAZIONE_COVERS, COMBINAZIONE_TABLES, type CombinazioneRecord } from './combinazione-record.js';
 import {
   checkCombinazioneInput,
@@ -81,7 +81,7 @@ export class CombinazioneService {
       });
       if (saved) return saved;
     }
-    throw new Error(`Combinazione ${id} kept changing during the update`);
+    throw new WriteConflictError('Combinazione', id);
   }
 
   async delete(id: string): Promise<{ id: string; deleted: boolean }> {
@@ -108,7 +108,7 @@ export class CombinazioneService {
       if (await this.deps.store.update(current.id, current.version, changes)) return;
       current = await this.deps.store.findById(current.id);
     }
-    if (current) throw new Error(`Combinazione ${current.id} kept changing while a table was removed`);
+    if (current) throw new WriteConflictError('Combinazione', current.id);
   }
 
   private async afterRemoval(combination: CombinazioneRecord, tableId: string): Promise<CombinazioneChanges> {

@@ -1,7 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { requireAdmin, type Viewer } from '@coperto/auth';
 import { buildEvent } from '@coperto/bus';
-import { InUseError, LockConflictError, LockNotOwnedError, NotFoundError } from '@coperto/errors';
+import {
+  InUseError,
+  LockConflictError,
+  LockNotOwnedError,
+  NotFoundError,
+  WriteConflictError,
+} from '@coperto/errors';
 import { InputChecks, preferEnglish } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import {
@@ -265,7 +271,7 @@ export class TavoloService {
         return withActiveLock(saved, now);
       }
     }
-    throw new Error(`Tavolo ${id} kept changing during the update`);
+    throw new WriteConflictError('Tavolo', id);
   }
 
   private requireSala(salaId: string): Promise<RoomSize> {
