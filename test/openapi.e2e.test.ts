@@ -61,9 +61,10 @@ describe.each(MODES)('OpenAPI document and reference (%s mode)', (mode) => {
     expect(body.posizione.type).toEqual(['string', 'null']);
     expect(body.capacita.description).toMatch(/`seats` wins/);
     const lock = doc.paths['/api/tavoli/{id}/lock'].post;
+    // The route's own conflict, and WRITE_CONFLICT, which any write may answer (docs/api.md).
     expect(
       lock.responses['409'].content['application/json'].schema.properties.error.properties.code.enum,
-    ).toEqual(['LOCK_CONFLICT']);
+    ).toEqual(['WRITE_CONFLICT', 'LOCK_CONFLICT']);
     expect(lock.responses['401']).toBeDefined();
     // A created table is never null, nor its id or status (GraphQL's non-null types).
     expect(create.responses['201'].content['application/json'].schema).toEqual({
