@@ -25,6 +25,7 @@ const totals = (over: Record<string, unknown>) => ({
   coversSeated: 0,
   walkIns: 0,
   noShows: 0,
+  bookingsDue: 0,
   noShowRate: null,
   cancellations: 0,
   seatUtilisation: 0,
@@ -43,7 +44,7 @@ const REPORT = {
       date: '2030-06-14',
       start: '19:00',
       end: '23:00',
-      ...totals({ coversBooked: 40, noShowRate: 0.1, revPash: 12.345 }),
+      ...totals({ coversBooked: 40, noShows: 1, bookingsDue: 10, noShowRate: 0.1, revPash: 12.345 }),
     },
     {
       date: '2030-06-17',
@@ -55,7 +56,7 @@ const REPORT = {
       date: '2030-06-21',
       start: '19:00',
       end: '23:00',
-      ...totals({ coversBooked: 10, noShowRate: 0.5, revPash: 3 }),
+      ...totals({ coversBooked: 10, noShows: 2, bookingsDue: 4, noShowRate: 0.5, revPash: 3 }),
     },
   ],
   byHour: [
@@ -93,8 +94,9 @@ describe('report series', () => {
   it('pools the no-show rate of each weekday’s services, weighted by covers booked; none is null', () => {
     const { labels, rates, services } = model.noShowByWeekday(REPORT);
     expect(labels).toEqual(['Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat', 'Sun']);
-    // Fridays: (0.1 × 40 + 0.5 × 10) / 50 = 18 %; the Monday had nothing booked (rate null): no figure.
-    expect(rates).toEqual([null, null, null, null, 18, null, null]);
+    // Fridays pooled: (1 + 2) no-shows over (10 + 4) bookings due = 21.4 % (not the mean of 10 % and 50 %);
+    // the Monday had nothing due: no figure.
+    expect(rates).toEqual([null, null, null, null, 21.4, null, null]);
     expect(services).toEqual([0, 0, 0, 0, 2, 0, 0]);
   });
 
@@ -140,6 +142,8 @@ describe('report series', () => {
           inizio: '19:00',
           fine: '23:00',
           copertiPrenotati: 20,
+          noShow: 2,
+          prenotazioniDovute: 8,
           tassoNoShow: 0.25,
           ricavoPerPostoOra: 4,
         },

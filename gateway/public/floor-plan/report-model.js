@@ -21,25 +21,24 @@ export function coversByHour(report) {
 }
 
 /**
- * No-show rate by weekday, in percent: each weekday's services pooled, every service's rate weighted by the
- * covers it had booked (so a quiet Monday lunch does not weigh like a full Saturday). `null` for a weekday
- * without a service that has a rate. `services` counts the services behind each figure.
+ * No-show rate by weekday, in percent: each weekday's services pooled exactly, the no-shows of its services over the
+ * bookings that were due in them (`bookingsDue`, the rate's own denominator; docs/reports.md). `null` for a weekday
+ * without a service where a booking was due. `services` counts the services behind each figure.
  */
 export function noShowByWeekday(report) {
-  const weighted = WEEKDAYS.map(() => ({ sum: 0, weight: 0, services: 0 }));
+  const pooled = WEEKDAYS.map(() => ({ noShows: 0, due: 0, services: 0 }));
   for (const row of pick(report, 'services', 'servizi') ?? []) {
-    const rate = pick(row, 'noShowRate', 'tassoNoShow');
-    const booked = pick(row, 'coversBooked', 'copertiPrenotati') ?? 0;
-    if (rate === null || rate === undefined || booked <= 0) continue;
-    const day = weighted[weekdayIndex(pick(row, 'date', 'data'))];
-    day.sum += rate * booked;
-    day.weight += booked;
+    const due = pick(row, 'bookingsDue', 'prenotazioniDovute') ?? 0;
+    if (due <= 0) continue;
+    const day = pooled[weekdayIndex(pick(row, 'date', 'data'))];
+    day.noShows += pick(row, 'noShows', 'noShow') ?? 0;
+    day.due += due;
     day.services += 1;
   }
   return {
     labels: WEEKDAYS,
-    rates: weighted.map((d) => (d.weight ? round((100 * d.sum) / d.weight, 1) : null)),
-    services: weighted.map((d) => d.services),
+    rates: pooled.map((d) => (d.due ? round((100 * d.noShows) / d.due, 1) : null)),
+    services: pooled.map((d) => d.services),
   };
 }
 
