@@ -30,6 +30,7 @@ import { scenario10 } from './scenarios/s10-google.js';
 import { scenario11 } from './scenarios/s11-reports.js';
 import { scenario12, TENANTS_HEADING } from './scenarios/s12-tenants.js';
 import { scenario13 } from './scenarios/s13-guest-search.js';
+import { scenario14 } from './scenarios/s14-rush.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -103,6 +104,7 @@ try {
   await attempt(11, '11 reports', () => scenario11(ctx));
   await attempt(12, '12 many tenants', () => scenario12(ctx));
   await attempt(13, '13 guest search', () => scenario13(ctx));
+  await attempt(14, '14 Friday rush', () => scenario14(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');
