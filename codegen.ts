@@ -6,7 +6,7 @@ import type { CodegenConfig } from '@graphql-codegen/cli';
 import { operations as restOperations } from './gateway/src/rest/operations.js';
 import * as operationMap from './scripts/codegen-operation-map.js';
 import * as sdlExcerpt from './scripts/codegen-sdl-excerpt.js';
-import { allSubgraphCalls } from './scripts/codegen-subgraph-calls.js';
+import { allSubgraphCalls, DATE_SCALAR_TYPES } from './scripts/codegen-subgraph-calls.js';
 
 type Generates = CodegenConfig['generates'];
 
@@ -36,7 +36,7 @@ function subgraphResolverTypes(
         mappers,
         // Record types are imported as <Name>Model, so a record may share its GraphQL type's name.
         mapperTypeSuffix: 'Model',
-        scalars: { _FieldSet: 'unknown', ...scalars },
+        scalars: { _FieldSet: 'unknown', ...DATE_SCALAR_TYPES, ...scalars },
         strictScalars: true,
       },
     },
@@ -128,6 +128,7 @@ const config: CodegenConfig = {
         },
         mapperTypeSuffix: 'Model',
         strictScalars: true,
+        scalars: DATE_SCALAR_TYPES,
       },
     },
     // The REST facade's operations, validated against the supergraph's public API schema (an operation that no
@@ -149,7 +150,7 @@ const config: CodegenConfig = {
         useTypeImports: true,
         enumType: 'string-literal',
         strictScalars: true,
-        scalars: { JSON: 'unknown' },
+        scalars: { ...DATE_SCALAR_TYPES, JSON: 'unknown' },
         skipTypename: true,
       },
     },

@@ -7,9 +7,15 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { buildSubgraphSchema } from '@apollo/subgraph';
 import type { CodegenConfig } from '@graphql-codegen/cli';
+import { DATE_SCALARS } from '@coperto/domain';
 import { isScalarType, parse, printSchema, type GraphQLSchema } from 'graphql';
 
 type Generates = CodegenConfig['generates'];
+
+/** The date scalars (@coperto/domain's date-scalars.ts) travel as ISO 8601 text both ways: `string` in TypeScript. */
+export const DATE_SCALAR_TYPES: Record<string, string> = Object.fromEntries(
+  Object.keys(DATE_SCALARS).map((name) => [name, 'string']),
+);
 
 /**
  * The schema a subgraph's executor serves: its schema.graphql built as a federation subgraph, so the
@@ -26,7 +32,11 @@ export function servedSubgraphSchema(schemaFile: string): GraphQLSchema {
  * scalar must be named here): federation's own (the arguments of its directives) are never selected or sent.
  */
 export function scalarTypes(schema: GraphQLSchema): Record<string, string> {
-  const known: Record<string, string> = { JSON: 'unknown', _Any: 'Record<string, unknown>' };
+  const known: Record<string, string> = {
+    ...DATE_SCALAR_TYPES,
+    JSON: 'unknown',
+    _Any: 'Record<string, unknown>',
+  };
   const federation = Object.values(schema.getTypeMap())
     .filter((type) => isScalarType(type) && /^(link|federation)__/.test(type.name))
     .map((type) => [type.name, 'unknown'] as const);

@@ -181,7 +181,7 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
     await table(2);
     const res = await stack.graphql(
       token,
-      `query($date: String) { disponibilita(date: $date, covers: 2, time: "21:00", limit: 3) { date covers times { time shortened durationMinutes } } }`,
+      `query($date: LocalDate) { disponibilita(date: $date, covers: 2, time: "21:00", limit: 3) { date covers times { time shortened durationMinutes } } }`,
       { date: date() },
     );
     expect(res.body).toMatchObject({

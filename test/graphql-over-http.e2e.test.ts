@@ -110,6 +110,58 @@ describe.each(MODES)('GraphQL over HTTP (%s mode)', (mode) => {
     }
   });
 
+  it('refuses a malformed date in a literal or a variable at validation, before any resolver runs', async () => {
+    const own = await mintToken({ tenantId: newTenantId() });
+    const post = async (query: string, variables?: Record<string, unknown>) => {
+      const res = await fetch(`${stack.baseUrl}/graphql`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', authorization: bearer(own) },
+        body: JSON.stringify({ query, ...(variables ? { variables } : {}) }),
+      });
+      const body = (await res.json()) as {
+        data?: unknown;
+        errors?: { message: string; extensions?: { code?: string; details?: unknown } }[];
+      };
+      return { status: res.status, body };
+    };
+    // Mutations run in order: the table would be created before the booking's date were read by a resolver.
+    const literal = await post(
+      'mutation { t: createTavolo(input: { name: "T1", seats: 2 }) { id } p: createPrenotazione(input: { covers: 2, customerName: "Rossi", dataOra: "2026-02-30T20:00" }) { id } }',
+    );
+    expect(literal.status).toBe(400);
+    expect(literal.body.data).toBeUndefined();
+    expect(literal.body.errors).toEqual([
+      {
+        message:
+          'Expected value of type "LocalDateTime", found "2026-02-30T20:00"; LocalDateTime cannot represent "2026-02-30T20:00": expected an ISO 8601 date-time YYYY-MM-DDTHH:MM[:SS]',
+        extensions: { code: 'VALIDATION_FAILED', requestId: expect.any(String) },
+      },
+    ]);
+    const variable = await post(
+      'mutation ($at: LocalDateTime) { t: createTavolo(input: { name: "T2", seats: 2 }) { id } p: createPrenotazione(input: { covers: 2, customerName: "Rossi", dataOra: $at }) { id } }',
+      { at: 'tomorrow at eight' },
+    );
+    expect(variable.status).toBe(400);
+    expect(variable.body.data).toBeUndefined();
+    expect(variable.body.errors?.map((e) => e.extensions)).toEqual([
+      {
+        code: 'VALIDATION_FAILED',
+        requestId: expect.any(String),
+        details: {
+          fields: [
+            {
+              field: 'at',
+              message:
+                'LocalDateTime cannot represent "tomorrow at eight": expected an ISO 8601 date-time YYYY-MM-DDTHH:MM[:SS]',
+            },
+          ],
+        },
+      },
+    ]);
+    // Neither request ran a resolver: the tenant has no table.
+    expect((await post('{ tavoli { id } }')).body).toEqual({ data: { tavoli: [] } });
+  });
+
   describe.runIf(mode === 'distributed')('the subgraph ports', () => {
     it("the tavolo port passes graphql-http's server audits", async () => {
       const results = await audit(subgraphUrl('tavolo'), { authorization: bearer(token) });

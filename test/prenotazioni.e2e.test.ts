@@ -554,7 +554,9 @@ describe.each(MODES)('bookings (%s mode)', (mode) => {
       expect(autumnLate.startsAt).toBe('2027-10-31T22:45:00.000Z');
       const day = async (data: string) =>
         (
-          await stack.graphql(own, `query($d: String!) { prenotazioniGiorno(data: $d) { id } }`, { d: data })
+          await stack.graphql(own, `query($d: LocalDate!) { prenotazioniGiorno(data: $d) { id } }`, {
+            d: data,
+          })
         ).body.data.prenotazioniGiorno.map((p: { id: string }) => p.id);
       expect((await day('2027-03-28')).sort()).toEqual([early.id, late.id].sort());
       expect((await day('2027-10-31')).sort()).toEqual([autumnEarly.id, autumnLate.id].sort());

@@ -144,7 +144,7 @@ describe.each(MODES)('reports (%s mode)', (mode) => {
 
     const graphql = await stack.graphql(
       admin,
-      'query($dal: String!, $al: String!) { report(dal: $dal, al: $al) { totals { coversSeated revenue } } }',
+      'query($dal: LocalDate!, $al: LocalDate!) { report(dal: $dal, al: $al) { totals { coversSeated revenue } } }',
       { dal: yesterday, al: today },
     );
     expect(graphql.body.data.report.totals).toEqual({ coversSeated: 4, revenue: 80 });

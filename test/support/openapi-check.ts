@@ -18,7 +18,16 @@ type Doc = {
 
 let doc: Doc | undefined;
 let templates: { template: string; pattern: RegExp }[] = [];
-const ajv = new Ajv2020({ strict: false, allErrors: true });
+/**
+ * The document's formats, checked here as RFC 3339 says (the GraphQL `LocalDate` and `DateTime` answers): a
+ * `date` is `YYYY-MM-DD`, a `date-time` has seconds and `Z` or an offset.
+ */
+const FORMATS = {
+  date: /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])$/,
+  'date-time':
+    /^\d{4}-(?:0[1-9]|1[0-2])-(?:0[1-9]|[12]\d|3[01])T(?:[01]\d|2[0-3]):[0-5]\d:[0-5]\d(?:\.\d+)?(?:Z|[+-](?:[01]\d|2[0-3]):[0-5]\d)$/i,
+};
+const ajv = new Ajv2020({ strict: false, allErrors: true, formats: FORMATS });
 const compiled = new Map<string, ValidateFunction>();
 
 function load(): Doc {

@@ -24,7 +24,7 @@ const OPERATIONS = {
   }`,
   GoogleCapienza: `query GoogleCapienza { tavoli { seats } combinazioni { maxCovers } }`,
   GoogleIntegrazione: `query GoogleIntegrazione { integrazioneGoogle { merchantId channelId } }`,
-  GoogleDisponibilita: `query GoogleDisponibilita($dates: [String!]!, $covers: [Int!]!) {
+  GoogleDisponibilita: `query GoogleDisponibilita($dates: [LocalDate!]!, $covers: [Int!]!) {
     disponibilitaPerCoperti(date: $dates, covers: $covers) {
       date covers spotsTotal times { bookingDate durationMinutes spotsOpen }
     }

@@ -9,6 +9,7 @@ import { GraphQLError, type DocumentNode } from 'graphql';
 import type { ServiceTokenIssuer, TokenVerifier } from '@coperto/auth';
 import type { EventBus } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
+import { withDateScalars } from '@coperto/domain';
 import {
   AppError,
   formatGraphQLError,
@@ -189,6 +190,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     ],
   });
   await apollo.start();
+  // The supergraph's date scalars (LocalDate, LocalDateTime, LocalTime, DateTime) pass anything through until given
+  // their parsing: with it a malformed date is refused while the request is validated, before it is planned.
+  if (gateway.schema) withDateScalars(gateway.schema);
 
   const createContext = async (request: FastifyRequest): Promise<GatewayContext> => {
     const authorization = request.headers.authorization;

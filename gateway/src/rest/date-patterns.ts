@@ -21,3 +21,5 @@ export const LOCAL_DATE_PATTERN = `^${DATE}$`;
 export const LOCAL_DATE_TIME_PATTERN = `^${DATE}[Tt ]${TIME}${OFFSET}?$`;
 /** An ISO 8601 instant (sync's `modifiedSince`, read by `new Date`): a date-time with `Z` or a `±HH:MM` offset. */
 export const TIMESTAMP_PATTERN = `^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,3})?)?(?:Z|[+-](?:0\\d|1[0-7]):[0-5]\\d)$`;
+/** A wall-clock time `HH:MM`, and `24:00` (the end of a day): the GraphQL `LocalTime`. */
+export const LOCAL_TIME_PATTERN = '^(?:(?:[01]\\d|2[0-3]):[0-5]\\d|24:00)$';

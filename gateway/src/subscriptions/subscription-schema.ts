@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { makeExecutableSchema } from '@graphql-tools/schema';
 import type { GraphQLSchema } from 'graphql';
+import { withDateScalars } from '@coperto/domain';
 import { createSubscriptionResolvers, type SubscriptionResolverDeps } from './resolvers.js';
 
 /** The SDL of the subscription schema (schema.graphql next to this file). */
@@ -8,8 +9,10 @@ export const SUBSCRIPTION_SCHEMA_FILE = new URL('./schema.graphql', import.meta.
 
 /** Builds the gateway's executable subscription schema over the event bus. */
 export function createSubscriptionSchema(deps: SubscriptionResolverDeps): GraphQLSchema {
-  return makeExecutableSchema({
-    typeDefs: readFileSync(SUBSCRIPTION_SCHEMA_FILE, 'utf8'),
-    resolvers: createSubscriptionResolvers(deps),
-  });
+  return withDateScalars(
+    makeExecutableSchema({
+      typeDefs: readFileSync(SUBSCRIPTION_SCHEMA_FILE, 'utf8'),
+      resolvers: createSubscriptionResolvers(deps),
+    }),
+  );
 }

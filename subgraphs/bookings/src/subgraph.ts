@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createBookingsContext, type BookingsContext, type BookingsDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -14,7 +15,7 @@ const resolvers: Resolvers = { JSON: JSONScalar, Query, Mutation, BatchUpload, B
 
 /** The bookings subgraph (legacy batch upload), ready to be served in-process or over HTTP. */
 export function createBookingsSubgraph(deps: BookingsDeps): Subgraph<BookingsContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   return {
     name: 'bookings',
     typeDefs,

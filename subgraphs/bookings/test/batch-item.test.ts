@@ -36,8 +36,21 @@ describe('prepareItem', () => {
     expect(prepareItem({ ...valid, tableIds: 't1' })).toMatchObject({ ok: true });
   });
 
-  it('leaves the rules (required fields, ranges, dates) to prenotazione', () => {
-    expect(prepareItem({ covers: 0, bookingDate: 'not a date' })).toMatchObject({ ok: true });
+  it('leaves the rules (required fields, ranges) to prenotazione', () => {
+    expect(prepareItem({ covers: 0, bookingDate: '2026-06-01T20:00' })).toMatchObject({ ok: true });
+  });
+
+  it("refuses a malformed date by prenotazione's date scalar, naming the field", () => {
+    expect(prepareItem({ ...valid, bookingDate: '2026-02-30T20:00' })).toEqual({
+      ok: false,
+      issues: [
+        {
+          field: 'bookingDate',
+          message:
+            'LocalDateTime cannot represent "2026-02-30T20:00": expected an ISO 8601 date-time YYYY-MM-DDTHH:MM[:SS]',
+        },
+      ],
+    });
   });
 
   it.each([

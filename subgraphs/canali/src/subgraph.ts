@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { ensureCanaliIndexes } from './canale-store.js';
 import { createCanaliContext, type CanaliContext, type CanaliDeps } from './context.js';
@@ -25,7 +26,7 @@ const resolvers: Resolvers = {
 export function createCanaliSubgraph(deps: CanaliDeps): Subgraph<CanaliContext> {
   const { serviceTokens } = deps;
   if (!serviceTokens) throw new Error('canali issues channel keys: its deps need serviceTokens');
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   return {
     name: 'canali',
     typeDefs,

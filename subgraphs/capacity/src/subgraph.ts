@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { ensureCategoriesIndexes } from './category-store.js';
 import { createCapacityContext, type CapacityContext, type CapacityDeps } from './context.js';
@@ -15,7 +16,7 @@ const resolvers: Resolvers = { Query, Mutation, SlotConfig, CapacitySlot, Produc
 
 /** The capacity subgraph (slot settings, production categories, slots), ready to be served in-process or over HTTP. */
 export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   return {
     name: 'capacity',
     typeDefs,

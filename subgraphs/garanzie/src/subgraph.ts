@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { bookingEventConsumer } from './booking-events.js';
 import { createGaranzieContext, type GaranzieContext, type GaranzieDeps } from './context.js';
@@ -32,7 +33,7 @@ export function createGaranzieSubgraph(
   deps: GaranzieDeps,
   stripe: StripeSettings,
 ): Subgraph<GaranzieContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const payments = createStripePayments(stripe);
   if (!deps.serviceTokens) throw new Error('garanzie needs the service-token issuer (SERVICE_TOKEN_SECRET)');
   const now = deps.now ?? (() => new Date());

@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createOspitiContext, type OspitiContext, type OspitiDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -29,7 +30,7 @@ const resolvers: Resolvers = {
  * of the booking and waitlist events (started by the hosting process).
  */
 export function createOspitiSubgraph(deps: OspitiDeps): Subgraph<OspitiContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const { serviceTokens } = deps;
   if (!serviceTokens) throw new Error('ospiti needs the service-token issuer (SERVICE_TOKEN_SECRET)');
   const now = deps.now ?? (() => new Date());

@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
 import { ensureOpzioniIndexes } from './options/opzione-store.js';
@@ -25,7 +26,7 @@ const resolvers: Resolvers = {
 
 /** The prenotazione subgraph (bookings, their state flow, sync), ready to be served in-process or over HTTP. */
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const seatingConfig = new SeatingConfigCache(deps.subgraphs, deps.now);
   return {
     name: 'prenotazione',

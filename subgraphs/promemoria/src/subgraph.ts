@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { Scheduler } from '@coperto/scheduler';
 import { loadSchemaFile, type Subgraph, type SubgraphWorker } from '@coperto/server-kit';
 import { createPromemoriaContext, type PromemoriaContext, type PromemoriaDeps } from './context.js';
@@ -39,7 +40,7 @@ export function createPromemoriaSubgraph(
   mail: MailSettings,
   options: PromemoriaOptions = {},
 ): Subgraph<PromemoriaContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const now = deps.now ?? (() => new Date());
   const mailer = createSmtpMailer(mail);
   const scheduler = new Scheduler({

@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createRapportiContext, type RapportiContext, type RapportiDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -25,7 +26,7 @@ export function createRapportiSubgraph(
   deps: RapportiDeps,
   options: RapportiOptions = {},
 ): Subgraph<RapportiContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   return {
     name: 'rapporti',
     typeDefs,

@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createSalaContext, type SalaContext, type SalaDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -13,7 +14,7 @@ export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.
 const resolvers: Resolvers = { Query, Mutation, Sala };
 
 export function createSalaSubgraph(deps: SalaDeps): Subgraph<SalaContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   return {
     name: 'sala',
     typeDefs,

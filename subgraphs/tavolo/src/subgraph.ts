@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createTavoloContext, type TavoloContext, type TavoloDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
@@ -18,7 +19,7 @@ const resolvers: Resolvers = { Query, Mutation, Tavolo, Sala, Combinazione };
 
 /** The tavolo subgraph (tables, locks, availability), ready to be served in-process or over HTTP. */
 export function createTavoloSubgraph(deps: TavoloDeps): Subgraph<TavoloContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const shared = {
     turnTimes: new TenantTurnTimes(deps.subgraphs, deps.now),
     tableDirectories: new TenantTableDirectories(),

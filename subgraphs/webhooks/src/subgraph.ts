@@ -1,4 +1,5 @@
 import { buildSubgraphSchema } from '@apollo/subgraph';
+import { withDateScalars } from '@coperto/domain';
 import {
   createLogger,
   loadSchemaFile,
@@ -38,7 +39,7 @@ export function createWebhooksSubgraph(
   settings: WebhooksSettings,
   tuning: WebhooksTuning = {},
 ): Subgraph<WebhooksContext> {
-  const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const now = deps.now ?? (() => new Date());
   const queue = new DeliveryQueue(deps.store);
   const sender = createSender({

@@ -21,6 +21,7 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
+import { LOCAL_DATE_TIME_PATTERN, LOCAL_TIME_PATTERN } from '../../rest/date-patterns.js';
 import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../../rest/input-constraints.js';
 
 export type { JsonSchema };
@@ -33,6 +34,12 @@ const SCALARS: Record<string, JsonSchema> = {
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   JSON: {},
+  // The date scalars (@coperto/domain's date-scalars.ts) are ISO 8601 text; a route's own pattern
+  // (input-constraints.ts) narrows what it accepts further.
+  LocalDate: { type: 'string', format: 'date' },
+  LocalDateTime: { type: 'string', pattern: LOCAL_DATE_TIME_PATTERN },
+  LocalTime: { type: 'string', pattern: LOCAL_TIME_PATTERN },
+  DateTime: { type: 'string', format: 'date-time' },
 };
 
 function scalarOrEnum(type: GraphQLNamedType): JsonSchema | undefined {

@@ -42,7 +42,7 @@ export const capacityOperations = {
   CreateProductionCategory: `mutation CreateProductionCategory($input: ProductionCategoryInput!) { createProductionCategory(input: $input) { ...ProductionCategoryFields } } ${CATEGORY_FIELDS}`,
   UpdateProductionCategory: `mutation UpdateProductionCategory($id: ID!, $input: ProductionCategoryPatch!) { updateProductionCategory(id: $id, input: $input) { ...ProductionCategoryFields } } ${CATEGORY_FIELDS}`,
   DeleteProductionCategory: `mutation DeleteProductionCategory($id: ID!) { deleteProductionCategory(id: $id) { id deleted } }`,
-  CapacitySlots: `query CapacitySlots($date: String!) {
+  CapacitySlots: `query CapacitySlots($date: LocalDate!) {
     slots(date: $date) {
       start end startsAt endsAt maxCovers coversBooked coversAvailable kitchenCovers coversBookable arrivals coversSeated
     }

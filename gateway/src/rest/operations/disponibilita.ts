@@ -1,7 +1,7 @@
 /** The operation behind GET /api/disponibilita (every bookable time of a day for a party). */
 export const disponibilitaOperations = {
   Disponibilita: `query Disponibilita(
-    $data: String, $date: String, $coperti: Int, $covers: Int, $ora: String, $time: String,
+    $data: LocalDate, $date: LocalDate, $coperti: Int, $covers: Int, $ora: LocalTime, $time: LocalTime,
     $salaId: ID, $roomId: ID, $limite: Int, $limit: Int
   ) {
     disponibilita(

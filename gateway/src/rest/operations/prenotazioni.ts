@@ -72,7 +72,7 @@ export const prenotazioniOperations = {
   AnnullaPrenotazione: `mutation AnnullaPrenotazione($id: ID!, $motivo: String) { annullaPrenotazione(id: $id, motivo: $motivo) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   GestionePrenotazione: `mutation GestionePrenotazione($id: ID!) { gestionePrenotazione(id: $id) { token expiresAt } }`,
   CambiaStatoPrenotazione: `mutation CambiaStatoPrenotazione($id: ID!, $nuovoStato: BookingState!) { cambiaStatoPrenotazione(id: $id, nuovoStato: $nuovoStato) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
-  SyncPrenotazioni: `query SyncPrenotazioni($modifiedSince: String, $dal: String, $al: String, $limit: Int) {
+  SyncPrenotazioni: `query SyncPrenotazioni($modifiedSince: DateTime, $dal: LocalDate, $al: LocalDate, $limit: Int) {
     syncPrenotazioni(modifiedSince: $modifiedSince, dal: $dal, al: $al, limit: $limit) {
       items { ...PrenotazioneFields } serverTime hasMore limit
     }

@@ -100,8 +100,8 @@ const TURNO_SUGGERITO_FIELDS = /* GraphQL */ `
 
 export const rapportiOperations = {
   StoricoTavolo: `query StoricoTavolo($id: ID!, $limite: Int) { tavolo(id: $id) { id storico(limite: $limite) { ...CambioFields } history(limite: $limite) { ...CambioFields } } } ${CAMBIO_FIELDS}`,
-  Report: `query Report($dal: String!, $al: String!, $salaId: ID) { report(dal: $dal, al: $al, salaId: $salaId) { ...ReportFields } } ${REPORT_FIELDS}`,
-  ReportCsv: `query ReportCsv($dal: String!, $al: String!, $salaId: ID) { reportCsv(dal: $dal, al: $al, salaId: $salaId) }`,
-  TurniSuggeriti: `query TurniSuggeriti($dal: String!, $al: String!) { turniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
-  ApplicaTurniSuggeriti: `mutation ApplicaTurniSuggeriti($dal: String!, $al: String!) { applicaTurniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
+  Report: `query Report($dal: LocalDate!, $al: LocalDate!, $salaId: ID) { report(dal: $dal, al: $al, salaId: $salaId) { ...ReportFields } } ${REPORT_FIELDS}`,
+  ReportCsv: `query ReportCsv($dal: LocalDate!, $al: LocalDate!, $salaId: ID) { reportCsv(dal: $dal, al: $al, salaId: $salaId) }`,
+  TurniSuggeriti: `query TurniSuggeriti($dal: LocalDate!, $al: LocalDate!) { turniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
+  ApplicaTurniSuggeriti: `mutation ApplicaTurniSuggeriti($dal: LocalDate!, $al: LocalDate!) { applicaTurniSuggeriti(dal: $dal, al: $al) { ...TurnoSuggeritoFields } } ${TURNO_SUGGERITO_FIELDS}`,
 } as const;

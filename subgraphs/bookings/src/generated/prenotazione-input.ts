@@ -6,8 +6,8 @@ Create input: English or Italian names; when both are sent the English one wins.
 input PrenotazioneInput {
   covers: Int
   numeroPersone: Int
-  bookingDate: String
-  dataOra: String
+  bookingDate: LocalDateTime
+  dataOra: LocalDateTime
   customerName: String
   cliente: String
   customerPhone: String
@@ -36,6 +36,12 @@ input PrenotazioneInput {
   opzioneId: ID
   holdId: ID
 }
+
+"""
+A restaurant-local wall-clock date-time, ISO 8601 without a zone designator (\`2026-12-24T20:00\`, seconds
+optional; answered as \`YYYY-MM-DDTHH:mm:ss\`). In an input, one with \`Z\` or an offset is that instant.
+"""
+scalar LocalDateTime
 
 """The language a booking's guest is written to in."""
 enum Lingua {

@@ -12,6 +12,8 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /** An instant, ISO 8601 with `Z` or an offset (answered in UTC, `2026-12-24T19:00:00.000Z`). */
+  DateTime: { input: string; output: string; }
   /** Any JSON value. Batch items arrive as JSON so that one malformed item cannot fail the whole operation. */
   JSON: { input: unknown; output: unknown; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -33,7 +35,7 @@ export type BatchUpload = {
   duplicates: Scalars['Int']['output'];
   /** One result per item, in the order of the items. */
   results: Array<BatchItemResult>;
-  createdAt: Scalars['String']['output'];
+  createdAt: Scalars['DateTime']['output'];
 };
 
 export type BatchItemStatus =
@@ -173,13 +175,14 @@ export type DirectiveResolverFn<TResult = Record<PropertyKey, never>, TParent = 
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   JSON: ResolverTypeWrapper<Scalars['JSON']['output']>;
   BatchUpload: ResolverTypeWrapper<BatchUploadRecordModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
   Int: ResolverTypeWrapper<Scalars['Int']['output']>;
-  String: ResolverTypeWrapper<Scalars['String']['output']>;
   BatchItemStatus: BatchItemStatus;
   BatchItemResult: ResolverTypeWrapper<BatchItemResultModel>;
+  String: ResolverTypeWrapper<Scalars['String']['output']>;
   BatchItemError: ResolverTypeWrapper<BatchItemError>;
   Prenotazione: ResolverTypeWrapper<Prenotazione>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
@@ -189,18 +192,23 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  DateTime: Scalars['DateTime']['output'];
   JSON: Scalars['JSON']['output'];
   BatchUpload: BatchUploadRecordModel;
   ID: Scalars['ID']['output'];
   Int: Scalars['Int']['output'];
-  String: Scalars['String']['output'];
   BatchItemResult: BatchItemResultModel;
+  String: Scalars['String']['output'];
   BatchItemError: BatchItemError;
   Prenotazione: Prenotazione;
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
   Boolean: Scalars['Boolean']['output'];
 };
+
+export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
+  name: 'DateTime';
+}
 
 export interface JsonScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['JSON'], any> {
   name: 'JSON';
@@ -214,7 +222,7 @@ export type BatchUploadResolvers<ContextType = BookingsContext, ParentType exten
   failed?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   duplicates?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   results?: Resolver<Array<ResolversTypes['BatchItemResult']>, ParentType, ContextType>;
-  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
 };
 
 export type BatchItemResultResolvers<ContextType = BookingsContext, ParentType extends ResolversParentTypes['BatchItemResult'] = ResolversParentTypes['BatchItemResult']> = {
@@ -246,6 +254,7 @@ export type MutationResolvers<ContextType = BookingsContext, ParentType extends 
 };
 
 export type Resolvers<ContextType = BookingsContext> = {
+  DateTime?: GraphQLScalarType;
   JSON?: GraphQLScalarType;
   BatchUpload?: BatchUploadResolvers<ContextType>;
   BatchItemResult?: BatchItemResultResolvers<ContextType>;
