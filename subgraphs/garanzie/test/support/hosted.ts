@@ -52,6 +52,9 @@ export interface Hosted {
   close(): Promise<void>;
 }
 
+/** The publishable key the hosted garanzie hands with a clientSecret. */
+export const PUBLISHABLE_KEY = 'pk_test_coperto';
+
 export async function hostGaranzie(options: { stripe?: boolean } = {}): Promise<Hosted> {
   const database = uniqueName('garanzie');
   const store = await connectMongoStore({ url: serverUrls().mongoUrl, database });
@@ -59,8 +62,8 @@ export async function hostGaranzie(options: { stripe?: boolean } = {}): Promise<
   let relay: OutboxRelay | undefined;
   const stripe =
     options.stripe === false
-      ? { secretKey: null, apiBase: null }
-      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()) };
+      ? { secretKey: null, apiBase: null, publishableKey: null }
+      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()), publishableKey: PUBLISHABLE_KEY };
   const hosted = await hostSubgraphsInProcess({
     factories: {
       tavolo: createTavoloSubgraph,
