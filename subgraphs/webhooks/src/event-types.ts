@@ -11,6 +11,7 @@ export const EVENT_TYPES = [
   'waitlist.seated',
   'waitlist.left',
   'waitlist.cancelled',
+  'waitlist.erased',
   'reminders.due',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];

@@ -54,6 +54,11 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'VoceAttesa',
     summary: 'The entry was cancelled; data is the entry.',
   },
+  'waitlist.erased': {
+    record: 'VoceAttesa',
+    summary:
+      "The guest's name, phone and notes were erased from the entry (the guest's erasure); data is the erased entry: replace any copy kept.",
+  },
   'reminders.due': {
     record: 'PromemoriaDovuto',
     summary:

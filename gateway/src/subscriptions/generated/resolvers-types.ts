@@ -43,7 +43,7 @@ export type Subscription = {
   bookingUpdated: BookingEvent;
   /** bookings.cancelled: a booking was cancelled (annullata). */
   bookingCancelled: BookingEvent;
-  /** waitlist.updated: a waitlist entry was added, notified, seated, left or cancelled (the event's type says which). */
+  /** waitlist.updated: a waitlist entry was added, notified, seated, left, cancelled or erased (the event's type says which). */
   waitlistChanged: WaitlistEvent;
 };
 
@@ -259,7 +259,7 @@ export type WaitlistEvent = {
   __typename?: 'WaitlistEvent';
   /** Event id (CloudEvents id): unique; delivery is at least once, so dedupe by it. */
   id: Scalars['ID']['output'];
-  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left or waitlist.cancelled */
+  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left, waitlist.cancelled or waitlist.erased */
   type: Scalars['String']['output'];
   /** When the change happened (ISO 8601, UTC). */
   time: Scalars['String']['output'];
