@@ -16,13 +16,20 @@ export type WaitlistEventType =
   | 'waitlist.cancelled'
   | 'waitlist.erased';
 
-/** The event types of the interface (section 6), the waitlist's, and a webhook endpoint switched off. */
+/**
+ * A guest profile's changes (the ospiti subgraph): each its own subject. Their data names the fields that changed
+ * and carries the counts, never the personal data (docs/events.md).
+ */
+export type GuestEventType = 'guests.created' | 'guests.updated' | 'guests.merged' | 'guests.erased';
+
+/** The event types of the interface (section 6), the waitlist's, guests', and a webhook endpoint switched off. */
 export type RestaurantEventType =
   | 'tables.status'
   | 'bookings.created'
   | 'bookings.updated'
   | 'bookings.cancelled'
   | WaitlistEventType
+  | GuestEventType
   | 'reminders.due'
   | 'webhooks.disabled';
 

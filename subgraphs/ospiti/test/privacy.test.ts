@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { CloudEvent } from '@coperto/bus';
 import { drive, GUEST_FIELDS, type Guest } from './support/drive.js';
 import { hostOspiti, newTenant, type Hosted } from './support/hosted.js';
 
@@ -22,16 +21,6 @@ describe('ospiti: export and erasure (in-process)', () => {
         token,
       )
       .then((r) => r.oblioOspite);
-
-  /** The events published on `subject` from now on, as they come. */
-  const collect = (subject: string) => {
-    const subscription = h.bus.subscribe(subject);
-    const received: CloudEvent[] = [];
-    void (async () => {
-      for await (const event of subscription) received.push(event);
-    })();
-    return { received, stop: () => subscription.unsubscribe() };
-  };
 
   const exportOf = (token: string, id: string) =>
     h
@@ -145,16 +134,17 @@ describe('ospiti: export and erasure (in-process)', () => {
     expect(refused).toMatchObject({ code: 'IN_USE', details: { prenotazioneIds: [ahead] } });
 
     await setState(t.staff, ahead, 'annullata');
-    const events = collect(`tenant.${t.tenantId}.restaurant.>`);
+    const events = h.collect(`tenant.${t.tenantId}.restaurant.>`);
     await vi.waitFor(async () => expect(await erase(t.admin, id)).toMatchObject({ cancellato: true }));
     // The erasure's events: each booking's bookings.updated and the entry's waitlist.erased, with the erased
-    // record; none carries the name, the phone, the email or the notes.
+    // record, and the guest's guests.erased; none carries the name, the phone, the email or the notes.
     await vi.waitFor(() =>
       expect(events.received.map((e) => `${e.type} ${e.subject}`)).toEqual(
         expect.arrayContaining([
           `bookings.updated ${past}`,
           `bookings.updated ${ahead}`,
           `waitlist.erased ${entry.id}`,
+          `guests.erased ${id}`,
         ]),
       ),
     );
@@ -166,6 +156,12 @@ describe('ospiti: export and erasure (in-process)', () => {
       customerPhone: null,
       notes: null,
       position: null,
+    });
+    expect(events.received.find((e) => e.type === 'guests.erased')!.data).toMatchObject({
+      id,
+      erased: true,
+      visits: 1,
+      campi: expect.arrayContaining(['nome', 'telefono', 'email', 'tag', 'note', 'cancellato']),
     });
     const published = JSON.stringify(events.received);
     for (const text of ['Franco', 'Gialli', '7778888', 'franco@example.com', 'allergico', 'vino'])

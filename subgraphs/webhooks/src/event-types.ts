@@ -12,6 +12,10 @@ export const EVENT_TYPES = [
   'waitlist.left',
   'waitlist.cancelled',
   'waitlist.erased',
+  'guests.created',
+  'guests.updated',
+  'guests.merged',
+  'guests.erased',
   'reminders.due',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];
