@@ -637,7 +637,9 @@ export type DisponibilitaQueryVariables = Exact<{
 }>;
 
 
-export type DisponibilitaQuery = { disponibilita: { data: string, date: string, coperti: number, covers: number, orari: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }>, times: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, tableIds: Array<string> | null, combinationId: string | null }> } };
+export type DisponibilitaQuery = { disponibilita: { data: string, date: string, coperti: number, covers: number, postiTotali: number, spotsTotal: number, orari: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, postiLiberi: number, spotsOpen: number, tableIds: Array<string> | null, combinationId: string | null }>, times: Array<{ ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, postiLiberi: number, spotsOpen: number, tableIds: Array<string> | null, combinationId: string | null }> } };
+
+export type OrarioDisponibileFieldsFragment = { ora: string, time: string, dataOra: string, bookingDate: string, durataMinuti: number, durationMinutes: number, ridotto: boolean, shortened: boolean, postiLiberi: number, spotsOpen: number, tableIds: Array<string> | null, combinationId: string | null };
 
 export type UploadBatchMutationVariables = Exact<{
   items: unknown;
