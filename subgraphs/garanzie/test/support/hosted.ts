@@ -54,6 +54,9 @@ export interface Hosted {
   close(): Promise<void>;
 }
 
+/** The publishable key the hosted garanzie hands with a clientSecret. */
+export const PUBLISHABLE_KEY = 'pk_test_coperto';
+
 /** While `down`, garanzie's calls to prenotazione go over HTTP to a port nothing listens on (9, discard). */
 export interface Outage {
   down: boolean;
@@ -79,8 +82,8 @@ export async function hostGaranzie(options: { stripe?: boolean; outage?: Outage 
   let relay: OutboxRelay | undefined;
   const stripe =
     options.stripe === false
-      ? { secretKey: null, apiBase: null }
-      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()) };
+      ? { secretKey: null, apiBase: null, publishableKey: null }
+      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()), publishableKey: PUBLISHABLE_KEY };
   const hosted = await hostSubgraphsInProcess({
     factories: {
       tavolo: createTavoloSubgraph,
