@@ -11,6 +11,11 @@ export const EVENT_TYPES = [
   'waitlist.seated',
   'waitlist.left',
   'waitlist.cancelled',
+  'waitlist.erased',
+  'guests.created',
+  'guests.updated',
+  'guests.merged',
+  'guests.erased',
   'reminders.due',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];
