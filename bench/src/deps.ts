@@ -25,8 +25,11 @@ export interface AutocannonRequest {
 }
 
 export interface AutocannonOptions {
-  url: string;
+  /** Several: connections spread over them round-robin. */
+  url: string | string[];
   connections: number;
+  /** Requests per second over all connections. */
+  overallRate?: number;
   pipelining?: number;
   duration: number;
   maxOverallRequests?: number;
