@@ -8,7 +8,10 @@ export type { CloudEvent };
 export type WaitlistEventType =
   'waitlist.added' | 'waitlist.notified' | 'waitlist.seated' | 'waitlist.left' | 'waitlist.cancelled';
 
-/** The event types of the interface (section 6), the waitlist's, and a webhook endpoint switched off. */
+/**
+ * The event types of the interface (section 6), the waitlist's, a reminder due, the capacity settings changed, and
+ * a webhook endpoint switched off.
+ */
 export type RestaurantEventType =
   | 'tables.status'
   | 'bookings.created'
@@ -16,6 +19,7 @@ export type RestaurantEventType =
   | 'bookings.cancelled'
   | WaitlistEventType
   | 'reminders.due'
+  | 'capacity.config.updated'
   | 'webhooks.disabled';
 
 /** The subject type every waitlist change is published on. */

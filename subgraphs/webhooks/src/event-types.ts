@@ -12,6 +12,7 @@ export const EVENT_TYPES = [
   'waitlist.left',
   'waitlist.cancelled',
   'reminders.due',
+  'capacity.config.updated',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];
 
