@@ -22,7 +22,10 @@ export type WaitlistEventType =
  */
 export type GuestEventType = 'guests.created' | 'guests.updated' | 'guests.merged' | 'guests.erased';
 
-/** The event types of the interface (section 6), the waitlist's, guests', and a webhook endpoint switched off. */
+/**
+ * The event types of the interface (section 6), the waitlist's, guests', a reminder due, the capacity settings
+ * changed, and a webhook endpoint switched off.
+ */
 export type RestaurantEventType =
   | 'tables.status'
   | 'bookings.created'
@@ -31,6 +34,7 @@ export type RestaurantEventType =
   | WaitlistEventType
   | GuestEventType
   | 'reminders.due'
+  | 'capacity.config.updated'
   | 'webhooks.disabled';
 
 /** The subject type every waitlist change is published on. */

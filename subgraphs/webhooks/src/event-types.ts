@@ -17,6 +17,7 @@ export const EVENT_TYPES = [
   'guests.merged',
   'guests.erased',
   'reminders.due',
+  'capacity.config.updated',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];
 

@@ -84,6 +84,11 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     summary:
       "A booking's reminder came due (promemoria, docs/reminders.md): once per reminder and start, for SMS or messaging integrations; data is the booking and its guest's manage link.",
   },
+  'capacity.config.updated': {
+    record: 'SlotConfig',
+    summary:
+      'The capacity settings changed (PUT /api/capacity/config); data is the settings after the change, with the reminder rules promemoria plans from (docs/reminders.md).',
+  },
   'webhooks.disabled': {
     record: 'Webhook',
     summary:

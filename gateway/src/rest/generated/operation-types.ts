@@ -62,12 +62,6 @@ export type DisponibilitaInput = {
   salaId?: string | number | null | undefined;
 };
 
-/** Replaces the rules; the bookings still to come are planned again at once. */
-export type ImpostazioniPromemoriaInput = {
-  promemoria?: Array<RegolaPromemoriaInput> | null | undefined;
-  reminders?: Array<RegolaPromemoriaInput> | null | undefined;
-};
-
 export type IntegrazioneGoogleInput = {
   /** Google's merchant id for this restaurant: 1-128 visible ASCII characters, no spaces; unique across restaurants. */
   merchantId: string;
@@ -246,8 +240,8 @@ export type RegolaGaranziaInput = {
   currency?: string | null | undefined;
 };
 
-/** English or Italian names; when both are sent the English one wins. */
-export type RegolaPromemoriaInput = {
+/** One of the two names (1..720 hours); when both are sent the English one wins. */
+export type ReminderRuleInput = {
   orePrima?: number | null | undefined;
   hoursBefore?: number | null | undefined;
 };
@@ -286,6 +280,12 @@ export type SlotConfigInput = {
   reseatFreezeMinutes?: number | null | undefined;
   /** 30..600; null turns shortened seatings off. */
   shortenedMinMinutes?: number | null | undefined;
+  /**
+   * Replaces the reminder rules: at most 5, distinct; [] = no reminders. The bookings still to come are planned
+   * again (only reminders due after the change). When both names are sent the English one wins.
+   */
+  promemoria?: Array<ReminderRuleInput> | null | undefined;
+  reminders?: Array<ReminderRuleInput> | null | undefined;
 };
 
 /** waiting -> notified -> seated | left | cancelled (waiting may go straight to any of the three); the last three are final. */
@@ -660,16 +660,16 @@ export type GetBatchUploadQuery = { batchUpload: { batchId: string, total: numbe
 export type GetSlotConfigQueryVariables = Exact<{ [key: string]: never; }>;
 
 
-export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type GetSlotConfigQuery = { slotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, remindersUpdatedAt: string | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }>, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
 
-export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> };
+export type SlotConfigFieldsFragment = { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, remindersUpdatedAt: string | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }>, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> };
 
 export type UpdateSlotConfigMutationVariables = Exact<{
   input: SlotConfigInput;
 }>;
 
 
-export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }> } };
+export type UpdateSlotConfigMutation = { updateSlotConfig: { slotMinutes: number, maxCoversPerSlot: number, defaultMealMinutes: number, timeZone: string, reseat: boolean, reseatFreezeMinutes: number, shortenedMinMinutes: number | null, remindersUpdatedAt: string | null, customized: boolean, updatedAt: string | null, openingHours: Array<{ weekday: number, intervals: Array<{ open: string, close: string }> }>, turnTimes: Array<{ maxCovers: number, minutes: number }>, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
 
 export type ListProductionCategoriesQueryVariables = Exact<{ [key: string]: never; }>;
 
@@ -996,20 +996,6 @@ export type LinkGoogleMutationVariables = Exact<{
 
 export type LinkGoogleMutation = { linkGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } };
 
-export type GetImpostazioniPromemoriaQueryVariables = Exact<{ [key: string]: never; }>;
-
-
-export type GetImpostazioniPromemoriaQuery = { impostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
-
-export type ImpostazioniPromemoriaFieldsFragment = { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> };
-
-export type UpdateImpostazioniPromemoriaMutationVariables = Exact<{
-  input: ImpostazioniPromemoriaInput;
-}>;
-
-
-export type UpdateImpostazioniPromemoriaMutation = { updateImpostazioniPromemoria: { customized: boolean, updatedAt: string | null, promemoria: Array<{ orePrima: number }>, reminders: Array<{ hoursBefore: number }> } };
-
 export type StoricoTavoloQueryVariables = Exact<{
   id: string | number;
   limite?: number | null | undefined;
@@ -1144,8 +1130,6 @@ export interface OperationResults {
   ReinviaConsegnaWebhook: ReinviaConsegnaWebhookMutation;
   IntegrazioneGoogle: IntegrazioneGoogleQuery;
   LinkGoogle: LinkGoogleMutation;
-  GetImpostazioniPromemoria: GetImpostazioniPromemoriaQuery;
-  UpdateImpostazioniPromemoria: UpdateImpostazioniPromemoriaMutation;
   StoricoTavolo: StoricoTavoloQuery;
   Report: ReportQuery;
   ReportCsv: ReportCsvQuery;

@@ -406,6 +406,52 @@ export type Webhook = {
   updatedAt: Scalars['String']['output'];
 };
 
+/**
+ * The capacity settings as capacity returns them (event capacity.config.updated, docs/reminders.md); no subscription
+ * field follows it.
+ */
+export type SlotConfig = {
+  __typename?: 'SlotConfig';
+  slotMinutes: Scalars['Int']['output'];
+  openingHours: Array<OpeningDay>;
+  maxCoversPerSlot: Scalars['Int']['output'];
+  defaultMealMinutes: Scalars['Int']['output'];
+  timeZone: Scalars['String']['output'];
+  turnTimes: Array<TurnTime>;
+  reseat: Scalars['Boolean']['output'];
+  reseatFreezeMinutes: Scalars['Int']['output'];
+  shortenedMinMinutes?: Maybe<Scalars['Int']['output']>;
+  promemoria: Array<ReminderRule>;
+  reminders: Array<ReminderRule>;
+  remindersUpdatedAt?: Maybe<Scalars['String']['output']>;
+  customized: Scalars['Boolean']['output'];
+  updatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type OpeningDay = {
+  __typename?: 'OpeningDay';
+  weekday: Scalars['Int']['output'];
+  intervals: Array<OpeningInterval>;
+};
+
+export type OpeningInterval = {
+  __typename?: 'OpeningInterval';
+  open: Scalars['String']['output'];
+  close: Scalars['String']['output'];
+};
+
+export type TurnTime = {
+  __typename?: 'TurnTime';
+  maxCovers: Scalars['Int']['output'];
+  minutes: Scalars['Int']['output'];
+};
+
+export type ReminderRule = {
+  __typename?: 'ReminderRule';
+  orePrima: Scalars['Int']['output'];
+  hoursBefore: Scalars['Int']['output'];
+};
+
 
 
 export type ResolverTypeWrapper<T> = Promise<T> | T;
@@ -505,6 +551,11 @@ export type ResolversTypes = {
   PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
   LinkGestione: ResolverTypeWrapper<LinkGestione>;
   Webhook: ResolverTypeWrapper<Webhook>;
+  SlotConfig: ResolverTypeWrapper<SlotConfig>;
+  OpeningDay: ResolverTypeWrapper<OpeningDay>;
+  OpeningInterval: ResolverTypeWrapper<OpeningInterval>;
+  TurnTime: ResolverTypeWrapper<TurnTime>;
+  ReminderRule: ResolverTypeWrapper<ReminderRule>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -529,6 +580,11 @@ export type ResolversParentTypes = {
   PrenotazionePromemoria: PrenotazionePromemoria;
   LinkGestione: LinkGestione;
   Webhook: Webhook;
+  SlotConfig: SlotConfig;
+  OpeningDay: OpeningDay;
+  OpeningInterval: OpeningInterval;
+  TurnTime: TurnTime;
+  ReminderRule: ReminderRule;
 };
 
 export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -737,6 +793,43 @@ export type WebhookResolvers<ContextType = SubscriptionContext, ParentType exten
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SlotConfigResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['SlotConfig'] = ResolversParentTypes['SlotConfig']> = {
+  slotMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  openingHours?: Resolver<Array<ResolversTypes['OpeningDay']>, ParentType, ContextType>;
+  maxCoversPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  defaultMealMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  turnTimes?: Resolver<Array<ResolversTypes['TurnTime']>, ParentType, ContextType>;
+  reseat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reseatFreezeMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shortenedMinMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  promemoria?: Resolver<Array<ResolversTypes['ReminderRule']>, ParentType, ContextType>;
+  reminders?: Resolver<Array<ResolversTypes['ReminderRule']>, ParentType, ContextType>;
+  remindersUpdatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OpeningDayResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['OpeningDay'] = ResolversParentTypes['OpeningDay']> = {
+  weekday?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  intervals?: Resolver<Array<ResolversTypes['OpeningInterval']>, ParentType, ContextType>;
+};
+
+export type OpeningIntervalResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['OpeningInterval'] = ResolversParentTypes['OpeningInterval']> = {
+  open?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TurnTimeResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['TurnTime'] = ResolversParentTypes['TurnTime']> = {
+  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ReminderRuleResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['ReminderRule'] = ResolversParentTypes['ReminderRule']> = {
+  orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hoursBefore?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubscriptionContext> = {
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
@@ -753,5 +846,10 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
   LinkGestione?: LinkGestioneResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;
+  SlotConfig?: SlotConfigResolvers<ContextType>;
+  OpeningDay?: OpeningDayResolvers<ContextType>;
+  OpeningInterval?: OpeningIntervalResolvers<ContextType>;
+  TurnTime?: TurnTimeResolvers<ContextType>;
+  ReminderRule?: ReminderRuleResolvers<ContextType>;
 };
 
