@@ -1,6 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { rmSync } from 'node:fs';
-import { serverUrls, startMailpit, stripeMockUrl, uniqueName, type Mailpit } from '@coperto/testkit';
+import {
+  mailpitClient,
+  serverUrls,
+  sharedMailpitUrls,
+  stripeMockUrl,
+  uniqueName,
+  type MailpitClient,
+} from '@coperto/testkit';
 import {
   startDistributed,
   startEmbedded,
@@ -33,20 +40,17 @@ export const SHARED_STACK_ENV = {
   GOOGLE_BOOKING_PASSWORD: randomBytes(18).toString('base64url'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+  STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(12).toString('hex')}`,
   // Webhook endpoints on this machine (the tests' receivers listen on loopback).
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;
 
-let mailpit: Promise<Mailpit> | undefined;
-
-/** The SMTP server (mailpit) every shared stack sends its emails through, started with the first of them. */
-export function sharedMailpit(): Promise<Mailpit> {
-  // Its process is killed when this process exits (killOnExit in the testkit).
-  mailpit ??= startMailpit();
-  return mailpit;
+/** The SMTP server (mailpit) every shared stack sends its emails through: the global setup's, stopped by its teardown. */
+export function sharedMailpit(): Promise<MailpitClient> {
+  return Promise.resolve(mailpitClient(sharedMailpitUrls()));
 }
 
-/** SHARED_STACK_ENV, the stripe-mock the global setup started, and this process's mailpit. */
+/** SHARED_STACK_ENV, and the stripe-mock and mailpit the global setup started. */
 const sharedStackEnv = async () => ({
   ...SHARED_STACK_ENV,
   STRIPE_API_BASE: stripeMockUrl(),

@@ -4,3 +4,4 @@ export * from './prefer-english.js';
 export * from './meal-duration.js';
 export * from './seating.js';
 export * from './date-scalars.js';
+export * from './reminders.js';

@@ -1,9 +1,11 @@
 /**
- * Vitest global setup: starts one MongoDB-protocol, one NATS (JetStream), one Redis server and one stripe-mock for the whole
- * run, unless MONGO_URL / NATS_URL / REDIS_URL already point at servers (which are then used and left alone).
+ * Vitest global setup: starts one MongoDB-protocol, one NATS (JetStream), one Redis server, one stripe-mock and one
+ * mailpit (SMTP) for the whole run, unless MONGO_URL / NATS_URL / REDIS_URL / STRIPE_MOCK_URL already point at servers
+ * (which are then used and left alone). Stopped by the teardown below, whatever happened to the test workers.
  * Tests read the URLs with `serverUrls()` from @coperto/testkit. Fault tests start private servers instead.
  */
 import type { TestProject } from 'vitest/node';
+import { startMailpit } from './mailpit.js';
 import type {} from './server-urls.js';
 import {
   startMongoServer,
@@ -15,7 +17,7 @@ import {
 import type {} from './stripe-mock-url.js';
 
 export default async function setup(project: TestProject) {
-  const started: TestServer[] = [];
+  const started: Array<Pick<TestServer, 'stop'>> = [];
   const use = async (envUrl: string | undefined, start: () => Promise<TestServer>) => {
     if (envUrl) return envUrl;
     const server = await start();
@@ -31,6 +33,10 @@ export default async function setup(project: TestProject) {
     project.provide('serverUrls', { mongoUrl, natsUrl, redisUrl });
     // stripe-mock (garanzie's tests), unless STRIPE_MOCK_URL points at one.
     project.provide('stripeMockUrl', await use(process.env.STRIPE_MOCK_URL, () => startStripeMock()));
+    // The SMTP server the shared e2e stacks send their emails through (test/support/modes.ts).
+    const mailpit = await startMailpit();
+    started.push(mailpit);
+    project.provide('mailpit', mailpit.urls);
   } catch (error) {
     await Promise.allSettled(started.map((s) => s.stop()));
     throw error;

@@ -107,6 +107,11 @@ export async function eraseGuest(deps: ErasureDeps, guest: OspiteRecord): Promis
     g.cancellato ? null : erasedGuest(g, at),
   );
   if (!erased) throw new NotFoundError('Ospite', guest.id);
+  // Records linked while this ran (the linker read the guest before the mark above) are in no list read before:
+  // erase them too. A record linked after this read sees the mark and erases itself (linker.ts).
+  const seen = new Set(links.map((link) => link.id));
+  const late = (await deps.store.linksOf(guest.id)).filter((link) => !seen.has(link.id));
+  if (late.length > 0) await eraseRecords(deps, idsOf(late, 'prenotazione'), idsOf(late, 'attesa'));
   for (const contact of contacts) await deps.store.releaseContact(contact.id, guest.id);
   await deps.store.dropExpiredTombstones(at);
   return erased;

@@ -68,6 +68,10 @@ export class GuestLinker {
         ...state,
       });
       if (link.ospiteId !== guest.id) await this.store.updateLinkState(id, state);
+      // An erasure of this guest may have begun after the guest was read: linked now, the record is in no list
+      // that erasure read, so it loses its data here (the erasure reads the links again after its mark).
+      if (!guest.cancellato && (await currentGuest(this.store, link.ospiteId))?.cancellato)
+        await this.eraseLate(facts);
     }
     const booking = facts.booking;
     const outcome = booking && outcomeOf(booking);

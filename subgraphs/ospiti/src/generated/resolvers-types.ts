@@ -15,6 +15,11 @@ export type Scalars = {
   Boolean: { input: boolean; output: boolean; }
   Int: { input: number; output: number; }
   Float: { input: number; output: number; }
+  /**
+   * A restaurant-local wall-clock date-time, ISO 8601 without a zone designator (`2026-12-24T20:00`, seconds
+   * optional; answered as `YYYY-MM-DDTHH:mm:ss`). In an input, one with `Z` or an offset is that instant.
+   */
+  LocalDateTime: { input: string; output: string; }
   /** An instant, ISO 8601 with `Z` or an offset (answered in UTC, `2026-12-24T19:00:00.000Z`). */
   DateTime: { input: string; output: string; }
   _FieldSet: { input: unknown; output: unknown; }
@@ -61,10 +66,10 @@ export type Ospite = {
   annullamentiTardivi: Scalars['Int']['output'];
   lateCancellations: Scalars['Int']['output'];
   /** Local date-time of the first and the last visit (YYYY-MM-DDTHH:mm:ss). */
-  primaVisita?: Maybe<Scalars['String']['output']>;
-  firstVisit?: Maybe<Scalars['String']['output']>;
-  ultimaVisita?: Maybe<Scalars['String']['output']>;
-  lastVisit?: Maybe<Scalars['String']['output']>;
+  primaVisita?: Maybe<Scalars['LocalDateTime']['output']>;
+  firstVisit?: Maybe<Scalars['LocalDateTime']['output']>;
+  ultimaVisita?: Maybe<Scalars['LocalDateTime']['output']>;
+  lastVisit?: Maybe<Scalars['LocalDateTime']['output']>;
   /** The bills (totalAmount) of the tables its bookings were seating when they went to payment, summed. */
   spesaTotale: Scalars['Float']['output'];
   totalSpend: Scalars['Float']['output'];
@@ -345,6 +350,7 @@ export type FederationReferenceTypes = {
 
 /** Mapping between all available schema types and the resolvers types */
 export type ResolversTypes = {
+  LocalDateTime: ResolverTypeWrapper<Scalars['LocalDateTime']['output']>;
   DateTime: ResolverTypeWrapper<Scalars['DateTime']['output']>;
   Ospite: ResolverTypeWrapper<OspiteRecordModel>;
   ID: ResolverTypeWrapper<Scalars['ID']['output']>;
@@ -366,6 +372,7 @@ export type ResolversTypes = {
 
 /** Mapping between all available schema types and the resolvers parents */
 export type ResolversParentTypes = {
+  LocalDateTime: Scalars['LocalDateTime']['output'];
   DateTime: Scalars['DateTime']['output'];
   Ospite: OspiteRecordModel;
   ID: Scalars['ID']['output'];
@@ -384,6 +391,10 @@ export type ResolversParentTypes = {
   Query: Record<PropertyKey, never>;
   Mutation: Record<PropertyKey, never>;
 };
+
+export interface LocalDateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['LocalDateTime'], any> {
+  name: 'LocalDateTime';
+}
 
 export interface DateTimeScalarConfig extends GraphQLScalarTypeConfig<ResolversTypes['DateTime'], any> {
   name: 'DateTime';
@@ -415,10 +426,10 @@ export type OspiteResolvers<ContextType = OspitiContext, ParentType extends Reso
   noShows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   annullamentiTardivi?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   lateCancellations?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
-  primaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  firstVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  ultimaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
-  lastVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  primaVisita?: Resolver<Maybe<ResolversTypes['LocalDateTime']>, ParentType, ContextType>;
+  firstVisit?: Resolver<Maybe<ResolversTypes['LocalDateTime']>, ParentType, ContextType>;
+  ultimaVisita?: Resolver<Maybe<ResolversTypes['LocalDateTime']>, ParentType, ContextType>;
+  lastVisit?: Resolver<Maybe<ResolversTypes['LocalDateTime']>, ParentType, ContextType>;
   spesaTotale?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   totalSpend?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
   cancellato?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
@@ -495,6 +506,7 @@ export type MutationResolvers<ContextType = OspitiContext, ParentType extends Re
 };
 
 export type Resolvers<ContextType = OspitiContext> = {
+  LocalDateTime?: GraphQLScalarType;
   DateTime?: GraphQLScalarType;
   Ospite?: OspiteResolvers<ContextType>;
   Prenotazione?: PrenotazioneResolvers<ContextType>;
