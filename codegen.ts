@@ -84,9 +84,7 @@ const config: CodegenConfig = {
       TurnoSuggerito: '../turn-suggestions.js#TurnSuggestion',
     }),
     ...subgraphResolverTypes('promemoria', 'PromemoriaContext', {
-      Promemoria: '../promemoria-service.js#ReminderView',
-      RegolaPromemoria: '../plan.js#ReminderRule',
-      ImpostazioniPromemoria: '../promemoria-service.js#ReminderSettings',
+      Promemoria: '../reminder-view.js#ReminderView',
       Prenotazione: "FederationReferenceTypes['Prenotazione']",
     }),
     ...subgraphResolverTypes('garanzie', 'GaranzieContext', {
@@ -168,6 +166,7 @@ const config: CodegenConfig = {
     },
     ...subgraphResolverTypes('capacity', 'CapacityContext', {
       SlotConfig: '../slot-config-record.js#SlotConfig',
+      ReminderRule: '@coperto/domain#ReminderRule',
       CapacitySlot: '../slots.js#CapacitySlot',
       ProductionCategory: '../category-record.js#CategoryRecord',
     }),

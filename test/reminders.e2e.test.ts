@@ -1,4 +1,5 @@
-// Reminders through the gateway (docs/reminders.md): a booking's reminder comes due, promemoria publishes
+// Reminders through the gateway (docs/reminders.md): the rules in capacity's config (PUT /api/capacity/config
+// promemoria|reminders), obeyed by promemoria; a booking's reminder comes due, promemoria publishes
 // reminders.due once and emails the guest (the shared stacks send through a real SMTP server, mailpit) the manage
 // links, whose token confirms the booking; a cancelled booking's reminder is dropped.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -17,16 +18,35 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
     const tenant = newTenantId();
     const admin = await mintToken({ tenantId: tenant, admin: true });
     const staff = await mintToken({ tenantId: tenant });
-    const path = '/api/promemoria/impostazioni';
+    const path = '/api/capacity/config';
     expect((await stack.api('GET', path, { token: staff })).body).toMatchObject({
       promemoria: [{ orePrima: 24 }],
+      reminders: [{ hoursBefore: 24 }],
+      remindersUpdatedAt: null,
       customized: false,
     });
     const bad = await stack.api('PUT', path, { token: admin, body: { promemoria: [{ orePrima: 0 }] } });
     expect(bad.status).toBe(400);
+    const twice = await stack.api('PUT', path, {
+      token: admin,
+      body: { reminders: [{ hoursBefore: 2 }, { orePrima: 2 }] },
+    });
+    expect(twice.status).toBe(400);
+    expect(JSON.stringify(twice.body)).toContain('reminders');
     expect((await stack.api('PUT', path, { token: staff, body: { promemoria: [] } })).status).toBe(403);
     const saved = await stack.api('PUT', path, { token: admin, body: { promemoria: [{ orePrima: 1 }] } });
-    expect(saved.body).toMatchObject({ reminders: [{ hoursBefore: 1 }], customized: true });
+    expect(saved.body).toMatchObject({
+      promemoria: [{ orePrima: 1 }],
+      reminders: [{ hoursBefore: 1 }],
+      customized: true,
+    });
+    expect((await stack.api('GET', path, { token: staff })).body).toMatchObject({
+      promemoria: [{ orePrima: 1 }],
+      reminders: [{ hoursBefore: 1 }],
+      remindersUpdatedAt: saved.body.remindersUpdatedAt,
+    });
+    // The old reminder settings route is gone: capacity's config is the one place of the rules.
+    expect((await stack.api('GET', '/api/promemoria/impostazioni', { token: staff })).status).toBe(404);
     const tables = [];
     for (const name of ['R1', 'R2'])
       tables.push(

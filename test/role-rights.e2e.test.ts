@@ -47,7 +47,6 @@ const ADMIN_ROUTES: ReadonlyArray<RegExp> = [
   // change every booking of the restaurant, the Google link, and giving money back.
   /^PUT \/api\/capacity\/config$/,
   /^(POST|PATCH|DELETE) \/api\/capacity\/categories/,
-  /^PUT \/api\/promemoria\/impostazioni$/,
   /^GET \/api\/integrazioni\/google$/,
   /^POST \/api\/garanzie\/bloccate\/\{\}\/rimborsa$/,
 ];

@@ -6,6 +6,7 @@ import {
   MAX_TURN_TIMES,
   MEAL_MINUTES_RANGE,
   NAME_MAX_LENGTH,
+  REMINDER_LIMITS,
   RESEAT_FREEZE_MINUTES_RANGE,
   SHORTENED_MIN_MINUTES_RANGE,
   SLOT_MINUTES_RANGE,
@@ -20,7 +21,6 @@ import {
 } from '@coperto/subgraph-garanzie';
 import { CANALE_LIMITS, GOOGLE_LIMITS, MERCHANT_ID_PATTERN } from '@coperto/subgraph-canali';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from '@coperto/subgraph-ospiti';
-import { REMINDER_LIMITS } from '@coperto/subgraph-promemoria';
 import { HISTORY_LIMITS } from '@coperto/subgraph-rapporti';
 import {
   DISPONIBILITA_LIMIT_RANGE,
@@ -274,10 +274,6 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'ListOspiti.$tag': text(GUEST_LIMITS.labelMaxLength),
   'ListOspiti.$limite': int(1, GUEST_LIMITS.searchMaxLimit),
   'UnisciOspiti.$ospiteId': text(200, { required: true }),
-  'ImpostazioniPromemoriaInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
-  'ImpostazioniPromemoriaInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
-  'RegolaPromemoriaInput.orePrima': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
-  'RegolaPromemoriaInput.hoursBefore': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
   ...prefixed('NuovoWebhook', WEBHOOK),
   ...prefixed('WebhookPatch', WEBHOOK),
   'ConsegneWebhook.$limite': int(1, WEBHOOK_LIMITS.deliveriesMax),
@@ -301,6 +297,10 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'SlotConfigInput.shortenedMinMinutes': int(...SHORTENED_MIN_MINUTES_RANGE),
   'TurnTimeInput.maxCovers': int(...TURN_TIME_MAX_COVERS_RANGE),
   'TurnTimeInput.minutes': int(TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES),
+  'SlotConfigInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'SlotConfigInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
+  'ReminderRuleInput.orePrima': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
+  'ReminderRuleInput.hoursBefore': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
   'CapacitySlots.$date': localDate,
   'Disponibilita.$data': localDate,
   'Disponibilita.$date': localDate,

@@ -11,7 +11,6 @@ import { disponibilitaOperations } from './operations/disponibilita.js';
 import { garanzieOperations } from './operations/garanzie.js';
 import { integrazioniOperations } from './operations/integrazioni.js';
 import { ospitiOperations } from './operations/ospiti.js';
-import { promemoriaOperations } from './operations/promemoria.js';
 import { rapportiOperations } from './operations/rapporti.js';
 import { prenotazioniOperations } from './operations/prenotazioni.js';
 import { saleOperations } from './operations/sale.js';
@@ -32,7 +31,6 @@ export const operations = {
   ...garanzieOperations,
   ...webhooksOperations,
   ...integrazioniOperations,
-  ...promemoriaOperations,
   ...rapportiOperations,
 } as const;
 

@@ -9,7 +9,6 @@ import { disponibilitaRoutes } from './routes/disponibilita.js';
 import { garanzieRoutes } from './routes/garanzie.js';
 import { integrazioniRoutes } from './routes/integrazioni.js';
 import { ospitiRoutes } from './routes/ospiti.js';
-import { promemoriaRoutes } from './routes/promemoria.js';
 import { rapportiRoutes } from './routes/rapporti.js';
 import { prenotazioniRoutes } from './routes/prenotazioni.js';
 import { saleRoutes } from './routes/sale.js';
@@ -33,7 +32,6 @@ export const routes: readonly RestRoute[] = [
   ...garanzieRoutes,
   ...webhooksRoutes,
   ...integrazioniRoutes,
-  ...promemoriaRoutes,
   ...rapportiRoutes,
 ];
 

@@ -3,3 +3,4 @@ export * from './input-checks.js';
 export * from './prefer-english.js';
 export * from './meal-duration.js';
 export * from './seating.js';
+export * from './reminders.js';

@@ -30,6 +30,7 @@ export async function createCapacityContext(
     viewer,
     timeZone: deps.timeZone,
     now,
+    onEventsWritten: deps.onEventsWritten,
   });
   const categories = new CategoryService({ store: categoryStore, viewer, now });
   return {

@@ -1,5 +1,7 @@
 import {
   DEFAULT_MEAL_DURATION_MINUTES,
+  DEFAULT_REMINDER_RULES,
+  type ReminderRule,
   TURN_TIME_MAX_MINUTES,
   TURN_TIME_MIN_MINUTES,
   type TurnTime,
@@ -20,6 +22,10 @@ export interface SlotConfigRecord {
   reseatFreezeMinutes?: number;
   /** Absent or null: no shortened seatings. */
   shortenedMinMinutes?: number | null;
+  /** The reminder rules, largest first; absent until sent (the default applies). */
+  reminders?: ReminderRule[];
+  /** When the reminder rules last changed; absent while they never did. */
+  remindersUpdatedAt?: string;
   version: number;
   createdAt: string;
   updatedAt: string;
@@ -37,6 +43,10 @@ export interface SlotConfig {
   reseatFreezeMinutes: number;
   /** Shortened seatings of at least this many minutes are offered; null: never. */
   shortenedMinMinutes: number | null;
+  /** A reminder this many hours before each active booking (promemoria plans them), largest first. */
+  reminders: ReminderRule[];
+  /** When the rules last changed (null while the default applies). */
+  remindersUpdatedAt: string | null;
   customized: boolean;
   updatedAt: string | null;
 }
@@ -72,6 +82,8 @@ export function defaultSlotConfig(timeZone: string): SlotConfig {
     reseat: DEFAULT_RESEAT,
     reseatFreezeMinutes: DEFAULT_RESEAT_FREEZE_MINUTES,
     shortenedMinMinutes: null,
+    reminders: [...DEFAULT_REMINDER_RULES],
+    remindersUpdatedAt: null,
     customized: false,
     updatedAt: null,
   };
@@ -89,6 +101,8 @@ export function slotConfigOf(record: SlotConfigRecord): SlotConfig {
     reseat: record.reseat ?? DEFAULT_RESEAT,
     reseatFreezeMinutes: record.reseatFreezeMinutes ?? DEFAULT_RESEAT_FREEZE_MINUTES,
     shortenedMinMinutes: record.shortenedMinMinutes ?? null,
+    reminders: record.reminders ?? [...DEFAULT_REMINDER_RULES],
+    remindersUpdatedAt: record.remindersUpdatedAt ?? null,
     customized: true,
     updatedAt: record.updatedAt,
   };

@@ -1,4 +1,4 @@
-import type { TenantCollection, TenantStore } from '@coperto/store';
+import type { OutboxMessage, TenantCollection, TenantStore } from '@coperto/store';
 import { SLOT_CONFIG_ID, type SlotConfigRecord } from './slot-config-record.js';
 
 export const SLOT_CONFIG_COLLECTION = 'slot_config';
@@ -15,14 +15,18 @@ export class SlotConfigStore {
     return this.configs.findById(SLOT_CONFIG_ID);
   }
 
-  /** Throws DuplicateKeyError when another writer stored the record first. */
-  insert(record: SlotConfigRecord): Promise<SlotConfigRecord> {
-    return this.configs.insertOne(record);
+  /** With the events of the change in the record's outbox. Throws DuplicateKeyError when another writer stored the record first. */
+  insert(record: SlotConfigRecord, events: readonly OutboxMessage[]): Promise<SlotConfigRecord> {
+    return this.configs.insertOne(record, { events });
   }
 
-  /** Compare-and-set on `version`: null when the record changed meanwhile. */
-  replace(expectedVersion: number, record: SlotConfigRecord): Promise<SlotConfigRecord | null> {
+  /** Compare-and-set on `version` (with the change's events): null when the record changed meanwhile. */
+  replace(
+    expectedVersion: number,
+    record: SlotConfigRecord,
+    events: readonly OutboxMessage[],
+  ): Promise<SlotConfigRecord | null> {
     const { id, ...fields } = record;
-    return this.configs.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields });
+    return this.configs.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields }, { events });
   }
 }

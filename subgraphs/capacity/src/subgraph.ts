@@ -7,11 +7,12 @@ import { CapacitySlot } from './resolvers/CapacitySlot.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { ProductionCategory } from './resolvers/ProductionCategory.js';
 import { Query } from './resolvers/Query.js';
-import { SlotConfig } from './resolvers/SlotConfig.js';
+import { ReminderRule, SlotConfig } from './resolvers/SlotConfig.js';
+import { SLOT_CONFIG_COLLECTION } from './slot-config-store.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
-const resolvers: Resolvers = { Query, Mutation, SlotConfig, CapacitySlot, ProductionCategory };
+const resolvers: Resolvers = { Query, Mutation, SlotConfig, ReminderRule, CapacitySlot, ProductionCategory };
 
 /** The capacity subgraph (slot settings, production categories, slots), ready to be served in-process or over HTTP. */
 export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityContext> {
@@ -20,7 +21,8 @@ export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityCon
     name: 'capacity',
     typeDefs,
     schema,
-    outboxCollections: [],
+    // The settings' record carries the capacity.config.updated events.
+    outboxCollections: [SLOT_CONFIG_COLLECTION],
     createContext: (request) => createCapacityContext(deps, request),
     init: () => ensureCategoriesIndexes(deps.store),
   };
@@ -29,6 +31,7 @@ export function createCapacitySubgraph(deps: CapacityDeps): Subgraph<CapacityCon
 export type { CapacityDeps } from './context.js';
 export { MAX_CAPACITY_PER_SLOT, NAME_MAX_LENGTH } from './category-record.js';
 export { MAX_INTERVALS_PER_DAY } from './opening-hours.js';
+export { REMINDER_LIMITS } from './reminder-rules.js';
 export {
   MAX_COVERS_RANGE,
   MAX_TURN_TIMES,

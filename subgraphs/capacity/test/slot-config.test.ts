@@ -33,6 +33,8 @@ describe('slot settings', () => {
       reseat: true,
       reseatFreezeMinutes: 60,
       shortenedMinMinutes: null,
+      reminders: [{ hoursBefore: 24 }],
+      remindersUpdatedAt: null,
       customized: false,
       updatedAt: null,
     });
@@ -53,6 +55,8 @@ describe('slot settings', () => {
     expect(fieldsOf({ shortenedMinMinutes: 30 })).toEqual([]);
     expect(fieldsOf({ shortenedMinMinutes: 600 })).toEqual([]);
     expect(fieldsOf({ shortenedMinMinutes: null })).toEqual([]);
+    expect(fieldsOf({ reminders: [] })).toEqual([]);
+    expect(fieldsOf({ promemoria: [1, 720, 2, 3, 4].map((orePrima) => ({ orePrima })) })).toEqual([]);
     expect(
       fieldsOf({
         turnTimes: [
@@ -116,6 +120,14 @@ describe('slot settings', () => {
     [{ openingHours: [day(1, ['15:00', '12:00'])] }, 'openingHours.0.intervals.0.close'],
     [{ openingHours: [day(1, ['12:00', '12:00'])] }, 'openingHours.0.intervals.0.close'],
     [{ openingHours: [day(1, ['19:00', '23:00'], ['12:00', '19:30'])] }, 'openingHours.0.intervals.0'],
+    [{ reminders: [{ hoursBefore: 0 }] }, 'reminders.0.hoursBefore'],
+    [{ promemoria: [{ orePrima: 24 }, { orePrima: 721 }] }, 'reminders.1.hoursBefore'],
+    [{ reminders: [{ hoursBefore: 1.5 }] }, 'reminders.0.hoursBefore'],
+    [{ promemoria: [{ orePrima: 24 }, {}] }, 'reminders.1.hoursBefore'],
+    [{ reminders: [{ hoursBefore: 2 }, { orePrima: 2 }] }, 'reminders'],
+    [{ reminders: [1, 2, 3, 4, 5, 6].map((hoursBefore) => ({ hoursBefore })) }, 'reminders'],
+    [{ reminders: null }, 'reminders'],
+    [{ promemoria: null }, 'reminders'],
   ] as Array<[SlotConfigInput, string]>)('refuses %j naming %s', (input, field) => {
     expect(fieldsOf(input)).toEqual([field]);
   });
@@ -128,8 +140,16 @@ describe('slot settings', () => {
     ]);
   });
 
+  it('reads reminder rules under either name (the English one wins), largest first', () => {
+    expect(
+      checkSlotConfigInput({ reminders: [{ hoursBefore: 2 }, { orePrima: 48, hoursBefore: 24 }] }).reminders,
+    ).toEqual([{ hoursBefore: 24 }, { hoursBefore: 2 }]);
+    expect(checkSlotConfigInput({ promemoria: [{ orePrima: 3 }], reminders: [] }).reminders).toEqual([]);
+    expect(checkSlotConfigInput({ slotMinutes: 30 }).reminders).toBeUndefined();
+  });
+
   it('stores the canonical spelling of a zone', () => {
-    expect(checkSlotConfigInput({ timeZone: 'europe/rome' })).toBe('Europe/Rome');
+    expect(checkSlotConfigInput({ timeZone: 'europe/rome' }).timeZone).toBe('Europe/Rome');
     expect(canonicalTimeZone('America/New_York')).toBe('America/New_York');
     expect(canonicalTimeZone('Europe/Nowhere')).toBeNull();
   });

@@ -33,6 +33,7 @@ describe('turn time settings (SlotConfigService, embedded store)', () => {
       viewer,
       timeZone: 'Europe/Rome',
       now: () => new Date('2027-01-01T10:00:00Z'),
+      onEventsWritten: () => {},
     });
   };
 

@@ -4,13 +4,12 @@ import type { Scheduler } from '@coperto/scheduler';
 import type { SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
 import { reminderKey } from './plan.js';
 import { currentRules } from './planner.js';
-import { PromemoriaService, reminderView, type ReminderView } from './promemoria-service.js';
+import { reminderView, type ReminderView } from './reminder-view.js';
 import { PromemoriaStore } from './promemoria-store.js';
 
 export type PromemoriaDeps = SubgraphDeps;
 
 export interface PromemoriaContext {
-  promemoria: PromemoriaService;
   /** A booking's reminders under the current rules, earliest first: one store query per request for N bookings. */
   remindersOf: DataLoader<string, ReminderView[]>;
 }
@@ -21,12 +20,10 @@ export async function createPromemoriaContext(
   request: SubgraphRequest,
 ): Promise<PromemoriaContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
-  // Reminder status and settings are staff data: a channel key or a guest token reads none of it.
+  // Reminder status is staff data: a channel key or a guest token reads none of it.
   if (viewer.grant) throw new ForbiddenError('Reminders are for staff only');
   const store = new PromemoriaStore(deps.store.forTenant(viewer.tenantId));
-  const now = deps.now ?? (() => new Date());
   return {
-    promemoria: new PromemoriaService({ store, scheduler, viewer, now }),
     remindersOf: new DataLoader(async (bookingIds) => {
       const { rules } = await currentRules(store);
       const keys = bookingIds.flatMap((id) => rules.map((rule) => reminderKey(id, rule.hoursBefore)));

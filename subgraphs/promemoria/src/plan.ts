@@ -1,17 +1,5 @@
-import { ValidationError } from '@coperto/errors';
+import type { ReminderRule } from '@coperto/domain';
 import { isActive, type BookingFacts } from './booking-facts.js';
-
-/** One reminder rule of a tenant: a reminder `hoursBefore` hours before each active booking's start. */
-export interface ReminderRule {
-  hoursBefore: number;
-}
-
-/** Until a tenant saves its own: one reminder a day before. */
-export const DEFAULT_RULES: readonly ReminderRule[] = Object.freeze([{ hoursBefore: 24 }]);
-const HOURS_RANGE = { min: 1, max: 720 } as const;
-const MAX_RULES = 5;
-/** The bounds of the rules (also the REST schema's, gateway/src/rest/input-constraints.ts). */
-export const REMINDER_LIMITS = { hours: HOURS_RANGE, maxRules: MAX_RULES } as const;
 
 /** A reminder a booking should have: its scheduler key and due time. */
 export interface PlannedReminder {
@@ -66,34 +54,4 @@ export function dueDecision(
   if (dueAtOf(booking.startsAt, reminder.hoursBefore) !== reminder.dueAt)
     return { send: false, reason: 'booking_moved' };
   return { send: true };
-}
-
-/**
- * Rules as sent (English or Italian name; the English one wins), checked: 1..720 hours, distinct, at most 5;
- * returned largest first. A ValidationError (400) names what is wrong.
- */
-export function normalizeRules(
-  input: ReadonlyArray<{ hoursBefore?: number | null; orePrima?: number | null }>,
-): ReminderRule[] {
-  if (input.length > MAX_RULES)
-    throw new ValidationError([{ field: 'reminders', message: `at most ${MAX_RULES} reminders` }]);
-  const hours = input.map((rule, index) => {
-    const value = rule.hoursBefore ?? rule.orePrima;
-    if (
-      typeof value !== 'number' ||
-      !Number.isInteger(value) ||
-      value < HOURS_RANGE.min ||
-      value > HOURS_RANGE.max
-    )
-      throw new ValidationError([
-        {
-          field: `reminders[${index}].hoursBefore`,
-          message: `a whole number of hours, ${HOURS_RANGE.min}..${HOURS_RANGE.max}`,
-        },
-      ]);
-    return value;
-  });
-  if (new Set(hours).size !== hours.length)
-    throw new ValidationError([{ field: 'reminders', message: 'two reminders have the same hoursBefore' }]);
-  return hours.sort((a, b) => b - a).map((hoursBefore) => ({ hoursBefore }));
 }

@@ -1,7 +1,8 @@
 import type { TenantId } from '@coperto/auth';
+import { DEFAULT_REMINDER_RULES, type ReminderRule } from '@coperto/domain';
 import type { Scheduler } from '@coperto/scheduler';
 import type { BookingRecord, PromemoriaStore } from './promemoria-store.js';
-import { DEFAULT_RULES, plannedReminders, type ReminderRule } from './plan.js';
+import { plannedReminders } from './plan.js';
 
 /** What a reminder job carries (the rest is read when it is due). */
 export interface ReminderPayload {
@@ -10,12 +11,22 @@ export interface ReminderPayload {
   [key: string]: unknown;
 }
 
-/** The tenant's rules and since when they hold (`''`: the default, always). */
-export async function currentRules(
-  store: PromemoriaStore,
-): Promise<{ rules: readonly ReminderRule[]; since: string }> {
-  const saved = await store.readSettings();
-  return saved ? { rules: saved.regole, since: saved.updatedAt } : { rules: DEFAULT_RULES, since: '' };
+/** The tenant's rules, since when they hold (`''`: always) and the capacity config they came with (`''`: none). */
+export interface CurrentRules {
+  rules: readonly ReminderRule[];
+  since: string;
+  configUpdatedAt: string;
+}
+
+/** Planning passes of one booking at most when the rules keep changing under it. */
+const MAX_PASSES = 5;
+
+/** The tenant's rules as capacity's config last said them, or capacity's default until it said any. */
+export async function currentRules(store: PromemoriaStore): Promise<CurrentRules> {
+  const saved = await store.readRules();
+  return saved
+    ? { rules: saved.regole, since: saved.since ?? '', configUpdatedAt: saved.configUpdatedAt }
+    : { rules: DEFAULT_REMINDER_RULES, since: '', configUpdatedAt: '' };
 }
 
 /**
@@ -26,7 +37,7 @@ export async function syncReminders(
   scheduler: Scheduler,
   tenantId: TenantId,
   booking: BookingRecord,
-  rules: { rules: readonly ReminderRule[]; since: string },
+  rules: CurrentRules,
 ): Promise<void> {
   const notBefore = booking.startSetAt > rules.since ? booking.startSetAt : rules.since;
   const planned = plannedReminders(booking, rules.rules, notBefore);
@@ -37,4 +48,29 @@ export async function syncReminders(
   }
   for (const job of await scheduler.list(tenantId, `${booking.id}/`))
     if (!keys.has(job.key) && job.state === 'pending') await scheduler.cancel(tenantId, job.key);
+}
+
+/**
+ * Plans one booking under the current rules and its newest facts, and again while either changed during a pass:
+ * a booking event and a rules change handled at once (two instances) leave the booking planned under the newer
+ * rules and facts, because the other handler stores what it read before it plans, so after any pass of ours
+ * that read the older ones ended.
+ */
+export async function planBooking(
+  store: PromemoriaStore,
+  scheduler: Scheduler,
+  tenantId: TenantId,
+  booking: BookingRecord,
+  first?: CurrentRules,
+): Promise<void> {
+  let facts = booking;
+  let rules = first ?? (await currentRules(store));
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    await syncReminders(scheduler, tenantId, facts, rules);
+    const [rulesAfter, factsAfter] = await Promise.all([currentRules(store), store.booking(facts.id)]);
+    const sameFacts = factsAfter === null || factsAfter.updatedAt === facts.updatedAt;
+    if (rulesAfter.configUpdatedAt === rules.configUpdatedAt && sameFacts) return;
+    rules = rulesAfter;
+    facts = factsAfter ?? facts;
+  }
 }

@@ -4,11 +4,12 @@ import {
   type TenantCollection,
   type TenantStore,
 } from '@coperto/store';
+import type { ReminderRule } from '@coperto/domain';
 import type { BookingFacts } from './booking-facts.js';
-import type { ReminderRule } from './plan.js';
 
 export const BOOKINGS_COLLECTION = 'promemoria_prenotazioni';
-export const SETTINGS_COLLECTION = 'promemoria_impostazioni';
+/** The tenant's reminder rules as capacity's config last said them (its capacity.config.updated events). */
+export const RULES_COLLECTION = 'promemoria_regole';
 /** One record per email a reminder began to send (id = the reminder's effect id): an email goes out at most once. */
 export const SENDS_COLLECTION = 'promemoria_invii';
 /** The scheduler's jobs (its own partition, not a tenant's); their done marks carry the reminders.due events. */
@@ -20,10 +21,16 @@ export interface BookingRecord extends BookingFacts {
   startSetAt: string;
 }
 
-export interface SettingsRecord {
-  id: 'impostazioni';
+/** capacity's reminder rules, kept from its events: the one record of a tenant (id `capacity`). */
+export interface RulesRecord {
+  id: typeof RULES_ID;
   regole: ReminderRule[];
-  updatedAt: string;
+  /** When the rules last changed in capacity (reminders due before it are not planned); null: never. */
+  since: string | null;
+  /** The `updatedAt` of the capacity config the rules came with: a newer config's rules replace older ones. */
+  configUpdatedAt: string;
+  /** Whether the bookings still to come were planned again under these rules (false until that finished). */
+  replanned: boolean;
 }
 
 export interface SendRecord {
@@ -31,22 +38,22 @@ export interface SendRecord {
   startedAt: string;
 }
 
-const SETTINGS_ID = 'impostazioni';
+const RULES_ID = 'capacity';
 const RACE_RETRIES = 5;
 
 export async function ensurePromemoriaIndexes(store: DocumentStore): Promise<void> {
   await store.ensureIndexes(BOOKINGS_COLLECTION, [{ name: 'start', fields: { startsAt: 1 } }]);
 }
 
-/** One tenant's bookings (as promemoria saw them) and reminder settings: reads and writes only. */
+/** One tenant's bookings and reminder rules (as promemoria saw them in events): reads and writes only. */
 export class PromemoriaStore {
   private readonly bookings: TenantCollection<BookingRecord>;
-  private readonly settings: TenantCollection<SettingsRecord>;
+  private readonly rules: TenantCollection<RulesRecord>;
   private readonly sends: TenantCollection<SendRecord>;
 
   constructor(tenantStore: TenantStore) {
     this.bookings = tenantStore.collection<BookingRecord>(BOOKINGS_COLLECTION);
-    this.settings = tenantStore.collection<SettingsRecord>(SETTINGS_COLLECTION);
+    this.rules = tenantStore.collection<RulesRecord>(RULES_COLLECTION);
     this.sends = tenantStore.collection<SendRecord>(SENDS_COLLECTION);
   }
 
@@ -105,15 +112,31 @@ export class PromemoriaStore {
     }
   }
 
-  readSettings(): Promise<SettingsRecord | null> {
-    return this.settings.findById(SETTINGS_ID);
+  readRules(): Promise<RulesRecord | null> {
+    return this.rules.findById(RULES_ID);
   }
 
-  async writeSettings(regole: ReminderRule[], updatedAt: string): Promise<SettingsRecord> {
-    return (await this.settings.findOneAndUpdate(
-      { id: SETTINGS_ID },
-      { $set: { regole, updatedAt } },
-      { upsert: true },
-    ))!;
+  /**
+   * Stores the rules of a capacity config in place of `expected` (compare-and-set on the config they came with;
+   * null: none stored yet). Returns false when another handler stored rules meanwhile (the caller reads again).
+   */
+  async replaceRules(expected: RulesRecord | null, rules: Omit<RulesRecord, 'id'>): Promise<boolean> {
+    try {
+      if (!expected) return (await this.rules.insertOne({ id: RULES_ID, ...rules })) !== null;
+      const filter = {
+        id: RULES_ID,
+        configUpdatedAt: expected.configUpdatedAt,
+        replanned: expected.replanned,
+      };
+      return (await this.rules.findOneAndUpdate(filter, { $set: rules })) !== null;
+    } catch (error) {
+      if (error instanceof DuplicateKeyError) return false;
+      throw error;
+    }
+  }
+
+  /** Marks the rules of this config as planned into the bookings still to come (unless newer ones came). */
+  async markReplanned(configUpdatedAt: string): Promise<void> {
+    await this.rules.findOneAndUpdate({ id: RULES_ID, configUpdatedAt }, { $set: { replanned: true } });
   }
 }

@@ -4,7 +4,7 @@ import type { Scheduler } from '@coperto/scheduler';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { bookingFactsOf } from './booking-facts.js';
-import { currentRules, syncReminders } from './planner.js';
+import { planBooking } from './planner.js';
 import { PromemoriaStore } from './promemoria-store.js';
 
 /** The durable consumer's name: every promemoria instance shares it (each event is handled by one of them). */
@@ -32,7 +32,7 @@ export function reminderEventConsumer(store: DocumentStore, scheduler: Scheduler
       const promemoria = new PromemoriaStore(store.forTenant(tenantId));
       const booking = await promemoria.saveBooking(facts);
       if (!booking) return;
-      await syncReminders(scheduler, tenantId, booking, await currentRules(promemoria));
+      await planBooking(promemoria, scheduler, tenantId, booking);
     },
   };
 }

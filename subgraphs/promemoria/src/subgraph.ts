@@ -8,21 +8,13 @@ import type { MailSettings } from './mail-settings.js';
 import { ensurePromemoriaIndexes, JOBS_COLLECTION } from './promemoria-store.js';
 import { reminderEventConsumer } from './reminder-events.js';
 import { reminderHandler } from './reminder-job.js';
-import { Mutation } from './resolvers/Mutation.js';
 import { Prenotazione } from './resolvers/Prenotazione.js';
-import { ImpostazioniPromemoria, Promemoria, RegolaPromemoria } from './resolvers/Promemoria.js';
-import { Query } from './resolvers/Query.js';
+import { Promemoria } from './resolvers/Promemoria.js';
+import { rulesEventConsumer } from './rules-events.js';
 
 export const typeDefs = loadSchemaFile(new URL('../schema.graphql', import.meta.url));
 
-const resolvers: Resolvers = {
-  Query,
-  Mutation,
-  Prenotazione,
-  Promemoria,
-  RegolaPromemoria,
-  ImpostazioniPromemoria,
-};
+const resolvers: Resolvers = { Prenotazione, Promemoria };
 
 /** Scheduler tuning a host may change (tests: a short poll). */
 export interface PromemoriaOptions {
@@ -32,7 +24,8 @@ export interface PromemoriaOptions {
 
 /**
  * The promemoria subgraph (booking reminders), ready to be served in-process or over HTTP: its durable consumer of
- * the booking events plans each booking's reminders in the scheduler, whose worker sends them when due.
+ * the booking events plans each booking's reminders in the scheduler, whose worker sends them when due; its
+ * consumer of capacity's config events keeps the rules and plans the bookings to come again when they change.
  */
 export function createPromemoriaSubgraph(
   deps: PromemoriaDeps,
@@ -75,10 +68,12 @@ export function createPromemoriaSubgraph(
       await ensurePromemoriaIndexes(deps.store);
       await scheduler.init();
     },
-    eventConsumers: [reminderEventConsumer(deps.store, scheduler)],
+    eventConsumers: [
+      reminderEventConsumer(deps.store, scheduler),
+      rulesEventConsumer(deps.store, scheduler, now),
+    ],
     workers: [worker],
   };
 }
 export type { PromemoriaDeps } from './context.js';
 export { mailSettingsOf, mailSettingsShape, type MailSettings } from './mail-settings.js';
-export { REMINDER_LIMITS } from './plan.js';

@@ -1,6 +1,7 @@
 // promemoria on the real servers (MongoDB-protocol store, NATS JetStream, mailpit's SMTP), as its process runs it:
 // booking events in, reminders planned in the scheduler, due ones sent as an email and a reminders.due event,
-// moved bookings moving them, cancelled ones dropping them, one due while no process ran sent on the next start.
+// moved bookings moving them, cancelled ones dropping them, one due while no process ran sent on the next start;
+// the rules from capacity's config events, a change planning the bookings to come again.
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   createServiceTokenIssuer,
@@ -129,7 +130,7 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       subject: data.id,
       data: { codice: 'K7Q2', covers: 2, customerName: 'Rita Greco', effectiveDurationMinutes: 120, ...data },
     });
-  const publish = async (built: ReturnType<typeof bookingEvent>) =>
+  const publish = async (built: { message: { subject: string }; event: CloudEvent }) =>
     bus.publish(built.message.subject, built.event);
 
   it('sends a due reminder once: email with working links, and the event; moves and drops with the booking', async () => {
@@ -235,6 +236,92 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(due).toHaveLength(1);
       expect(await mailpit.messages()).toHaveLength(1);
+    } finally {
+      await running.stop();
+      subscription.unsubscribe();
+    }
+  });
+
+  const configEvent = (tenantId: string, hours: number[], remindersUpdatedAt: string, updatedAt: string) =>
+    buildEvent({
+      tenantId: trustedTenantId(tenantId),
+      type: 'capacity.config.updated',
+      source: 'coperto/capacity',
+      subject: 'config',
+      // The rules as capacity's event carries them (under both names), with the other settings.
+      data: {
+        slotMinutes: 15,
+        promemoria: hours.map((h) => ({ orePrima: h, hoursBefore: h })),
+        reminders: hours.map((h) => ({ orePrima: h, hoursBefore: h })),
+        remindersUpdatedAt,
+        customized: true,
+        updatedAt,
+      },
+    });
+
+  it("plans by capacity's rules: a change re-plans the bookings to come, an older or repeated event changes nothing", async () => {
+    const tenant = newTenantId();
+    const sent: CloudEvent[] = [];
+    const subscription = bus.subscribe(`tenant.${tenant}.restaurant.reminders.due`);
+    void (async () => {
+      for await (const event of subscription) sent.push(event);
+    })();
+    const running = await startPromemoria();
+    const start = time;
+    const at = (ms: number) => new Date(start + ms).toISOString();
+    try {
+      await publish(
+        bookingEvent(tenant, 'bookings.created', {
+          id: 'far',
+          startsAt: at(30 * HOUR),
+          state: 'confermata',
+          updatedAt: at(0),
+        }),
+      );
+      await publish(
+        bookingEvent(tenant, 'bookings.created', {
+          id: 'near',
+          startsAt: at(5 * HOUR),
+          state: 'confermata',
+          updatedAt: at(0),
+        }),
+      );
+      // Until capacity says otherwise, its default: 24 hours before ('near' is too close for it).
+      await vi.waitFor(async () => expect(await running.reminders(tenant, 'far')).toHaveLength(1), {
+        timeout: 10_000,
+      });
+      expect(await running.reminders(tenant, 'near')).toEqual([]);
+
+      time = start + 60_000;
+      await publish(configEvent(tenant, [48, 2], at(60_000), at(60_000)));
+      // 48 hours before 'far' was before the change: not planned; 2 hours before each booking is.
+      await vi.waitFor(
+        async () =>
+          expect(await running.reminders(tenant, 'near')).toEqual([
+            { orePrima: 2, dueAt: at(3 * HOUR), stato: 'pending', motivo: null },
+          ]),
+        { timeout: 10_000 },
+      );
+      expect(await running.reminders(tenant, 'far')).toEqual([
+        { orePrima: 2, dueAt: at(28 * HOUR), stato: 'pending', motivo: null },
+      ]);
+
+      // An older config's event arriving late, and the same one again, change nothing.
+      await publish(configEvent(tenant, [24], at(0), at(30_000)));
+      await publish(configEvent(tenant, [48, 2], at(60_000), at(60_000)));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(await running.reminders(tenant, 'far')).toEqual([
+        { orePrima: 2, dueAt: at(28 * HOUR), stato: 'pending', motivo: null },
+      ]);
+
+      // 'near''s 2-hour reminder is sent at 3 h; the removed 24-hour one of 'far' (due at 6 h) never is.
+      time = start + 4 * HOUR;
+      await vi.waitFor(() => expect(sent.map((e) => e.subject)).toEqual(['near']), { timeout: 10_000 });
+      time = start + 7 * HOUR;
+      await new Promise((r) => setTimeout(r, 400));
+      expect(sent.map((e) => [e.subject, (e.data as { hoursBefore: number }).hoursBefore])).toEqual([
+        ['near', 2],
+      ]);
     } finally {
       await running.stop();
       subscription.unsubscribe();

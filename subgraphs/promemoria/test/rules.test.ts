@@ -1,8 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import { ValidationError } from '@coperto/errors';
+import type { CloudEvent } from '@coperto/bus';
 import { bookingFactsOf } from '../src/booking-facts.js';
 import { reminderLinks, reminderText } from '../src/message.js';
-import { dueDecision, normalizeRules, plannedReminders, reminderKey } from '../src/plan.js';
+import { dueDecision, plannedReminders, reminderKey } from '../src/plan.js';
+import { rulesOf } from '../src/rules-events.js';
 
 const start = '2027-03-10T19:00:00.000Z';
 const booking = { id: 'b1', state: 'confermata', startsAt: start };
@@ -55,24 +56,41 @@ describe('dueDecision', () => {
   });
 });
 
-describe('normalizeRules', () => {
-  it('takes English or Italian names (English wins), largest first', () => {
-    expect(normalizeRules([{ orePrima: 2 }, { hoursBefore: 48, orePrima: 3 }])).toEqual([
-      { hoursBefore: 48 },
-      { hoursBefore: 2 },
-    ]);
-    expect(normalizeRules([])).toEqual([]);
+describe('rulesOf (capacity.config.updated)', () => {
+  const event = (data: unknown, type = 'capacity.config.updated'): CloudEvent =>
+    ({
+      specversion: '1.0',
+      id: 'e1',
+      source: 'coperto/capacity',
+      type,
+      subject: 'config',
+      data,
+    }) as CloudEvent;
+  it('reads the rules, since when they hold and the config they came with', () => {
+    const data = {
+      promemoria: [{ orePrima: 48, hoursBefore: 48 }],
+      reminders: [{ orePrima: 48, hoursBefore: 48 }],
+      remindersUpdatedAt: '2027-01-01T10:00:00.000Z',
+      updatedAt: '2027-01-02T10:00:00.000Z',
+    };
+    expect(rulesOf(event(data))).toEqual({
+      regole: [{ hoursBefore: 48 }],
+      since: '2027-01-01T10:00:00.000Z',
+      configUpdatedAt: '2027-01-02T10:00:00.000Z',
+    });
+    expect(rulesOf(event({ ...data, reminders: [], remindersUpdatedAt: null }))).toMatchObject({
+      regole: [],
+      since: null,
+    });
   });
-  it('refuses hours out of 1..720, repeats and more than 5 rules, naming the field', () => {
-    for (const bad of [[{ hoursBefore: 0 }], [{ hoursBefore: 721 }], [{ hoursBefore: 1.5 }], [{}]])
-      expect(() => normalizeRules(bad)).toThrow(ValidationError);
-    expect(() => normalizeRules([{ hoursBefore: 3 }, { orePrima: 3 }])).toThrow(/same hoursBefore/);
-    expect(() => normalizeRules([1, 2, 3, 4, 5, 6].map((h) => ({ hoursBefore: h })))).toThrow(/at most 5/);
-    try {
-      normalizeRules([{ hoursBefore: 1 }, { hoursBefore: -1 }]);
-    } catch (error) {
-      expect((error as ValidationError).issues[0]!.field).toBe('reminders[1].hoursBefore');
-    }
+  it('ignores other events and bodies without rules', () => {
+    const updatedAt = '2027-01-02T10:00:00.000Z';
+    expect(rulesOf(event({ reminders: [], updatedAt }, 'bookings.updated'))).toBeNull();
+    expect(rulesOf(event({ updatedAt }))).toBeNull();
+    expect(rulesOf(event({ reminders: [{ hoursBefore: '2' }], updatedAt }))).toBeNull();
+    expect(rulesOf(event({ reminders: [{ hoursBefore: 0 }], updatedAt }))).toBeNull();
+    expect(rulesOf(event({ reminders: [] }))).toBeNull();
+    expect(rulesOf(event(null))).toBeNull();
   });
   it('keys reminders by booking and hours', () => {
     expect(reminderKey('b1', 24)).toBe('b1/24');

@@ -11,7 +11,13 @@ export const EVENT_TYPES = [
   'waitlist.seated',
   'waitlist.left',
   'waitlist.cancelled',
+  'waitlist.erased',
+  'guests.created',
+  'guests.updated',
+  'guests.merged',
+  'guests.erased',
   'reminders.due',
+  'capacity.config.updated',
   'webhooks.disabled',
 ] as const satisfies readonly RestaurantEventType[];
 

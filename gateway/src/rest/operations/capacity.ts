@@ -19,6 +19,13 @@ const SLOT_CONFIG_FIELDS = /* GraphQL */ `
     reseat
     reseatFreezeMinutes
     shortenedMinMinutes
+    promemoria {
+      orePrima
+    }
+    reminders {
+      hoursBefore
+    }
+    remindersUpdatedAt
     customized
     updatedAt
   }

@@ -17,7 +17,7 @@ export const capacityRoutes: readonly RestRoute[] = [
       tag: 'Capacity',
       summary: 'Change the slot configuration (administrator)',
       description:
-        'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise).',
+        'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise). `promemoria|reminders` replaces the reminder rules (at most 5, 1..720 hours, distinct, each with one of `orePrima|hoursBefore`: a rule with neither, or two with the same hours, is a 400 naming it; `[]` = no reminders); the bookings still to come are planned again, with only reminders due after the change (docs/reminders.md).',
       body: { into: 'input' },
       errors: ['FORBIDDEN'],
       example: {
@@ -28,6 +28,7 @@ export const capacityRoutes: readonly RestRoute[] = [
           { maxCovers: 4, minutes: 120 },
           { maxCovers: 8, minutes: 150 },
         ],
+        promemoria: [{ orePrima: 24 }, { orePrima: 2 }],
       },
     },
     field: 'updateSlotConfig',

@@ -43,7 +43,7 @@ export type Subscription = {
   bookingUpdated: BookingEvent;
   /** bookings.cancelled: a booking was cancelled (annullata). */
   bookingCancelled: BookingEvent;
-  /** waitlist.updated: a waitlist entry was added, notified, seated, left or cancelled (the event's type says which). */
+  /** waitlist.updated: a waitlist entry was added, notified, seated, left, cancelled or erased (the event's type says which). */
   waitlistChanged: WaitlistEvent;
 };
 
@@ -259,7 +259,7 @@ export type WaitlistEvent = {
   __typename?: 'WaitlistEvent';
   /** Event id (CloudEvents id): unique; delivery is at least once, so dedupe by it. */
   id: Scalars['ID']['output'];
-  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left or waitlist.cancelled */
+  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left, waitlist.cancelled or waitlist.erased */
   type: Scalars['String']['output'];
   /** When the change happened (ISO 8601, UTC). */
   time: Scalars['String']['output'];
@@ -306,6 +306,45 @@ export type StatoAttesa =
 export type Assegnazione =
   | 'manual'
   | 'auto';
+
+/**
+ * The data of a guests.created, guests.updated, guests.merged or guests.erased event (the ospiti subgraph,
+ * docs/events.md): which fields of the guest changed and its counts, never its personal data (name, phone, email,
+ * language, notes, tags, allergies, marketing consent: read them with GET /api/ospiti/<id>). Published for
+ * integrations (webhooks, the bus); no subscription field follows it.
+ */
+export type CambioOspite = {
+  __typename?: 'CambioOspite';
+  /** The guest's id (Ospite.id). */
+  id: Scalars['ID']['output'];
+  /** The fields that changed, by their Italian names (guests.created: those that have a value). */
+  campi: Array<Scalars['String']['output']>;
+  /** The same fields by their English names. */
+  fields: Array<Scalars['String']['output']>;
+  /** guests.merged: the guest merged into this one (gone; its id reads as this one). Null in the other events. */
+  unitoDa?: Maybe<Scalars['ID']['output']>;
+  mergedFrom?: Maybe<Scalars['ID']['output']>;
+  visite: Scalars['Int']['output'];
+  visits: Scalars['Int']['output'];
+  coperti: Scalars['Int']['output'];
+  covers: Scalars['Int']['output'];
+  noShow: Scalars['Int']['output'];
+  noShows: Scalars['Int']['output'];
+  annullamentiTardivi: Scalars['Int']['output'];
+  lateCancellations: Scalars['Int']['output'];
+  primaVisita?: Maybe<Scalars['String']['output']>;
+  firstVisit?: Maybe<Scalars['String']['output']>;
+  ultimaVisita?: Maybe<Scalars['String']['output']>;
+  lastVisit?: Maybe<Scalars['String']['output']>;
+  spesaTotale: Scalars['Float']['output'];
+  totalSpend: Scalars['Float']['output'];
+  cancellato: Scalars['Boolean']['output'];
+  erased: Scalars['Boolean']['output'];
+  cancellatoAt?: Maybe<Scalars['String']['output']>;
+  erasedAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
 
 /**
  * The data of a reminders.due event (the promemoria subgraph, docs/reminders.md). Published for integrations (SMS,
@@ -365,6 +404,52 @@ export type Webhook = {
   disabledAt?: Maybe<Scalars['String']['output']>;
   createdAt: Scalars['String']['output'];
   updatedAt: Scalars['String']['output'];
+};
+
+/**
+ * The capacity settings as capacity returns them (event capacity.config.updated, docs/reminders.md); no subscription
+ * field follows it.
+ */
+export type SlotConfig = {
+  __typename?: 'SlotConfig';
+  slotMinutes: Scalars['Int']['output'];
+  openingHours: Array<OpeningDay>;
+  maxCoversPerSlot: Scalars['Int']['output'];
+  defaultMealMinutes: Scalars['Int']['output'];
+  timeZone: Scalars['String']['output'];
+  turnTimes: Array<TurnTime>;
+  reseat: Scalars['Boolean']['output'];
+  reseatFreezeMinutes: Scalars['Int']['output'];
+  shortenedMinMinutes?: Maybe<Scalars['Int']['output']>;
+  promemoria: Array<ReminderRule>;
+  reminders: Array<ReminderRule>;
+  remindersUpdatedAt?: Maybe<Scalars['String']['output']>;
+  customized: Scalars['Boolean']['output'];
+  updatedAt?: Maybe<Scalars['String']['output']>;
+};
+
+export type OpeningDay = {
+  __typename?: 'OpeningDay';
+  weekday: Scalars['Int']['output'];
+  intervals: Array<OpeningInterval>;
+};
+
+export type OpeningInterval = {
+  __typename?: 'OpeningInterval';
+  open: Scalars['String']['output'];
+  close: Scalars['String']['output'];
+};
+
+export type TurnTime = {
+  __typename?: 'TurnTime';
+  maxCovers: Scalars['Int']['output'];
+  minutes: Scalars['Int']['output'];
+};
+
+export type ReminderRule = {
+  __typename?: 'ReminderRule';
+  orePrima: Scalars['Int']['output'];
+  hoursBefore: Scalars['Int']['output'];
 };
 
 
@@ -461,10 +546,16 @@ export type ResolversTypes = {
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
   StatoAttesa: StatoAttesa;
   Assegnazione: Assegnazione;
+  CambioOspite: ResolverTypeWrapper<CambioOspite>;
   PromemoriaDovuto: ResolverTypeWrapper<PromemoriaDovuto>;
   PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
   LinkGestione: ResolverTypeWrapper<LinkGestione>;
   Webhook: ResolverTypeWrapper<Webhook>;
+  SlotConfig: ResolverTypeWrapper<SlotConfig>;
+  OpeningDay: ResolverTypeWrapper<OpeningDay>;
+  OpeningInterval: ResolverTypeWrapper<OpeningInterval>;
+  TurnTime: ResolverTypeWrapper<TurnTime>;
+  ReminderRule: ResolverTypeWrapper<ReminderRule>;
 };
 
 /** Mapping between all available schema types and the resolvers parents */
@@ -484,10 +575,16 @@ export type ResolversParentTypes = {
   CanalePrenotazione: CanalePrenotazione;
   WaitlistEvent: CloudEventModel;
   VoceAttesa: VoceAttesa;
+  CambioOspite: CambioOspite;
   PromemoriaDovuto: PromemoriaDovuto;
   PrenotazionePromemoria: PrenotazionePromemoria;
   LinkGestione: LinkGestione;
   Webhook: Webhook;
+  SlotConfig: SlotConfig;
+  OpeningDay: OpeningDay;
+  OpeningInterval: OpeningInterval;
+  TurnTime: TurnTime;
+  ReminderRule: ReminderRule;
 };
 
 export type QueryResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['Query'] = ResolversParentTypes['Query']> = {
@@ -624,6 +721,34 @@ export type VoceAttesaResolvers<ContextType = SubscriptionContext, ParentType ex
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CambioOspiteResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['CambioOspite'] = ResolversParentTypes['CambioOspite']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  campi?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  fields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  unitoDa?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  mergedFrom?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  visite?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  visits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  coperti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  noShow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  noShows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  annullamentiTardivi?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lateCancellations?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  primaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firstVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ultimaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  spesaTotale?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalSpend?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  cancellato?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  erased?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  cancellatoAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  erasedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type PromemoriaDovutoResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PromemoriaDovuto'] = ResolversParentTypes['PromemoriaDovuto']> = {
   prenotazione?: Resolver<ResolversTypes['PrenotazionePromemoria'], ParentType, ContextType>;
   orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -668,6 +793,43 @@ export type WebhookResolvers<ContextType = SubscriptionContext, ParentType exten
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type SlotConfigResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['SlotConfig'] = ResolversParentTypes['SlotConfig']> = {
+  slotMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  openingHours?: Resolver<Array<ResolversTypes['OpeningDay']>, ParentType, ContextType>;
+  maxCoversPerSlot?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  defaultMealMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  timeZone?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  turnTimes?: Resolver<Array<ResolversTypes['TurnTime']>, ParentType, ContextType>;
+  reseat?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  reseatFreezeMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  shortenedMinMinutes?: Resolver<Maybe<ResolversTypes['Int']>, ParentType, ContextType>;
+  promemoria?: Resolver<Array<ResolversTypes['ReminderRule']>, ParentType, ContextType>;
+  reminders?: Resolver<Array<ResolversTypes['ReminderRule']>, ParentType, ContextType>;
+  remindersUpdatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  customized?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  updatedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+};
+
+export type OpeningDayResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['OpeningDay'] = ResolversParentTypes['OpeningDay']> = {
+  weekday?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  intervals?: Resolver<Array<ResolversTypes['OpeningInterval']>, ParentType, ContextType>;
+};
+
+export type OpeningIntervalResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['OpeningInterval'] = ResolversParentTypes['OpeningInterval']> = {
+  open?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  close?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
+export type TurnTimeResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['TurnTime'] = ResolversParentTypes['TurnTime']> = {
+  maxCovers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  minutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
+export type ReminderRuleResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['ReminderRule'] = ResolversParentTypes['ReminderRule']> = {
+  orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  hoursBefore?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+};
+
 export type Resolvers<ContextType = SubscriptionContext> = {
   Query?: QueryResolvers<ContextType>;
   Subscription?: SubscriptionResolvers<ContextType>;
@@ -679,9 +841,15 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   WaitlistEvent?: WaitlistEventResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
+  CambioOspite?: CambioOspiteResolvers<ContextType>;
   PromemoriaDovuto?: PromemoriaDovutoResolvers<ContextType>;
   PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
   LinkGestione?: LinkGestioneResolvers<ContextType>;
   Webhook?: WebhookResolvers<ContextType>;
+  SlotConfig?: SlotConfigResolvers<ContextType>;
+  OpeningDay?: OpeningDayResolvers<ContextType>;
+  OpeningInterval?: OpeningIntervalResolvers<ContextType>;
+  TurnTime?: TurnTimeResolvers<ContextType>;
+  ReminderRule?: ReminderRuleResolvers<ContextType>;
 };
 

@@ -1,5 +1,12 @@
-import type { SlotConfigResolvers } from '../generated/resolvers-types.js';
+import type { ReminderRuleResolvers, SlotConfigResolvers } from '../generated/resolvers-types.js';
+import { openingDays } from '../slot-config-view.js';
 
 export const SlotConfig: SlotConfigResolvers = {
-  openingHours: (config) => config.openingHours.map((intervals, weekday) => ({ weekday, intervals })),
+  openingHours: (config) => openingDays(config),
+  promemoria: (config) => config.reminders,
+  reminders: (config) => config.reminders,
+};
+
+export const ReminderRule: ReminderRuleResolvers = {
+  orePrima: (rule) => rule.hoursBefore,
 };
