@@ -20,7 +20,7 @@ describe('the AsyncAPI document', () => {
       .channels()
       .all()
       .map((c) => c.address());
-    // One channel per subject: the waitlist's five change types share waitlist.updated.
+    // One channel per subject: the waitlist's change types share waitlist.updated.
     expect(addresses.sort()).toEqual(
       [...new Set(Object.keys(EVENT_CHANNELS).map((type) => natsSubject('{tenantId}', type)))].sort(),
     );

@@ -2,11 +2,12 @@
 // embedded mode, at a phone's size and a desktop's: the booking shown, confirmed, changed (party, date and time,
 // notes), a change nothing fits refused with the booking unchanged, and the cancellation; checked through the API.
 // The booking is a channel's, and the page is opened with the guest token of its 201 (`gestione.token`).
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import Stripe from 'stripe';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { launchChromium, WAIT } from './support/browser.js';
-import { sharedEmbedded } from './support/modes.js';
+import { SHARED_STACK_ENV, sharedEmbedded } from './support/modes.js';
 import type { Stack } from './support/stack.js';
 
 const VIEWPORTS = {
@@ -16,8 +17,12 @@ const VIEWPORTS = {
 
 type Size = keyof typeof VIEWPORTS;
 
+/** In the page, the Stripe.js stand-in: what it recorded (`calls`) and its next answer (`answer`). */
+type StandIn = { __stripe: { calls: unknown[][]; answer: unknown } };
+
 interface Booking {
   id: string;
+  garanzia?: Record<string, unknown> | null;
   codice: string;
   covers: number;
   bookingDate: string;
@@ -31,6 +36,7 @@ describe('manage page (embedded mode, chromium)', () => {
   let stack: Stack;
   let browser: Browser;
   let admin: string;
+  const tenantId = newTenantId();
   /** A booking channel's key: the bookings are the channel's, as the booking page makes them. */
   let key: string;
   let day = 0;
@@ -39,7 +45,7 @@ describe('manage page (embedded mode, chromium)', () => {
 
   beforeAll(async () => {
     stack = await sharedEmbedded();
-    admin = await mintToken({ tenantId: newTenantId(), admin: true });
+    admin = await mintToken({ tenantId, admin: true });
     const channel = await stack.api('POST', '/api/canali', { token: admin, body: { name: 'Sito' } });
     expect(channel.status).toBe(201);
     key = channel.body.key;
@@ -209,6 +215,172 @@ describe('manage page (embedded mode, chromium)', () => {
     expect(await page.locator('#b-state').textContent()).toBe('Da confermare');
     expect(await page.locator('#b-when').textContent()).toContain('alle 20:00');
     await context.close();
+  });
+
+  describe("the guarantee's payment step", () => {
+    /**
+     * Stripe.js as the page gets it from js.stripe.com, which this offline machine cannot reach: a stand-in served
+     * for that URL (so the page's Content-Security-Policy is what lets it run) that records what the page asks of
+     * Stripe and answers a confirmation with `window.__stripe.answer`.
+     */
+    const STRIPE_JS_STAND_IN = `
+      window.__stripe = { calls: [], answer: {} };
+      const record = (...call) => window.__stripe.calls.push(call);
+      window.Stripe = (key, options) => {
+        record('Stripe', key, options ?? null);
+        return {
+          elements(options) {
+            record('elements', options);
+            return {
+              create(type) {
+                record('create', type);
+                return { mount(el) { record('mount', el.id); el.append(Object.assign(document.createElement('div'), { id: 'stand-in-form', textContent: 'Stripe' })); } };
+              },
+            };
+          },
+          async confirmPayment(options) { record('confirmPayment', options.redirect); return window.__stripe.answer; },
+          async confirmSetup(options) { record('confirmSetup', options.redirect); return window.__stripe.answer; },
+        };
+      };`;
+    const STRIPE_JS = 'https://js.stripe.com/v3/';
+    /** In the page: what the stand-in recorded (`calls`) and its next answer (`answer`). */
+    const stripeStandIn = () =>
+      (globalThis as unknown as { __stripe: { calls: unknown[][]; answer: unknown } }).__stripe;
+    const signer = new Stripe(SHARED_STACK_ENV.STRIPE_SECRET_KEY);
+
+    /** A channel's booking of 2 at 20:30, when the tenant's policy asks a deposit of €10 a head; its guarantee. */
+    async function guaranteedBooking() {
+      const b = await stack.api('POST', '/api/prenotazioni', {
+        token: key,
+        body: {
+          covers: 2,
+          bookingDate: `2027-06-${String(++day).padStart(2, '0')}T20:30`,
+          customerName: 'Anna Bianchi',
+          customerEmail: 'anna@example.com',
+          autoAssign: true,
+        },
+      });
+      expect(b.status, JSON.stringify(b.body)).toBe(201);
+      const booking = b.body as Booking;
+      // The guest reads the guarantee (with its clientSecret) once garanzie has asked Stripe for it.
+      const guarantee = await vi.waitFor(
+        async () => {
+          const res = await stack.api('GET', `/api/prenotazioni/${booking.id}`, {
+            token: booking.gestione.token,
+          });
+          expect(res.body.garanzia?.clientSecret).toBeTruthy();
+          return res.body.garanzia as Record<string, any>;
+        },
+        { timeout: 15_000, interval: 100 },
+      );
+      return { booking, guarantee };
+    }
+
+    beforeAll(async () => {
+      const policy = await stack.api('PUT', '/api/garanzie/politica', {
+        token: admin,
+        body: {
+          rules: [{ type: 'deposit', from: '20:30', to: '20:45', amountPerCover: 1000, currency: 'eur' }],
+        },
+      });
+      expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+      const account = await stack.api('PUT', '/api/garanzie/stripe', {
+        token: admin,
+        body: { accountId: 'acct_1Coperto' },
+      });
+      expect(account.status, JSON.stringify(account.body)).toBe(200);
+    });
+
+    it("mounts Stripe's Payment Element with the booking's clientSecret; a refusal is shown, an accepted payment confirms the booking", async () => {
+      const { booking: b, guarantee } = await guaranteedBooking();
+      expect(guarantee).toMatchObject({
+        stato: 'requested',
+        modo: 'deposit',
+        importo: 2000,
+        valuta: 'eur',
+        publishableKey: SHARED_STACK_ENV.STRIPE_PUBLISHABLE_KEY,
+        stripeAccount: 'acct_1Coperto',
+      });
+      const context = await browser.newContext({ ...VIEWPORTS.phone, locale: 'en-GB' });
+      await context.route(STRIPE_JS, (route) =>
+        route.fulfill({ contentType: 'text/javascript', body: STRIPE_JS_STAND_IN }),
+      );
+      const page = await context.newPage();
+      page.on('pageerror', (error) => pageErrors.push(`pageerror: ${error.message}`));
+      await page.goto(`${stack.baseUrl}${manageLink(b)}`);
+      await page.locator('#stand-in-form').waitFor(WAIT);
+      expect(await page.locator('#pay-text').textContent()).toContain('a deposit of €20.00');
+      const calls = () =>
+        page.evaluate(() => (globalThis as unknown as StandIn).__stripe.calls as unknown[][]);
+      expect(await calls()).toEqual([
+        ['Stripe', SHARED_STACK_ENV.STRIPE_PUBLISHABLE_KEY, { stripeAccount: 'acct_1Coperto' }],
+        ['elements', { clientSecret: guarantee.clientSecret, locale: 'en' }],
+        ['create', 'payment'],
+        ['mount', 'pay-element'],
+      ]);
+
+      // Stripe refuses (a declined card): its words are shown, the booking still waits.
+      await page.evaluate(
+        () =>
+          ((globalThis as unknown as StandIn).__stripe.answer = {
+            error: { message: 'Your card was declined.' },
+          }),
+      );
+      await page.locator('#pay-submit', { hasText: 'Pay the deposit' }).click();
+      await page.locator('#message', { hasText: 'Your card was declined.' }).waitFor(WAIT);
+      expect((await read(b)).state).toBe('pending');
+
+      // Stripe accepts: the page waits for the service, which hears of it by Stripe's signed webhook.
+      await page.evaluate(() => ((globalThis as unknown as StandIn).__stripe.answer = {}));
+      await page.locator('#pay-submit').click();
+      await page.locator('#message', { hasText: 'waiting for the confirmation' }).waitFor(WAIT);
+      expect((await calls()).filter((call) => call[0] === 'confirmPayment')).toEqual([
+        ['confirmPayment', 'if_required'],
+        ['confirmPayment', 'if_required'],
+      ]);
+      const intentId = (await read(b)).garanzia!.stripeIntentId as string;
+      const event = JSON.stringify({
+        id: `evt_${b.id}`,
+        object: 'event',
+        type: 'payment_intent.succeeded',
+        data: {
+          object: {
+            id: intentId,
+            object: 'payment_intent',
+            metadata: { tenantId, bookingId: b.id, tentativo: '1' },
+          },
+        },
+      });
+      const delivered = await stack.api('POST', '/webhooks/stripe', {
+        raw: event,
+        headers: {
+          'content-type': 'application/json',
+          'stripe-signature': signer.webhooks.generateTestHeaderString({
+            payload: event,
+            secret: SHARED_STACK_ENV.STRIPE_WEBHOOK_SECRET,
+          }),
+        },
+        openapi: false,
+      });
+      expect(delivered.body).toMatchObject({ esito: 'applied' });
+      await page.locator('#message', { hasText: 'Guarantee received' }).waitFor(WAIT);
+      expect(await page.locator('#b-state').textContent()).toBe('Confirmed (guarantee given)');
+      expect(await page.locator('#pay').isHidden()).toBe(true);
+      expect((await read(b)).state).toBe('caparra_pagata');
+      await context.close();
+    });
+
+    it('says so when Stripe.js cannot be loaded', async () => {
+      const { booking: b } = await guaranteedBooking();
+      const context = await browser.newContext({ ...VIEWPORTS.desktop, locale: 'it-IT' });
+      await context.route(STRIPE_JS, (route) => route.abort('internetdisconnected'));
+      const page = await context.newPage();
+      await page.goto(`${stack.baseUrl}${manageLink(b)}`);
+      await page.locator('#message', { hasText: 'Il pagamento online non è disponibile' }).waitFor(WAIT);
+      expect(await page.locator('#pay-text').textContent()).toContain('caparra di 20,00');
+      expect(await page.locator('#pay-submit').isHidden()).toBe(true);
+      await context.close();
+    });
   });
 
   it('ran without a script error', () => {

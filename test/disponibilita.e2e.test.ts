@@ -12,6 +12,8 @@ interface OfferedTime {
   durationMinutes: number;
   ridotto: boolean;
   shortened: boolean;
+  postiLiberi: number;
+  spotsOpen: number;
   tableIds: string[] | null;
   combinationId: string | null;
 }
@@ -63,6 +65,8 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
       date: string;
       coperti: number;
       covers: number;
+      postiTotali: number;
+      spotsTotal: number;
       orari: OfferedTime[];
       times: OfferedTime[];
     };
@@ -75,7 +79,14 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
     const t = await table(2);
     expect((await book({ covers: 2, bookingDate: `${date()}T20:00`, tableIds: [t.id] })).status).toBe(201);
     const all = await search(`data=${date()}&coperti=2`);
-    expect(all).toMatchObject({ data: date(), date: date(), coperti: 2, covers: 2 });
+    expect(all).toMatchObject({
+      data: date(),
+      date: date(),
+      coperti: 2,
+      covers: 2,
+      postiTotali: 1,
+      spotsTotal: 1,
+    });
     expect(all.orari).toEqual(all.times);
     // 120 minutes: 19:00..21:45 overlap the 20:00 booking except from 22:00
     expect(all.times.map((x) => x.time)).toEqual(['22:00', '22:15', '22:30', '22:45']);
@@ -88,6 +99,8 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
       durationMinutes: 120,
       ridotto: false,
       shortened: false,
+      postiLiberi: 1,
+      spotsOpen: 1,
       tableIds: [t.id],
       combinationId: null,
     });
@@ -120,9 +133,13 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
     await table(4);
     await table(4);
     expect((await book({ covers: 3, bookingDate: `${date()}T19:00`, autoAssign: true })).status).toBe(201);
-    const times = (await search(`data=${date()}&coperti=2`)).times.map((x) => x.time);
+    const day = await search(`data=${date()}&coperti=2`);
+    const times = day.times.map((x) => x.time);
     expect(times).not.toContain('19:00'); // 3 of 4 covers arrive at 19:00
     expect(times).toContain('19:15');
+    // Two places for the party, one of them free while the 19:00 party sits.
+    expect(day).toMatchObject({ postiTotali: 2, spotsTotal: 2 });
+    expect(day.times.find((x) => x.time === '19:15')).toMatchObject({ postiLiberi: 1, spotsOpen: 1 });
     expect((await search(`data=${date()}&coperti=1`)).times.map((x) => x.time)).toContain('19:00');
   });
 

@@ -2,6 +2,7 @@ import { envBoolean, envList, loadConfig } from '@coperto/config';
 import { ALL_SUBGRAPHS, keySourceIssues, serviceConfigSchema, subgraphUrlsFrom } from '@coperto/server-kit';
 import { mailSettingsShape } from '@coperto/subgraph-promemoria';
 import { stripeSettingsShape } from '@coperto/subgraph-garanzie';
+import ipaddr from 'ipaddr.js';
 import { z } from 'zod';
 import { DEFAULT_REPLAY_BOUNDS } from './subscriptions/replay-bounds.js';
 
@@ -10,6 +11,17 @@ export const SUBGRAPH_NAMES = ALL_SUBGRAPHS;
 
 /** A count of the environment: a whole number, 0 or more. */
 const count = z.coerce.number().int().min(0);
+
+/** Names proxy-addr (fastify's `trustProxy`) knows for the ranges of their kind. */
+const PROXY_RANGE_NAMES = ['loopback', 'linklocal', 'uniquelocal'];
+
+/** One entry of TRUSTED_PROXIES: an IP address, a CIDR range, or one of PROXY_RANGE_NAMES. */
+const trustedProxy = z
+  .string()
+  .refine(
+    (entry) => PROXY_RANGE_NAMES.includes(entry) || ipaddr.isValid(entry) || ipaddr.isValidCIDR(entry),
+    `expected IP addresses, CIDR ranges or ${PROXY_RANGE_NAMES.join(', ')}`,
+  );
 
 const gatewayConfigSchema = serviceConfigSchema.extend({
   /** Embedded mode hosts promemoria: its SMTP server, sender and the guests' link base (docs/reminders.md). */
@@ -36,6 +48,19 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   RATE_LIMIT_TENANT_RPS: count.default(500),
   /** Extra requests a tenant may make above RATE_LIMIT_TENANT_RPS in a burst. */
   RATE_LIMIT_TENANT_BURST: count.default(1000),
+  /** Requests per second one booking channel key may make, all its guests together (more: 429); 0 = no limit. */
+  RATE_LIMIT_CHANNEL_RPS: count.default(100),
+  /** Extra requests a channel key may make above RATE_LIMIT_CHANNEL_RPS in a burst. */
+  RATE_LIMIT_CHANNEL_BURST: count.default(500),
+  /** Requests per second one client address may make with one channel key (more: 429); 0 = no limit. */
+  RATE_LIMIT_CHANNEL_ADDRESS_RPS: count.default(10),
+  /** Extra requests one client address may make with one channel key above that in a burst. */
+  RATE_LIMIT_CHANNEL_ADDRESS_BURST: count.default(200),
+  /**
+   * Reverse proxies (addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`) whose `X-Forwarded-For`
+   * names the client: the client address of the channel budgets. Empty = the socket's peer is the client.
+   */
+  TRUSTED_PROXIES: envList.pipe(z.array(trustedProxy).readonly()).default(Object.freeze([])),
   /** Subscription sockets of one tenant on this process (more: close 4430); 0 = no cap. */
   SUBSCRIPTION_MAX_SOCKETS_PER_TENANT: count.default(200),
   /** Subscription sockets on this process (more: close 4503); 0 = no cap. */

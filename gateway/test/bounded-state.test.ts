@@ -6,7 +6,7 @@ import { createMetrics } from '@coperto/metrics';
 import { createMemoryRateLimiter } from '@coperto/rate-limit';
 import { reportGatewayBounds } from '../src/host/bounded-state.js';
 import { createEncodedAnswers } from '../src/rest/encoded-answers.js';
-import { tenantRateLimit } from '../src/http/tenant-rate-limit.js';
+import { gatewayRateLimit } from '../src/http/rate-limit.js';
 import type { SubscriptionServer } from '../src/subscriptions/ws-server.js';
 import { viewerOf } from './support/events.js';
 
@@ -22,10 +22,14 @@ describe("the gateway's bounded state in its metrics", () => {
   it('reports each structure this process has, as it fills past its bound', async () => {
     const metrics = createMetrics({ service: 'gateway', defaultMetrics: false });
     const cache = createMemoryCache({ maxEntries: 3 });
-    const rateLimit = tenantRateLimit(createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 2), {
-      limited: () => {},
-      failedOpen: () => {},
-    });
+    const rateLimit = gatewayRateLimit(
+      {
+        tenants: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 2),
+        channel_keys: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 4),
+        channel_addresses: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 3),
+      },
+      { limited: () => {}, failedOpen: () => {} },
+    );
     const bus = createMemoryBus({ replayLog: { maxEvents: 2, maxAgeMs: 60_000 } });
     // Not under test here (ws-server.test.ts): only what it reports.
     const subscriptions = {
@@ -43,7 +47,15 @@ describe("the gateway's bounded state in its metrics", () => {
       const tenantId = trustedTenantId(`t${i}`);
       await cache.forTenant(tenantId).set('k', i, 60);
       await cache.forTenant(tenantId).get('k');
-      await rateLimit.check(viewerOf(tenantId));
+      await rateLimit.check(viewerOf(tenantId), '127.0.0.1');
+      // A booking channel of the tenant, from an address of its own.
+      await rateLimit.check(
+        {
+          ...viewerOf(tenantId),
+          grant: { role: 'channel', channelId: 'c', channelName: 'Sito', origine: 'online' },
+        },
+        `203.0.113.${i}`,
+      );
       const { message, event } = buildEvent({
         tenantId,
         type: 'tables.status',
@@ -61,6 +73,10 @@ describe("the gateway's bounded state in its metrics", () => {
     expect(valueOf(body, 'bounded_state_entries', 'cache_tenant_views')).toBe(5);
     expect(valueOf(body, 'bounded_state_entries', 'rate_limit_tenants')).toBe(2);
     expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_tenants')).toBe(3);
+    expect(valueOf(body, 'bounded_state_entries', 'rate_limit_channel_keys')).toBe(4);
+    expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_channel_keys')).toBe(1);
+    expect(valueOf(body, 'bounded_state_entries', 'rate_limit_channel_addresses')).toBe(3);
+    expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_channel_addresses')).toBe(2);
     expect(valueOf(body, 'bounded_state_entries', 'replay_log')).toBe(2);
     expect(valueOf(body, 'bounded_state_evictions_total', 'replay_log')).toBe(3);
     expect(valueOf(body, 'bounded_state_entries', 'subscription_groups')).toBe(6);
@@ -89,13 +105,16 @@ describe("the gateway's bounded state in its metrics", () => {
     reportGatewayBounds(metrics, {
       http: () => ({}),
       cache: undefined,
-      rateLimit: tenantRateLimit(shared, { limited: () => {}, failedOpen: () => {} }),
+      rateLimit: gatewayRateLimit(
+        { tenants: shared, channel_keys: shared, channel_addresses: shared },
+        { limited: () => {}, failedOpen: () => {} },
+      ),
       subscriptions,
       bus: createMemoryBus(),
     });
     const body = (await metrics.scrape()).body;
     expect(body).not.toContain('structure="cache_');
-    expect(body).not.toContain('structure="rate_limit_tenants"');
+    expect(body).not.toContain('structure="rate_limit_');
     expect(body).not.toContain('structure="replay_log"');
     expect(body).not.toContain('structure="google_tokens"');
     expect(valueOf(body, 'bounded_state_entries', 'subscription_socket_tenants')).toBe(0);

@@ -51,6 +51,26 @@ describe('/openapi.json responses', () => {
     expect(success('/api/sale/{id}', 'get', '200')).toEqual({ $ref: '#/components/schemas/Sala' });
   });
 
+  it('documents GET /api/disponibilita with its places and free places, required and never null', () => {
+    expect(success('/api/disponibilita', 'get', '200')).toEqual({
+      $ref: '#/components/schemas/DisponibilitaGiorno',
+    });
+    const day = doc.components.schemas.DisponibilitaGiorno!;
+    const time = doc.components.schemas.OrarioDisponibile!;
+    for (const [object, fields] of [
+      [day, ['postiTotali', 'spotsTotal']],
+      [time, ['postiLiberi', 'spotsOpen']],
+    ] as const) {
+      for (const field of fields) {
+        expect(object.required, field).toContain(field);
+        expect(object.properties[field]!.type, field).toBe('integer');
+      }
+    }
+    // Staff-only fields stay in every answer, null for a channel key.
+    expect(time.required).toContain('tableIds');
+    expect(nullable(time.properties.tableIds!)).toBe(true);
+  });
+
   const schema = buildSchema(`
     type Query { thing: Thing! }
     type Thing { id: ID! note: String tags: [String!] extra: Int! }

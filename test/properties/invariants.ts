@@ -3,6 +3,7 @@
  * the state read back at the end. Each returns the violations it found (empty = holds), as readable sentences.
  * Every checker has a unit test that makes it fail on a hand-made bad history (invariants.test.ts).
  */
+import { WAITLIST_EVENT_TYPES } from '@coperto/bus';
 import { acknowledged, mayHaveWritten, type HistoryEntry, type Intent, type SeenEvent } from './history.js';
 
 type Of<K extends Intent['kind']> = HistoryEntry & { intent: Extract<Intent, { kind: K }> };
@@ -350,13 +351,8 @@ export interface ExpectedEvent {
   updatedAt?: string;
 }
 
-const WAITLIST_TYPES = [
-  'waitlist.added',
-  'waitlist.notified',
-  'waitlist.seated',
-  'waitlist.left',
-  'waitlist.cancelled',
-];
+/** A waitlist write's event is one of the waitlist's types (the bus's one list of them). */
+const WAITLIST_TYPES: string[] = [...WAITLIST_EVENT_TYPES];
 
 export function expectedEvents(history: readonly HistoryEntry[]): ExpectedEvent[] {
   const expected: ExpectedEvent[] = [];

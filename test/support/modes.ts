@@ -40,6 +40,7 @@ export const SHARED_STACK_ENV = {
   GOOGLE_BOOKING_PASSWORD: randomBytes(18).toString('base64url'),
   STRIPE_SECRET_KEY: `sk_test_${randomBytes(12).toString('hex')}`,
   STRIPE_WEBHOOK_SECRET: `whsec_${randomBytes(24).toString('base64')}`,
+  STRIPE_PUBLISHABLE_KEY: `pk_test_${randomBytes(12).toString('hex')}`,
   // Webhook endpoints on this machine (the tests' receivers listen on loopback).
   WEBHOOKS_ALLOW_PRIVATE: 'true',
 } as const;

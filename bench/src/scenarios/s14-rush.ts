@@ -103,8 +103,11 @@ export async function scenario14(ctx: BenchContext): Promise<void> {
     METRICS_PORT: String(metrics),
     DATA_DIR: join(ctx.config.tmpDir, 'gateway-s14-data'),
     JWT_SECRET: ctx.jwtSecret,
-    // The rush measures seating under contention, not the tenant's request budget.
+    // The rush measures seating under contention, not the request budgets (its 300 guests all call from this
+    // machine's one address: the channel's per-address budget would count them as one).
     RATE_LIMIT_TENANT_RPS: '0',
+    RATE_LIMIT_CHANNEL_RPS: '0',
+    RATE_LIMIT_CHANNEL_ADDRESS_RPS: '0',
   });
   try {
     await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${health}/public/health/ready`));

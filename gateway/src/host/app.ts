@@ -24,7 +24,7 @@ import { AuthForwardingDataSource } from './remote-data-source.js';
 import { createGatewayServer, type GatewayServer } from './server.js';
 import { loadTrustedDocuments } from '../graphql/trusted-documents.js';
 import { subgraphFactories } from './subgraph-registry.js';
-import { openTenantRateLimit, type TenantRateLimit } from '../http/tenant-rate-limit.js';
+import { openGatewayRateLimit, type GatewayRateLimit } from '../http/rate-limit.js';
 
 export const SUPERGRAPH_FILE = new URL('../../../supergraph.graphql', import.meta.url);
 
@@ -49,7 +49,7 @@ export async function startGatewayApp(
     logger,
     name: 'gateway',
   });
-  let rateLimit: TenantRateLimit | undefined;
+  let rateLimit: GatewayRateLimit | undefined;
   try {
     const metrics = createMetrics({ service: 'gateway' });
     const hosted = mode === 'embedded' ? await hostSubgraphs(config, deps, logger) : undefined;
@@ -80,7 +80,8 @@ export async function startGatewayApp(
     });
     const rateLimitedRequests = new Counter({
       name: 'gateway_rate_limited_total',
-      help: 'Requests refused with 429 RATE_LIMITED because their tenant used up its budget',
+      help: 'Requests refused with 429 RATE_LIMITED, by the budget used up (tenants, channel_keys, channel_addresses)',
+      labelNames: ['budget'],
       registers: [metrics.registry],
     });
     const rateLimitFailOpen = new Counter({
@@ -88,12 +89,25 @@ export async function startGatewayApp(
       help: 'Requests let through without a rate-limit decision because the shared store (Redis) failed',
       registers: [metrics.registry],
     });
-    rateLimit = await openTenantRateLimit({
-      limits: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+    rateLimit = await openGatewayRateLimit({
+      limits: {
+        tenants: { ratePerSecond: config.RATE_LIMIT_TENANT_RPS, burst: config.RATE_LIMIT_TENANT_BURST },
+        channel_keys: {
+          ratePerSecond: config.RATE_LIMIT_CHANNEL_RPS,
+          burst: config.RATE_LIMIT_CHANNEL_BURST,
+        },
+        channel_addresses: {
+          ratePerSecond: config.RATE_LIMIT_CHANNEL_ADDRESS_RPS,
+          burst: config.RATE_LIMIT_CHANNEL_ADDRESS_BURST,
+        },
+      },
       mode,
       redisUrl: config.REDIS_URL,
       logger,
-      observer: { limited: () => rateLimitedRequests.inc(), failedOpen: () => rateLimitFailOpen.inc() },
+      observer: {
+        limited: (budget) => rateLimitedRequests.inc({ budget }),
+        failedOpen: () => rateLimitFailOpen.inc(),
+      },
     });
     const gateway = await createGatewayServer({
       supergraphSdl: readFileSync(SUPERGRAPH_FILE, 'utf8'),
@@ -107,6 +121,7 @@ export async function startGatewayApp(
       cache: deps.cache,
       graphqlReadCache: config.GRAPHQL_READ_CACHE,
       ...(rateLimit ? { rateLimit: rateLimit.check } : {}),
+      trustedProxies: config.TRUSTED_PROXIES,
       logger,
       introspection: config.GRAPHQL_INTROSPECTION,
       subscriptionCaps: {

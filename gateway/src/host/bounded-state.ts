@@ -1,7 +1,8 @@
 import type { EventBus, ReplayLog } from '@coperto/bus';
 import type { Cache } from '@coperto/cache';
 import type { BoundedStats, Metrics } from '@coperto/metrics';
-import type { TenantRateLimit } from '../http/tenant-rate-limit.js';
+import type { GatewayRateLimit } from '../http/rate-limit.js';
+import type { BudgetName } from '../http/rate-budgets.js';
 import type { SubscriptionServer } from '../subscriptions/ws-server.js';
 
 /** What the gateway process keeps per tenant in memory, each with its bound (docs/scaling.md). */
@@ -9,7 +10,7 @@ export interface GatewayBoundedState {
   /** The HTTP side's memories (GatewayServer.bounded). */
   http: () => Record<string, BoundedStats>;
   cache: Cache | undefined;
-  rateLimit: TenantRateLimit | undefined;
+  rateLimit: GatewayRateLimit | undefined;
   subscriptions: SubscriptionServer;
   /** The source bus: embedded mode's keeps a replay log. */
   bus: EventBus & { readonly log?: ReplayLog };
@@ -17,8 +18,8 @@ export interface GatewayBoundedState {
 
 /**
  * Reports the gateway's own bounded structures as `bounded_state_*{structure}`: its HTTP side's (encoded answers,
- * document analyses, Google's tokens), the cache's (per-tenant views;
- * the memory cache's entries, with its hits and misses), the rate limiter's tenants (memory), the subscription
+ * document analyses, Google's tokens), the cache's (per-tenant views; the memory cache's entries, with its hits and
+ * misses), the rate limiter's budgets in memory (tenants, channel keys, channel client addresses), the subscription
  * server's socket tenants and groups, and the in-process bus's replay log (embedded). Only those this process has.
  */
 export function reportGatewayBounds(metrics: Metrics, state: GatewayBoundedState): void {
@@ -36,9 +37,12 @@ export function reportGatewayBounds(metrics: Metrics, state: GatewayBoundedState
       });
     }
   }
-  const rateLimited = rateLimit?.bounded();
-  if (rateLimit && rateLimited)
-    metrics.bounded('rate_limit_tenants', () => rateLimit.bounded() ?? rateLimited);
+  if (rateLimit) {
+    // The budgets held in this process's memory (a budget in Redis is not reported: its keys expire there).
+    for (const [budget, held] of Object.entries(rateLimit.bounded())) {
+      metrics.bounded(`rate_limit_${budget}`, () => rateLimit.bounded()[budget as BudgetName] ?? held);
+    }
+  }
   for (const name of [
     'subscription_socket_tenants',
     'subscription_groups',

@@ -58,7 +58,7 @@ import { operationDocument, routes } from '../rest/route-table.js';
 import type { ConnectionCapLimits } from '../subscriptions/connection-caps.js';
 import type { SocketLimits } from '../subscriptions/socket-budget.js';
 import { createSubscriptionServer, type SubscriptionServer } from '../subscriptions/ws-server.js';
-import type { RateLimitCheck } from '../http/tenant-rate-limit.js';
+import type { RateLimitCheck } from '../http/rate-limit.js';
 
 export interface GatewayDeps {
   supergraphSdl: string;
@@ -79,8 +79,10 @@ export interface GatewayDeps {
   subscriptionReplay?: ReplayBounds;
   /** Told how each subscription with `after` went (the gateway counts them: graphql_ws_resumes_total). */
   onSubscriptionResume?: (outcome: string) => void;
-  /** Per-tenant fairness on /graphql and /api, after the token is verified (tenant-rate-limit.ts). */
+  /** Fairness on /graphql and /api, after the token is verified: per tenant, per channel key and address (rate-limit.ts). */
   rateLimit?: RateLimitCheck;
+  /** Reverse proxies whose `X-Forwarded-For` names the client (TRUSTED_PROXIES); none: the socket's peer is. */
+  trustedProxies?: readonly string[];
   logger: Logger;
   introspection: boolean;
   /** GraphiQL for browsers on `GET /graphql` (assets under `/explorer/`). */
@@ -142,6 +144,9 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
   const app = Fastify({
     bodyLimit: deps.bodyLimitBytes,
     routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // The client address (request.ip) the channel budgets count by: the socket's peer, or the client a trusted
+    // proxy names in X-Forwarded-For (proxy-addr).
+    trustProxy: deps.trustedProxies?.length ? [...deps.trustedProxies] : false,
     // Requests are logged once each by access-log.ts.
     logger: false,
     frameworkErrors: (_error, request, reply) => {
@@ -197,7 +202,7 @@ export async function createGatewayServer(deps: GatewayDeps): Promise<GatewaySer
     try {
       const viewer = await deps.verifier.verifyAuthorizationHeader(authorization);
       if (trace) trace.tenant = viewer.tenantId;
-      await deps.rateLimit?.(viewer);
+      await deps.rateLimit?.(viewer, request.ip);
       return { viewer, authorization: authorization!, requestId, ...(trace ? { trace } : {}) };
     } catch (error) {
       if (error instanceof RateLimitedError) {

@@ -4,13 +4,27 @@ import type { CloudEvent } from './envelope.js';
 
 export type { CloudEvent };
 
-/** The changes of a waitlist entry: each its own CloudEvents `type`, all on one subject (waitlist.updated). */
+/**
+ * The changes of a waitlist entry: each its own CloudEvents `type`, all on one subject (waitlist.updated).
+ * `waitlist.erased`: the guest's name, phone and notes were erased from the entry (a guest's oblio).
+ */
 export type WaitlistEventType =
-  'waitlist.added' | 'waitlist.notified' | 'waitlist.seated' | 'waitlist.left' | 'waitlist.cancelled';
+  | 'waitlist.added'
+  | 'waitlist.notified'
+  | 'waitlist.seated'
+  | 'waitlist.left'
+  | 'waitlist.cancelled'
+  | 'waitlist.erased';
 
 /**
- * The event types of the interface (section 6), the waitlist's, a reminder due, the capacity settings changed, and
- * a webhook endpoint switched off.
+ * A guest profile's changes (the ospiti subgraph): each its own subject. Their data names the fields that changed
+ * and carries the counts, never the personal data (docs/events.md).
+ */
+export type GuestEventType = 'guests.created' | 'guests.updated' | 'guests.merged' | 'guests.erased';
+
+/**
+ * The event types of the interface (section 6), the waitlist's, guests', a reminder due, the capacity settings
+ * changed, and a webhook endpoint switched off.
  */
 export type RestaurantEventType =
   | 'tables.status'
@@ -18,6 +32,7 @@ export type RestaurantEventType =
   | 'bookings.updated'
   | 'bookings.cancelled'
   | WaitlistEventType
+  | GuestEventType
   | 'reminders.due'
   | 'capacity.config.updated'
   | 'webhooks.disabled';
@@ -31,7 +46,11 @@ const SUBJECT_TYPE_OF: Readonly<Record<string, string>> = {
   'waitlist.seated': WAITLIST_SUBJECT_TYPE,
   'waitlist.left': WAITLIST_SUBJECT_TYPE,
   'waitlist.cancelled': WAITLIST_SUBJECT_TYPE,
+  'waitlist.erased': WAITLIST_SUBJECT_TYPE,
 } satisfies Record<WaitlistEventType, string>;
+
+/** Every waitlist event type, from the one table above. */
+export const WAITLIST_EVENT_TYPES = Object.keys(SUBJECT_TYPE_OF) as WaitlistEventType[];
 
 /**
  * The last tokens of the NATS subject an event type is published on: the type itself, except the waitlist's

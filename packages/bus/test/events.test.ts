@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { decodeEvent, encodeEvent, isCloudEvent } from '../src/codec.js';
 import { buildEvent } from '../src/events.js';
-import { natsSubject, subjectTypeOf } from '../src/types.js';
+import { natsSubject, subjectTypeOf, WAITLIST_EVENT_TYPES } from '../src/types.js';
 
 const tenantId = trustedTenantId('acme');
 
@@ -64,16 +64,19 @@ describe('buildEvent', () => {
 describe('subjects', () => {
   it('publishes each type on its own subject, the waitlist changes all on waitlist.updated', () => {
     expect(natsSubject('acme', 'bookings.created')).toBe('tenant.acme.restaurant.bookings.created');
-    for (const type of [
+    const waitlistTypes = [
       'waitlist.added',
       'waitlist.notified',
       'waitlist.seated',
       'waitlist.left',
       'waitlist.cancelled',
-    ]) {
+      'waitlist.erased',
+    ];
+    for (const type of waitlistTypes) {
       expect(subjectTypeOf(type)).toBe('waitlist.updated');
       expect(natsSubject('acme', type)).toBe('tenant.acme.restaurant.waitlist.updated');
     }
+    expect([...WAITLIST_EVENT_TYPES].sort()).toEqual([...waitlistTypes].sort());
     expect(subjectTypeOf('waitlist.updated')).toBe('waitlist.updated');
     expect(subjectTypeOf('tables.status')).toBe('tables.status');
     expect(subjectTypeOf('toString')).toBe('toString');

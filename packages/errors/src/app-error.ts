@@ -168,13 +168,17 @@ export class QueryNotTrustedError extends AppError {
   }
 }
 
-/** The caller's tenant used up its request budget; nothing was done. Answered with a `Retry-After` header. */
+/**
+ * The caller used up a request budget (its tenant's, or its booking channel's); nothing was done. Answered with a
+ * `Retry-After` header.
+ */
 export class RateLimitedError extends AppError {
   readonly retryAfterSeconds: number;
 
-  constructor(retryAfterSeconds: number) {
+  /** `subject`: whose budget is used up, as the message names it. */
+  constructor(retryAfterSeconds: number, subject = 'this tenant') {
     const seconds = Math.max(1, Math.ceil(retryAfterSeconds));
-    super('RATE_LIMITED', `Too many requests for this tenant: retry in ${seconds} s`, {
+    super('RATE_LIMITED', `Too many requests for ${subject}: retry in ${seconds} s`, {
       retryAfterSeconds: seconds,
     });
     this.retryAfterSeconds = seconds;

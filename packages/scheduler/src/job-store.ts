@@ -17,6 +17,12 @@ export const SCHEDULER_PARTITION = trustedTenantId('~scheduler');
 
 const RACE_RETRIES = 5;
 
+/**
+ * Indexes of job collections written by earlier versions, dropped at start-up: `tenant_key` (tenant, key), which
+ * `key` replaced; left in place it would cost every job write an index entry that no query reads.
+ */
+export const RETIRED_INDEXES: readonly string[] = ['tenant_key'];
+
 /** Reads and conditional writes of one scheduler collection (no rules beyond the compare-and-set filters). */
 export class JobStore {
   readonly jobs: TenantCollection<JobRecord>;
@@ -28,13 +34,15 @@ export class JobStore {
     this.jobs = store.forTenant(SCHEDULER_PARTITION).collection<JobRecord>(collection);
   }
 
-  ensureIndexes(): Promise<void> {
-    return this.store.ensureIndexes(this.collection, [
+  /** The job indexes, and none of those an earlier version defined (RETIRED_INDEXES), on every start. */
+  async ensureIndexes(): Promise<void> {
+    await this.store.ensureIndexes(this.collection, [
       { name: 'due', fields: { state: 1, dueAt: 1 } },
       // Led by the key, so that `list` reads one booking's few jobs, not every job of its tenant (the embedded
       // store narrows by an index's first field only: by `tenant` it read them all, once per booking event).
       { name: 'key', fields: { key: 1 } },
     ]);
+    await this.store.dropIndexes(this.collection, RETIRED_INDEXES);
   }
 
   get(tenant: string, key: string): Promise<JobRecord | null> {

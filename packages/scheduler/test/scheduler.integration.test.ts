@@ -1,4 +1,5 @@
 import fc from 'fast-check';
+import { MongoClient } from 'mongodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { connectMongoStore, type DocumentStore } from '@coperto/store';
@@ -9,9 +10,9 @@ import { programs, runProgram } from './support/programs.js';
 const tenant = trustedTenantId('t1');
 let first: DocumentStore;
 let second: DocumentStore;
+const database = uniqueName('scheduler');
 
 beforeAll(async () => {
-  const database = uniqueName('scheduler');
   // Two connections, as two processes would have.
   first = await connectMongoStore({ url: serverUrls().mongoUrl, database });
   second = await connectMongoStore({ url: serverUrls().mongoUrl, database });
@@ -21,6 +22,30 @@ afterAll(async () => {
 });
 
 describe('Scheduler on MongoDB', () => {
+  it('drops the jobs index earlier versions made (tenant_key) on start, and starts again with nothing to drop', async () => {
+    const collection = 'jobs_legacy';
+    // What an earlier version left on an existing job collection.
+    await first.ensureIndexes(collection, [{ name: 'tenant_key', fields: { tenant: 1, key: 1 } }]);
+    const client = await MongoClient.connect(serverUrls().mongoUrl);
+    try {
+      const indexNames = async () =>
+        (await client.db(database).collection(collection).indexes()).map((index) => index.name);
+      expect(await indexNames()).toContain('tenant_key');
+      const make = (store: DocumentStore, owner: string) =>
+        new Scheduler({ store, collection, owner, handler: async () => ({ outcome: 'done' }) });
+
+      await make(first, 'a').init();
+      expect(await indexNames()).not.toContain('tenant_key');
+      expect(await indexNames()).toEqual(expect.arrayContaining(['due', 'key']));
+      // Another instance starting (and this one again): nothing left to drop, no error.
+      await Promise.all([make(second, 'b').init(), make(first, 'a').init()]);
+      expect(await indexNames()).not.toContain('tenant_key');
+      expect(await indexNames()).toEqual(expect.arrayContaining(['due', 'key']));
+    } finally {
+      await client.close();
+    }
+  });
+
   it('two instances racing for a batch run each job once; a dead owner’s job is retaken after its lease', async () => {
     let time = Date.parse('2026-06-01T10:00:00.000Z');
     const runs = new Map<string, string[]>();

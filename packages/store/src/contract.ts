@@ -567,6 +567,30 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
         await expect(store.ensureIndexes(CODED, CODED_INDEXES)).resolves.toBeUndefined();
       });
 
+      it('dropIndexes drops the named indexes where they exist, and nothing else', async () => {
+        const collection = uniqueName('contract_dropped');
+        await store.ensureIndexes(collection, [
+          { name: 'code_unique', fields: { code: 1 }, unique: true },
+          { name: 'by_kind', fields: { kind: 1 } },
+          { name: 'kept_unique', fields: { other: 1 }, unique: true },
+        ]);
+        const coll = items(newTenant(), collection);
+        await coll.insertOne({ id: 'd1', code: 'X', kind: 'a', other: 1 });
+        await expectDuplicateKey(coll.insertOne({ id: 'd2', code: 'X', other: 2 }), 'code_unique');
+
+        await store.dropIndexes(collection, ['code_unique', 'by_kind', 'never_defined']);
+        // Again, and on a collection never written: nothing to drop, no error.
+        await store.dropIndexes(collection, ['code_unique', 'by_kind']);
+        await store.dropIndexes(uniqueName('contract_never'), ['code_unique']);
+
+        // The unique index is gone (a second X is accepted), the one not named still refuses.
+        await coll.insertOne({ id: 'd2', code: 'X', kind: 'a', other: 2 });
+        await expectDuplicateKey(coll.insertOne({ id: 'd3', code: 'Y', other: 2 }), 'kept_unique');
+        // The non-unique index is gone: its name takes other fields, and its field still filters.
+        await store.ensureIndexes(collection, [{ name: 'by_kind', fields: { code: 1 } }]);
+        expect(ids(await coll.find({ kind: 'a' }))).toEqual(['d1', 'd2']);
+      });
+
       it('allows the same value in two tenants and refuses it within one', async () => {
         const a = items(newTenant(), CODED);
         const b = items(newTenant(), CODED);

@@ -81,6 +81,12 @@ class EmbeddedStore implements DocumentStore {
     await this.engine.write(() => this.engine.defineIndexes(collection, indexes));
   }
 
+  async dropIndexes(collection: string, names: readonly string[]): Promise<void> {
+    this.engine.assertUsable();
+    assertCollectionName(collection);
+    await this.engine.write(() => this.engine.dropIndexes(collection, names));
+  }
+
   outbox(collections: readonly string[]): OutboxSource {
     collections.forEach(assertCollectionName);
     return new EmbeddedOutbox(this.engine, withDeletedOutboxes(collections), this.leases);

@@ -317,6 +317,25 @@ export class LmdbEngine {
     this.completePostings(collection, [...known.values(), ...added]);
   }
 
+  /** Removes these indexes' definitions and entries where they exist. In a write transaction. */
+  dropIndexes(collection: string, names: readonly string[]): void {
+    const specs = this.indexSpecs(collection);
+    const dropped = specs.filter((spec) => names.includes(spec.name));
+    if (dropped.length === 0) return;
+    void this.meta.put(
+      ['indexes', collection],
+      specs.filter((spec) => !names.includes(spec.name)),
+    );
+    for (const spec of dropped) {
+      const entries = spec.unique ? this.uniques : this.postings;
+      const prefix = [collection, spec.name];
+      // Keys first: no cursor over what is removed.
+      for (const key of [...entries.getKeys({ start: prefix, end: prefixEnd(prefix) })])
+        void entries.remove(key);
+      void this.meta.remove(['postings', collection, spec.name]);
+    }
+  }
+
   /**
    * Posts the records of every non-unique index whose postings are not complete yet (one just added, or a
    * directory written before postings existed), and marks it complete. In a write transaction.

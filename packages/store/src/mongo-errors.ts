@@ -37,6 +37,16 @@ function duplicateIndexName(error: unknown): string {
   return name === '_id_' ? 'id' : name;
 }
 
+/** NamespaceNotFound (26): the collection does not exist. */
+export function isMissingNamespace(error: unknown): boolean {
+  return codeOf(error) === 26;
+}
+
+/** IndexNotFound (27): no index of that name. */
+export function isMissingIndex(error: unknown): boolean {
+  return codeOf(error) === 27;
+}
+
 /** Server error codes that mean "not answering now, try later" rather than "refused". */
 const UNAVAILABLE_CODES = new Set([
   6, // HostUnreachable

@@ -6,7 +6,7 @@ import { tenantIndexKey, validateIndexSpecs } from './index-specs.js';
 import { MongoTenantCollection, type MongoContext } from './mongo-collection.js';
 import { OutboxHints } from './outbox/hints.js';
 import { WrittenOutboxes } from './outbox/written-outboxes.js';
-import { toStoreError } from './mongo-errors.js';
+import { isMissingIndex, isMissingNamespace, toStoreError } from './mongo-errors.js';
 import { MongoOutbox } from './outbox/mongo-outbox.js';
 import { trackPool, type PoolStats } from './mongo-pool-stats.js';
 import {
@@ -148,6 +148,24 @@ class MongoStore implements DocumentStore, MongoContext {
     await this.run(() =>
       this.db.collection(deletedOutboxCollection(collection)).createIndexes([OUTBOX_INDEX]),
     );
+  }
+
+  async dropIndexes(collection: string, names: readonly string[]): Promise<void> {
+    assertCollectionName(collection);
+    const existing = await this.run(() => this.db.collection(collection).listIndexes().toArray()).catch(
+      (error: unknown) => {
+        // No such collection: no index to drop.
+        if (isMissingNamespace(error)) return [];
+        throw error;
+      },
+    );
+    const present = existing.map((index) => String(index.name)).filter((name) => names.includes(name));
+    for (const name of present) {
+      await this.run(() => this.db.collection(collection).dropIndex(name)).catch((error: unknown) => {
+        // Dropped meanwhile by another instance starting at the same time.
+        if (!isMissingIndex(error)) throw error;
+      });
+    }
   }
 
   outbox(collections: readonly string[]): OutboxSource {

@@ -170,6 +170,11 @@ export interface DocumentStore {
   forTenant(tenantId: TenantId): TenantStore;
   /** Creates the indexes (idempotent). Unique indexes are scoped per tenant. */
   ensureIndexes(collection: string, indexes: readonly IndexSpec[]): Promise<void>;
+  /**
+   * Drops these indexes of the collection where they exist (idempotent; MongoDB: by name): an index an earlier
+   * version defined and this one no longer uses.
+   */
+  dropIndexes(collection: string, names: readonly string[]): Promise<void>;
   outbox(collections: readonly string[]): OutboxSource;
   /** Resolves when the store answers (MongoDB: `ping`), rejects otherwise. Bounded by `timeoutMs`. */
   ping(timeoutMs?: number): Promise<void>;

@@ -22,6 +22,8 @@ export interface GaranzieContext {
   guaranteeOf: DataLoader<string, GaranziaRecord | null>;
   /** Whether the viewer may read booking `id`'s guarantee, and its clientSecret. */
   seesGuarantee(bookingId: string): { guarantee: boolean; clientSecret: boolean };
+  /** STRIPE_PUBLISHABLE_KEY (null: unset), given where the clientSecret is. */
+  publishableKey: string | null;
 }
 
 export async function createGaranzieContext(
@@ -29,6 +31,7 @@ export async function createGaranzieContext(
   stripe: StripePayments | null,
   dueTimes: DueTimes,
   request: SubgraphRequest,
+  publishableKey: string | null = null,
 ): Promise<GaranzieContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const store = new GaranzieStore(deps.store.forTenant(viewer.tenantId));
@@ -37,6 +40,7 @@ export async function createGaranzieContext(
   return {
     viewer,
     store,
+    publishableKey,
     policy: () => {
       if (viewer.grant) throw new ForbiddenError('Guarantee policies are for staff only');
       return policy;

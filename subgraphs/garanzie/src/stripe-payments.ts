@@ -46,7 +46,9 @@ export interface StripePayments {
   ): Promise<void>;
 }
 
-export function createStripePayments(settings: StripeSettings): StripePayments | null {
+export function createStripePayments(
+  settings: Pick<StripeSettings, 'secretKey' | 'apiBase'>,
+): StripePayments | null {
   if (!settings.secretKey) return null;
   const base = settings.apiBase;
   const stripe = new Stripe(settings.secretKey, {

@@ -47,7 +47,8 @@ export function createGaranzieSubgraph(
     typeDefs,
     schema,
     outboxCollections: [],
-    createContext: (request) => createGaranzieContext(deps, payments, dueTimes, request),
+    createContext: (request) =>
+      createGaranzieContext(deps, payments, dueTimes, request, stripe.publishableKey),
     init: async () => {
       await ensureGaranzieIndexes(deps.store);
       await dueTimes.init();

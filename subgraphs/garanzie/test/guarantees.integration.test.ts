@@ -5,14 +5,15 @@ import { trustedTenantId } from '@coperto/auth';
 import { AppError } from '@coperto/errors';
 import { Scheduler } from '@coperto/scheduler';
 import { dueTimeJob, DUE_JOBS_COLLECTION } from '../src/due-times.js';
-import { hostGaranzie, newTenant, serviceTokens, type Hosted } from './support/hosted.js';
+import { hostGaranzie, newTenant, PUBLISHABLE_KEY, serviceTokens, type Hosted } from './support/hosted.js';
 import { stripeEvent } from './support/stripe-events.js';
 
 const POLICY = `mutation($input: PoliticaGaranzieInput!) {
   updatePoliticaGaranzie(input: $input) { rules { type minCovers } dueMinutes penalties { minHours percent } stripeConfigured }
 }`;
 const GUARANTEE = `query($r: [_Any!]!) { _entities(representations: $r) { ... on Prenotazione {
-  garanzia { stato status modo importo valuta scadenza clientSecret stripeIntentId addebitato rimborsato motivo }
+  garanzia { stato status modo importo valuta scadenza clientSecret stripeIntentId addebitato rimborsato motivo
+    chiavePubblicabile publishableKey contoStripe stripeAccount }
 } } }`;
 const CREATE = `mutation($input: PrenotazioneInput!) { createPrenotazione(input: $input) { id state startsAt } }`;
 const BOOKING = `query($id: ID!) { prenotazione(id: $id) { id state } }`;
@@ -237,7 +238,15 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     await waitGuarantee(id);
     const guest = async (bookingId: string) =>
       `Bearer ${(await serviceTokens.guestToken({ tenantId: t.tenantId, bookingId, expiresAt: new Date(Date.now() + HOUR) })).token}`;
-    expect((await guaranteeOf(id, await guest(id)))!.clientSecret).toMatch(/_secret_/);
+    // With the clientSecret, what the Payment Element is mounted with: the publishable key, and the account (none
+    // connected here: the platform's).
+    expect(await guaranteeOf(id, await guest(id))).toMatchObject({
+      clientSecret: expect.stringMatching(/_secret_/),
+      chiavePubblicabile: PUBLISHABLE_KEY,
+      publishableKey: PUBLISHABLE_KEY,
+      contoStripe: null,
+      stripeAccount: null,
+    });
     expect(await guaranteeOf(id, await guest(other.id))).toBeNull();
     const payments = `Bearer ${(await serviceTokens.paymentsToken({ tenantId: t.tenantId, bookingId: other.id })).token}`;
     const e = stripeEvent({
@@ -255,6 +264,33 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     ).rejects.toMatchObject({
       code: 'FORBIDDEN',
     });
+  });
+
+  it("a connected account's guarantee is mounted on that account: its id with the clientSecret", async () => {
+    const c = await newTenant();
+    const rules = [{ type: 'deposit', minCovers: 1, amountPerCover: 1500, currency: 'eur' }];
+    await h.run('garanzie', POLICY, { input: { rules } }, c.admin);
+    await h.run(
+      'garanzie',
+      'mutation($a: String) { updateStripeAccount(accountId: $a) { stripeAccount } }',
+      { a: 'acct_1Coperto' },
+      c.admin,
+    );
+    const input = { covers: 2, bookingDate: localIn(40, true), customerName: 'Conti' };
+    const { id } = (await h.run('prenotazione', CREATE, { input }, c.staff)).createPrenotazione as {
+      id: string;
+    };
+    const seen = await vi.waitFor(
+      async () => {
+        const g = (await h.run('garanzie', GUARANTEE, { r: [{ __typename: 'Prenotazione', id }] }, c.staff))
+          ._entities[0].garanzia as Record<string, unknown> | null;
+        expect(g?.clientSecret).toBeTruthy();
+        return g!;
+      },
+      { timeout: 10_000, interval: 50 },
+    );
+    expect(seen).toMatchObject({ contoStripe: 'acct_1Coperto', stripeAccount: 'acct_1Coperto' });
+    expect(seen.publishableKey).toBe(PUBLISHABLE_KEY);
   });
 
   it('the policy: administrators only, every bad field named', async () => {

@@ -31,7 +31,7 @@ export async function createOspitiContext(
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   // Guest profiles are staff data: a channel key or a guest token (a grant the service issued) reads none of it.
   if (viewer.grant) throw new ForbiddenError('Guest profiles are for staff only');
-  const store = new OspitiStore(deps.store.forTenant(viewer.tenantId));
+  const store = new OspitiStore(deps.store.forTenant(viewer.tenantId), deps.onEventsWritten);
   const now = deps.now ?? (() => new Date());
   const guestById = new DataLoader<string, OspiteRecord | null>(async (ids) => {
     const found = new Map((await store.guests(ids)).map((g) => [g.id, g]));

@@ -25,6 +25,8 @@ export interface GuestEventDeps {
   now: () => Date;
   subgraphs: SubgraphClient;
   serviceTokens: ServiceTokenIssuer;
+  /** Wakes the outbox relay after a write that stored events (the guests' own). */
+  onEventsWritten: () => void;
 }
 
 /** ospiti's own `Authorization` for erasing the tenant's records in prenotazione (role `privacy`). */
@@ -43,7 +45,7 @@ export function guestEventConsumer(deps: GuestEventDeps): EventConsumer {
     async handle(event: CloudEvent, subject: string) {
       const tenant = tenantOfSubject(subject);
       if (!tenant) return;
-      const store = new OspitiStore(deps.store.forTenant(trustedTenantId(tenant)));
+      const store = new OspitiStore(deps.store.forTenant(trustedTenantId(tenant)), deps.onEventsWritten);
       const payment = tablePaymentOf(event);
       if (payment) return recordSpend(store, deps.now, payment);
       const facts = factsOf(event);

@@ -28,7 +28,7 @@ export async function changeGuest(
     if (!guest) return null;
     const next = change(guest);
     if (!next) return guest;
-    const saved = await store.replaceGuest(guest.version, {
+    const saved = await store.replaceGuest(guest, {
       ...next,
       id: guest.id,
       version: guest.version + 1,

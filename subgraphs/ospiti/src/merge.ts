@@ -51,7 +51,7 @@ export async function mergeGuests(
   const recheck = await store.guest(id);
   if (!recheck || recheck.unitoIn) {
     // Merged elsewhere at the same moment (say, into the other guest): undo the freeze rather than make a cycle.
-    await store.replaceGuest(other.version, { ...other, unitoIn: null, version: other.version + 1 });
+    await store.replaceGuest(other, { ...other, unitoIn: null, version: other.version + 1 });
     throw new AppError('INVALID_TRANSITION', `Guest ${id} is being merged into another guest`, { id });
   }
   const merged = await changeGuest(store, id, now, (guest) =>
@@ -72,7 +72,7 @@ async function freeze(store: OspitiStore, into: string, otherId: string): Promis
       throw new NotFoundError('Ospite', otherId);
     refuseErased(other);
     if (other.unitoIn === into) return other;
-    const frozen = await store.replaceGuest(other.version, {
+    const frozen = await store.replaceGuest(other, {
       ...other,
       unitoIn: into,
       version: other.version + 1,

@@ -6,6 +6,7 @@ import {
   type TenantCollection,
   type TenantStore,
 } from '@coperto/store';
+import { guestChangeEvents } from './guest-change-events.js';
 import {
   SETTINGS_ID,
   type CollegamentoRecord,
@@ -46,7 +47,10 @@ function withDerived(guest: GuestFields): OspiteRecord {
   };
 }
 
-/** Storage of one tenant's guests, their contacts, links and settings: nothing but reads and writes. */
+/**
+ * Storage of one tenant's guests, their contacts, links and settings: nothing but reads and writes. A write of a
+ * guest stores the event it publishes in the guest's outbox, in the same write (guest-change-events.ts).
+ */
 export class OspitiStore {
   private readonly ospiti: TenantCollection<OspiteRecord>;
   private readonly recapiti: TenantCollection<RecapitoRecord>;
@@ -54,7 +58,11 @@ export class OspitiStore {
   private readonly impostazioni: TenantCollection<ImpostazioniRecord>;
   private readonly oblii: TenantCollection<TombstoneRecord>;
 
-  constructor(tenantStore: TenantStore) {
+  constructor(
+    private readonly tenantStore: TenantStore,
+    /** Wakes the outbox relay after a write that stored events. */
+    private readonly onEventsWritten: () => void = () => {},
+  ) {
     this.ospiti = tenantStore.collection<OspiteRecord>(OSPITI_COLLECTION);
     this.recapiti = tenantStore.collection<RecapitoRecord>(RECAPITI_COLLECTION);
     this.collegamenti = tenantStore.collection<CollegamentoRecord>(COLLEGAMENTI_COLLECTION);
@@ -90,20 +98,36 @@ export class OspitiStore {
     );
   }
 
-  /** Null when the id is taken (another writer made the same guest first). */
+  /** Null when the id is taken (another writer made the same guest first). Publishes guests.created. */
   async insertGuest(guest: GuestFields): Promise<OspiteRecord | null> {
+    const record = withDerived(guest);
     try {
-      return await this.ospiti.insertOne(withDerived(guest));
+      const saved = await this.ospiti.insertOne(record, {
+        events: guestChangeEvents(this.tenantStore.tenantId, null, record),
+      });
+      this.onEventsWritten();
+      return saved;
     } catch (error) {
       if (error instanceof DuplicateKeyError) return null;
       throw error;
     }
   }
 
-  /** Compare-and-set on `version`: null when the guest changed (or vanished) meanwhile. */
-  replaceGuest(expectedVersion: number, guest: GuestFields): Promise<OspiteRecord | null> {
-    const { id, ...fields } = withDerived(guest);
-    return this.ospiti.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields });
+  /**
+   * Compare-and-set on the version of `current` (the guest as read): null when it changed (or vanished) meanwhile.
+   * Publishes what the change is (guest-change-events.ts), if it changed anything the API shows.
+   */
+  async replaceGuest(current: OspiteRecord, guest: GuestFields): Promise<OspiteRecord | null> {
+    const record = withDerived(guest);
+    const events = guestChangeEvents(this.tenantStore.tenantId, current, record);
+    const { id, ...fields } = record;
+    const saved = await this.ospiti.findOneAndUpdate(
+      { id, version: current.version },
+      { $set: fields },
+      { events },
+    );
+    if (saved && events.length > 0) this.onEventsWritten();
+    return saved;
   }
 
   deleteGuest(id: string): Promise<boolean> {

@@ -43,6 +43,8 @@ export interface RetentionDeps {
   subgraphs: SubgraphClient;
   serviceTokens: ServiceTokenIssuer;
   now: () => Date;
+  /** Wakes the outbox relay after a write that stored events (guests.erased). */
+  onEventsWritten: () => void;
 }
 
 /** What one run did (for the job's history and the tests). */
@@ -59,7 +61,7 @@ export interface RetentionRun {
  * guests with no activity since `retentionMonths` ago. A guest with an active booking still to come is kept.
  */
 export async function runRetention(deps: RetentionDeps, tenantId: string): Promise<RetentionRun | null> {
-  const store = new OspitiStore(deps.store.forTenant(tenantId as DueJob['tenantId']));
+  const store = new OspitiStore(deps.store.forTenant(tenantId as DueJob['tenantId']), deps.onEventsWritten);
   const months = (await store.settings())?.retentionMonths ?? null;
   if (months === null) return null;
   const now = deps.now();

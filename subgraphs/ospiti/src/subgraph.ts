@@ -3,7 +3,7 @@ import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createOspitiContext, type OspitiContext, type OspitiDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { guestEventConsumer } from './guest-events.js';
-import { ensureOspitiIndexes } from './ospiti-store.js';
+import { ensureOspitiIndexes, OSPITI_COLLECTION } from './ospiti-store.js';
 import { RetentionScheduler } from './retention.js';
 import { CoppiaOspiti } from './resolvers/CoppiaOspiti.js';
 import { ImpostazioniOspiti } from './resolvers/ImpostazioniOspiti.js';
@@ -38,22 +38,30 @@ export function createOspitiSubgraph(deps: OspitiDeps): Subgraph<OspitiContext> 
     subgraphs: deps.subgraphs,
     serviceTokens,
     now,
+    onEventsWritten: deps.onEventsWritten,
   });
   return {
     name: 'ospiti',
     typeDefs,
     schema,
-    outboxCollections: [],
+    outboxCollections: [OSPITI_COLLECTION],
     createContext: (request) => createOspitiContext(deps, retention, request),
     init: async () => {
       await ensureOspitiIndexes(deps.store);
       await retention.init();
     },
     eventConsumers: [
-      guestEventConsumer({ store: deps.store, now, subgraphs: deps.subgraphs, serviceTokens }),
+      guestEventConsumer({
+        store: deps.store,
+        now,
+        subgraphs: deps.subgraphs,
+        serviceTokens,
+        onEventsWritten: deps.onEventsWritten,
+      }),
     ],
     workers: [retention],
   };
 }
 export type { OspitiDeps } from './context.js';
 export { GUEST_LIMITS, LANGUAGE_PATTERN } from './guest-limits.js';
+export { guestChangeEvents } from './guest-change-events.js';

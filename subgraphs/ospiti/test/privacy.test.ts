@@ -134,7 +134,38 @@ describe('ospiti: export and erasure (in-process)', () => {
     expect(refused).toMatchObject({ code: 'IN_USE', details: { prenotazioneIds: [ahead] } });
 
     await setState(t.staff, ahead, 'annullata');
+    const events = h.collect(`tenant.${t.tenantId}.restaurant.>`);
     await vi.waitFor(async () => expect(await erase(t.admin, id)).toMatchObject({ cancellato: true }));
+    // The erasure's events: each booking's bookings.updated and the entry's waitlist.erased, with the erased
+    // record, and the guest's guests.erased; none carries the name, the phone, the email or the notes.
+    await vi.waitFor(() =>
+      expect(events.received.map((e) => `${e.type} ${e.subject}`)).toEqual(
+        expect.arrayContaining([
+          `bookings.updated ${past}`,
+          `bookings.updated ${ahead}`,
+          `waitlist.erased ${entry.id}`,
+          `guests.erased ${id}`,
+        ]),
+      ),
+    );
+    const entryErased = events.received.find((e) => e.type === 'waitlist.erased')!;
+    expect(entryErased.data).toMatchObject({
+      id: entry.id,
+      customerName: 'Ospite cancellato',
+      cliente: 'Ospite cancellato',
+      customerPhone: null,
+      notes: null,
+      position: null,
+    });
+    expect(events.received.find((e) => e.type === 'guests.erased')!.data).toMatchObject({
+      id,
+      erased: true,
+      visits: 1,
+      campi: expect.arrayContaining(['nome', 'telefono', 'email', 'tag', 'note', 'cancellato']),
+    });
+    const published = JSON.stringify(events.received);
+    for (const text of ['Franco', 'Gialli', '7778888', 'franco@example.com', 'allergico', 'vino'])
+      expect(published).not.toContain(text);
     const erased = await guest(t.staff, id);
     expect(erased).toMatchObject({
       nome: null,
@@ -204,5 +235,6 @@ describe('ospiti: export and erasure (in-process)', () => {
     const fresh = await linkedGuest(t.staff, again);
     expect(fresh.id).not.toBe(id);
     expect(fresh).toMatchObject({ nome: 'Franco Gialli', visite: 0, cancellato: false });
+    events.stop();
   });
 });

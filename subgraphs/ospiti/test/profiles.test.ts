@@ -94,6 +94,7 @@ describe('ospiti: search, profile edits, duplicates and merge (in-process)', () 
 
   it('pairs guests that share two of name, phone and email, never the name alone, and merges one into the other', async () => {
     const t = await newTenant();
+    const events = h.collect(`tenant.${t.tenantId}.restaurant.guests.>`);
     const first = await book(t.staff, { customerName: 'Paolo Neri', customerPhone: '+39 320 555 0001' });
     const a = await linkedGuest(t.staff, first);
     const second = await book(t.staff, { customerName: 'paolo  NERI', customerPhone: '+39 320 555 0002' });
@@ -156,6 +157,28 @@ describe('ospiti: search, profile edits, duplicates and merge (in-process)', () 
         t.staff,
       ),
     ).rejects.toMatchObject({ code: 'NOT_FOUND' });
+    // What an integration saw: each guest made, each change with the fields it touched, the merge naming b.
+    const seen = () =>
+      events.received.map((e) => {
+        const data = e.data as { campi: string[]; unitoDa: string | null };
+        return `${e.type} ${e.subject} ${data.campi.join(',')}${data.unitoDa ? ` from ${data.unitoDa}` : ''}`;
+      });
+    await vi.waitFor(() =>
+      expect(seen()).toEqual(
+        expect.arrayContaining([
+          `guests.created ${a.id} nome,telefono,lingua`,
+          `guests.created ${b.id} nome,telefono,lingua`,
+          `guests.updated ${b.id} email,tag`,
+          `guests.updated ${a.id} email`,
+          `guests.updated ${b.id} visite,coperti,primaVisita,ultimaVisita`,
+          // The same email on both: the merge changed a's tags and counts.
+          `guests.merged ${a.id} tag,visite,coperti,primaVisita,ultimaVisita from ${b.id}`,
+          `guests.updated ${a.id} visite,coperti`,
+        ]),
+      ),
+    );
+    expect(seen().filter((line) => line.includes(b.id)).length).toBe(4);
+    events.stop();
   });
 
   it('takes the tenant’s country for numbers without a prefix, which only an administrator sets', async () => {

@@ -48,6 +48,7 @@ describe('retention: guests inactive for retentionMonths are erased (in-process,
       subgraphs: h.hosted.client,
       serviceTokens,
       now: () => clock,
+      onEventsWritten: () => {},
     });
     const local = (at: Date) => at.toISOString().slice(0, 19);
 
@@ -76,7 +77,17 @@ describe('retention: guests inactive for retentionMonths are erased (in-process,
     const aheadGuest = await linkedGuest(t.staff, ahead);
 
     await settings(t.admin, 12);
+    const events = h.bus.subscribe(`tenant.${t.tenantId}.restaurant.guests.erased`);
     expect(await retention.scheduler.poll()).toMatchObject({ claimed: 1, done: 1 });
+    // Retention's erasure publishes what the oblio does: guests.erased, with the counts kept.
+    const iterator = events[Symbol.asyncIterator]();
+    const { value: erasedEvent } = await iterator.next();
+    events.unsubscribe();
+    expect(erasedEvent).toMatchObject({
+      type: 'guests.erased',
+      subject: oldGuest.id,
+      data: { id: oldGuest.id, erased: true, visits: 1 },
+    });
 
     expect(await guest(t.staff, oldGuest.id)).toMatchObject({ cancellato: true, nome: null, visite: 1 });
     const { prenotazione } = await h.run<{ prenotazione: Record<string, unknown> }>(

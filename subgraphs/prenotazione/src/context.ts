@@ -168,6 +168,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
       bookings: store,
       waitlist: waitlistStore,
       event,
+      waitlistEvent,
       now,
       onEventsWritten,
     }),

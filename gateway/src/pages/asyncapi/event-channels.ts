@@ -54,6 +54,31 @@ export const EVENT_CHANNELS: Readonly<Record<RestaurantEventType, EventChannel>>
     record: 'VoceAttesa',
     summary: 'The entry was cancelled; data is the entry.',
   },
+  'waitlist.erased': {
+    record: 'VoceAttesa',
+    summary:
+      "The guest's name, phone and notes were erased from the entry (the guest's erasure); data is the erased entry: replace any copy kept.",
+  },
+  'guests.created': {
+    record: 'CambioOspite',
+    summary:
+      'A guest profile was made (a booking or waitlist entry with a new phone or email); data is its id, the fields that have a value (names only) and its counts, never its personal data.',
+  },
+  'guests.updated': {
+    record: 'CambioOspite',
+    summary:
+      "A guest profile changed (staff's edit, a contact or name filled in by linking, a visit, no-show, late cancellation or bill counted); data is its id, the fields that changed (names only) and its counts: read the profile for the values.",
+  },
+  'guests.merged': {
+    record: 'CambioOspite',
+    summary:
+      'Another guest (mergedFrom) was merged into this one: its bookings, contacts and counts are here now and it is gone; data is the kept guest’s id, the fields that changed and its counts.',
+  },
+  'guests.erased': {
+    record: 'CambioOspite',
+    summary:
+      "A guest was erased (the administrator's oblio, or the tenant's retention): erase every copy of its personal data; data is its id, the fields emptied and the counts kept.",
+  },
   'reminders.due': {
     record: 'PromemoriaDovuto',
     summary:

@@ -8,7 +8,8 @@ import { registerRawPages } from '../raw-pages.js';
  * The guests' pages (docs/booking-page.md): `GET /prenota` books with a channel key (`#key=` in the URL
  * fragment), `GET /prenota/gestisci` shows, confirms, changes or cancels one booking with its guest token
  * (`#token=`). Plain HTML, CSS and browser modules in ./assets/ (copied beside the compiled module by
- * `pnpm build`), served from this origin only: no CDN, nothing fetched from anywhere else.
+ * `pnpm build`), served from this origin only: no CDN. One exception: the manage page's payment step loads Stripe.js
+ * from js.stripe.com, as Stripe requires (never bundled or self-hosted), and only when a guarantee is due.
  */
 const ASSET_DIR = fileURLToPath(new URL('./assets/', import.meta.url));
 
@@ -39,6 +40,25 @@ const CONTENT_SECURITY_POLICY = [
   "form-action 'none'",
   "frame-ancestors 'none'",
 ].join('; ');
+
+/**
+ * The manage page's: the same, plus what Stripe's Payment Element needs (Stripe's documented policy): its script
+ * and frames from js.stripe.com, 3-D Secure frames from hooks.stripe.com, and calls to api.stripe.com.
+ */
+export const MANAGE_PAGE_POLICY = [
+  "default-src 'self'",
+  "connect-src 'self' https://api.stripe.com",
+  "img-src 'self' data:",
+  "style-src 'self'",
+  "script-src 'self' https://js.stripe.com https://*.js.stripe.com",
+  'frame-src https://js.stripe.com https://*.js.stripe.com https://hooks.stripe.com',
+  "base-uri 'none'",
+  "form-action 'none'",
+  "frame-ancestors 'none'",
+].join('; ');
+
+/** The policy of each page (its assets carry the strict one: a policy applies to documents). */
+const POLICIES: Record<string, string> = { '/prenota/gestisci': MANAGE_PAGE_POLICY };
 
 interface Asset {
   body: Buffer;
@@ -71,7 +91,7 @@ export function registerBookingPages(app: FastifyInstance, assets = loadBookingA
       'x-content-type-options': 'nosniff',
       // The key and the guest token live in the fragment, which no Referer carries; nothing else leaks either.
       'referrer-policy': 'no-referrer',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
+      'content-security-policy': POLICIES[path] ?? CONTENT_SECURITY_POLICY,
     });
     res.end(req.method === 'HEAD' ? undefined : asset.body);
   });

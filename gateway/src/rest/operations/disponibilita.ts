@@ -1,3 +1,21 @@
+/** The fields of one offered time, both name forms (the one list `orari` and `times` answer). */
+const ORARIO_DISPONIBILE_FIELDS = /* GraphQL */ `
+  fragment OrarioDisponibileFields on OrarioDisponibile {
+    ora
+    time
+    dataOra
+    bookingDate
+    durataMinuti
+    durationMinutes
+    ridotto
+    shortened
+    postiLiberi
+    spotsOpen
+    tableIds
+    combinationId
+  }
+`;
+
 /** The operation behind GET /api/disponibilita (every bookable time of a day for a party). */
 export const disponibilitaOperations = {
   Disponibilita: `query Disponibilita(
@@ -8,9 +26,9 @@ export const disponibilitaOperations = {
       data: $data, date: $date, coperti: $coperti, covers: $covers, ora: $ora, time: $time,
       salaId: $salaId, roomId: $roomId, limite: $limite, limit: $limit
     ) {
-      data date coperti covers
-      orari { ora time dataOra bookingDate durataMinuti durationMinutes ridotto shortened tableIds combinationId }
-      times { ora time dataOra bookingDate durataMinuti durationMinutes ridotto shortened tableIds combinationId }
+      data date coperti covers postiTotali spotsTotal
+      orari { ...OrarioDisponibileFields }
+      times { ...OrarioDisponibileFields }
     }
-  }`,
+  } ${ORARIO_DISPONIBILE_FIELDS}`,
 } as const;

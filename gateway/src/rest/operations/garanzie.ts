@@ -44,7 +44,8 @@ const POLITICA_FIELDS = /* GraphQL */ `
   }
 `;
 
-const GARANZIA_FIELDS = /* GraphQL */ `
+/** A guarantee as staff read it (the stuck list, a refund); a booking's adds what its payment is taken with. */
+export const GARANZIA_FIELDS = /* GraphQL */ `
   fragment GaranziaFields on Garanzia {
     prenotazioneId
     bookingId

@@ -1,3 +1,5 @@
+import { GARANZIA_FIELDS } from './garanzie.js';
+
 /** Operations behind the booking routes. */
 export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
   fragment PrenotazioneFields on Prenotazione {
@@ -36,7 +38,22 @@ export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
       id
       nome
     }
+    garanzia {
+      ...GaranziaPrenotazioneFields
+    }
+    guarantee {
+      ...GaranziaPrenotazioneFields
+    }
   }
+  fragment GaranziaPrenotazioneFields on Garanzia {
+    ...GaranziaFields
+    clientSecret
+    chiavePubblicabile
+    publishableKey
+    contoStripe
+    stripeAccount
+  }
+  ${GARANZIA_FIELDS}
 `;
 
 export const OPZIONE_FIELDS = /* GraphQL */ `

@@ -43,7 +43,7 @@ export type Subscription = {
   bookingUpdated: BookingEvent;
   /** bookings.cancelled: a booking was cancelled (annullata). */
   bookingCancelled: BookingEvent;
-  /** waitlist.updated: a waitlist entry was added, notified, seated, left or cancelled (the event's type says which). */
+  /** waitlist.updated: a waitlist entry was added, notified, seated, left, cancelled or erased (the event's type says which). */
   waitlistChanged: WaitlistEvent;
 };
 
@@ -259,7 +259,7 @@ export type WaitlistEvent = {
   __typename?: 'WaitlistEvent';
   /** Event id (CloudEvents id): unique; delivery is at least once, so dedupe by it. */
   id: Scalars['ID']['output'];
-  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left or waitlist.cancelled */
+  /** waitlist.added, waitlist.notified, waitlist.seated, waitlist.left, waitlist.cancelled or waitlist.erased */
   type: Scalars['String']['output'];
   /** When the change happened (ISO 8601, UTC). */
   time: Scalars['String']['output'];
@@ -306,6 +306,45 @@ export type StatoAttesa =
 export type Assegnazione =
   | 'manual'
   | 'auto';
+
+/**
+ * The data of a guests.created, guests.updated, guests.merged or guests.erased event (the ospiti subgraph,
+ * docs/events.md): which fields of the guest changed and its counts, never its personal data (name, phone, email,
+ * language, notes, tags, allergies, marketing consent: read them with GET /api/ospiti/<id>). Published for
+ * integrations (webhooks, the bus); no subscription field follows it.
+ */
+export type CambioOspite = {
+  __typename?: 'CambioOspite';
+  /** The guest's id (Ospite.id). */
+  id: Scalars['ID']['output'];
+  /** The fields that changed, by their Italian names (guests.created: those that have a value). */
+  campi: Array<Scalars['String']['output']>;
+  /** The same fields by their English names. */
+  fields: Array<Scalars['String']['output']>;
+  /** guests.merged: the guest merged into this one (gone; its id reads as this one). Null in the other events. */
+  unitoDa?: Maybe<Scalars['ID']['output']>;
+  mergedFrom?: Maybe<Scalars['ID']['output']>;
+  visite: Scalars['Int']['output'];
+  visits: Scalars['Int']['output'];
+  coperti: Scalars['Int']['output'];
+  covers: Scalars['Int']['output'];
+  noShow: Scalars['Int']['output'];
+  noShows: Scalars['Int']['output'];
+  annullamentiTardivi: Scalars['Int']['output'];
+  lateCancellations: Scalars['Int']['output'];
+  primaVisita?: Maybe<Scalars['String']['output']>;
+  firstVisit?: Maybe<Scalars['String']['output']>;
+  ultimaVisita?: Maybe<Scalars['String']['output']>;
+  lastVisit?: Maybe<Scalars['String']['output']>;
+  spesaTotale: Scalars['Float']['output'];
+  totalSpend: Scalars['Float']['output'];
+  cancellato: Scalars['Boolean']['output'];
+  erased: Scalars['Boolean']['output'];
+  cancellatoAt?: Maybe<Scalars['String']['output']>;
+  erasedAt?: Maybe<Scalars['String']['output']>;
+  createdAt: Scalars['String']['output'];
+  updatedAt: Scalars['String']['output'];
+};
 
 /**
  * The data of a reminders.due event (the promemoria subgraph, docs/reminders.md). Published for integrations (SMS,
@@ -507,6 +546,7 @@ export type ResolversTypes = {
   VoceAttesa: ResolverTypeWrapper<VoceAttesa>;
   StatoAttesa: StatoAttesa;
   Assegnazione: Assegnazione;
+  CambioOspite: ResolverTypeWrapper<CambioOspite>;
   PromemoriaDovuto: ResolverTypeWrapper<PromemoriaDovuto>;
   PrenotazionePromemoria: ResolverTypeWrapper<PrenotazionePromemoria>;
   LinkGestione: ResolverTypeWrapper<LinkGestione>;
@@ -535,6 +575,7 @@ export type ResolversParentTypes = {
   CanalePrenotazione: CanalePrenotazione;
   WaitlistEvent: CloudEventModel;
   VoceAttesa: VoceAttesa;
+  CambioOspite: CambioOspite;
   PromemoriaDovuto: PromemoriaDovuto;
   PrenotazionePromemoria: PrenotazionePromemoria;
   LinkGestione: LinkGestione;
@@ -680,6 +721,34 @@ export type VoceAttesaResolvers<ContextType = SubscriptionContext, ParentType ex
   updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
 };
 
+export type CambioOspiteResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['CambioOspite'] = ResolversParentTypes['CambioOspite']> = {
+  id?: Resolver<ResolversTypes['ID'], ParentType, ContextType>;
+  campi?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  fields?: Resolver<Array<ResolversTypes['String']>, ParentType, ContextType>;
+  unitoDa?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  mergedFrom?: Resolver<Maybe<ResolversTypes['ID']>, ParentType, ContextType>;
+  visite?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  visits?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  coperti?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  noShow?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  noShows?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  annullamentiTardivi?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  lateCancellations?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  primaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  firstVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  ultimaVisita?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  lastVisit?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  spesaTotale?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  totalSpend?: Resolver<ResolversTypes['Float'], ParentType, ContextType>;
+  cancellato?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  erased?: Resolver<ResolversTypes['Boolean'], ParentType, ContextType>;
+  cancellatoAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  erasedAt?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  createdAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+  updatedAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
+};
+
 export type PromemoriaDovutoResolvers<ContextType = SubscriptionContext, ParentType extends ResolversParentTypes['PromemoriaDovuto'] = ResolversParentTypes['PromemoriaDovuto']> = {
   prenotazione?: Resolver<ResolversTypes['PrenotazionePromemoria'], ParentType, ContextType>;
   orePrima?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
@@ -772,6 +841,7 @@ export type Resolvers<ContextType = SubscriptionContext> = {
   CanalePrenotazione?: CanalePrenotazioneResolvers<ContextType>;
   WaitlistEvent?: WaitlistEventResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;
+  CambioOspite?: CambioOspiteResolvers<ContextType>;
   PromemoriaDovuto?: PromemoriaDovutoResolvers<ContextType>;
   PrenotazionePromemoria?: PrenotazionePromemoriaResolvers<ContextType>;
   LinkGestione?: LinkGestioneResolvers<ContextType>;

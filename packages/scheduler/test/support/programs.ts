@@ -99,6 +99,7 @@ function killable(store: DocumentStore, isKilled: () => boolean): DocumentStore 
   };
   return {
     ensureIndexes: (c, i) => store.ensureIndexes(c, i),
+    dropIndexes: (c, n) => store.dropIndexes(c, n),
     outbox: (c) => store.outbox(c),
     ping: (ms) => store.ping(ms),
     info: () => store.info(),

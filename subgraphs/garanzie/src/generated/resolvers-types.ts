@@ -112,6 +112,12 @@ export type Garanzia = {
   dueAt: Scalars['String']['output'];
   /** For Stripe's Payment Element (a PaymentIntent's or SetupIntent's client secret). */
   clientSecret?: Maybe<Scalars['String']['output']>;
+  /** The publishable key (pk_…) to mount the Payment Element with; where clientSecret is given, when configured. */
+  chiavePubblicabile?: Maybe<Scalars['String']['output']>;
+  publishableKey?: Maybe<Scalars['String']['output']>;
+  /** The tenant's connected Stripe account the intent lives on (Stripe.js' stripeAccount); null = the platform's. */
+  contoStripe?: Maybe<Scalars['String']['output']>;
+  stripeAccount?: Maybe<Scalars['String']['output']>;
   /** The PaymentIntent's or SetupIntent's id at Stripe (staff: to find it in Stripe's dashboard). */
   stripeIntentId?: Maybe<Scalars['String']['output']>;
   /** Minor units kept and given back so far. */
@@ -403,6 +409,10 @@ export type GaranziaResolvers<ContextType = GaranzieContext, ParentType extends 
   scadenza?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   dueAt?: Resolver<ResolversTypes['String'], ParentType, ContextType>;
   clientSecret?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  chiavePubblicabile?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  publishableKey?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  contoStripe?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
+  stripeAccount?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   stripeIntentId?: Resolver<Maybe<ResolversTypes['String']>, ParentType, ContextType>;
   addebitato?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
   charged?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;

@@ -10,8 +10,10 @@ import { createMemoryCache } from '@coperto/cache';
 import {
   createLogger,
   hostSubgraphsInProcess,
+  createHttpSubgraphClient,
   startEventConsumers,
   type InProcessSubgraphs,
+  type SubgraphClient,
   type RunningConsumers,
   type TypedDocumentNode,
 } from '@coperto/server-kit';
@@ -52,22 +54,47 @@ export interface Hosted {
   close(): Promise<void>;
 }
 
-export async function hostGaranzie(options: { stripe?: boolean } = {}): Promise<Hosted> {
+/** The publishable key the hosted garanzie hands with a clientSecret. */
+export const PUBLISHABLE_KEY = 'pk_test_coperto';
+
+/** While `down`, garanzie's calls to prenotazione go over HTTP to a port nothing listens on (9, discard). */
+export interface Outage {
+  down: boolean;
+}
+
+function withOutage(client: SubgraphClient, outage: Outage): SubgraphClient {
+  const unreachable = createHttpSubgraphClient({ prenotazione: 'http://127.0.0.1:9/graphql' });
+  return {
+    request: (name, document, variables, authorization) =>
+      (outage.down && name === 'prenotazione' ? unreachable : client).request(
+        name,
+        document,
+        variables,
+        authorization,
+      ),
+  };
+}
+
+export async function hostGaranzie(options: { stripe?: boolean; outage?: Outage } = {}): Promise<Hosted> {
   const database = uniqueName('garanzie');
   const store = await connectMongoStore({ url: serverUrls().mongoUrl, database });
   const bus = createMemoryBus();
   let relay: OutboxRelay | undefined;
   const stripe =
     options.stripe === false
-      ? { secretKey: null, apiBase: null }
-      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()) };
+      ? { secretKey: null, apiBase: null, publishableKey: null }
+      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()), publishableKey: PUBLISHABLE_KEY };
   const hosted = await hostSubgraphsInProcess({
     factories: {
       tavolo: createTavoloSubgraph,
       sala: createSalaSubgraph,
       prenotazione: createPrenotazioneSubgraph,
       capacity: createCapacitySubgraph,
-      garanzie: (deps) => createGaranzieSubgraph(deps, stripe),
+      garanzie: (deps) =>
+        createGaranzieSubgraph(
+          options.outage ? { ...deps, subgraphs: withOutage(deps.subgraphs, options.outage) } : deps,
+          stripe,
+        ),
     },
     deps: {
       store,

@@ -43,6 +43,8 @@ export interface Hosted {
   hosted: InProcessSubgraphs;
   /** Hands an event to ospiti's consumer as the bus would (a late or repeated delivery). */
   deliver(event: CloudEvent, tenantId: string): Promise<void>;
+  /** The events published on `subject` from now on, as they come (`stop` ends the subscription). */
+  collect(subject: string): { received: CloudEvent[]; stop(): void };
   /** Stops ospiti's consumer: events published from then on are not seen (until `deliver`). */
   stopConsumers(): Promise<void>;
   /** Runs a GraphQL document on one subgraph as the tenant's staff (or admin) and returns its data. */
@@ -105,6 +107,14 @@ export async function hostOspiti(): Promise<Hosted> {
       hosted.subgraphs
         .find((s) => s.name === 'ospiti')!
         .eventConsumers![0]!.handle(event, natsSubject(tenantId, event.type)),
+    collect(subject) {
+      const subscription = bus.subscribe(subject);
+      const received: CloudEvent[] = [];
+      void (async () => {
+        for await (const event of subscription) received.push(event);
+      })();
+      return { received, stop: () => subscription.unsubscribe() };
+    },
     stopConsumers: () => consumers.stop(),
     run: (subgraph, query, variables, token) =>
       hosted.client.request(

@@ -389,8 +389,8 @@ export type Mutation = {
   releaseOpzione: ReleaseOpzioneResult;
   /**
    * Administrator (the ospiti subgraph's erasure of a guest): the name (to "Ospite cancellato"), phone, email and
-   * notes of these bookings and waitlist entries are replaced; each booking changed publishes bookings.updated.
-   * Unknown ids are skipped; again on erased records, nothing changes.
+   * notes of these bookings and waitlist entries are replaced; each booking changed publishes bookings.updated, each
+   * entry changed waitlist.erased. Unknown ids are skipped; again on erased records, nothing changes.
    */
   cancellaDatiOspite: CancellazioneDatiOspite;
   /** Adds a party (state waiting) with its quote; publishes waitlist.added. */

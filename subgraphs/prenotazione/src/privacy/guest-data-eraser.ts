@@ -1,7 +1,7 @@
 import { PRIVACY_ROLE, requireAdmin, type Viewer } from '@coperto/auth';
 import { InputChecks } from '@coperto/domain';
 import type { PrenotazioneStore } from '../bookings/prenotazione-store.js';
-import type { BookingEvent } from '../events.js';
+import type { BookingEvent, WaitlistEvent } from '../events.js';
 import type { WaitlistStore } from '../waitlist/waitlist-store.js';
 
 /** The name an erased guest's bookings and waitlist entries carry (a booking's name is required). */
@@ -17,6 +17,7 @@ export interface GuestDataEraserDeps {
   bookings: PrenotazioneStore;
   waitlist: WaitlistStore;
   event: BookingEvent;
+  waitlistEvent: WaitlistEvent;
   now: () => Date;
   onEventsWritten: () => void;
 }
@@ -51,8 +52,9 @@ export function withoutGuestData<T extends Personal>(record: T): T | null {
 
 /**
  * The erasure of a guest's data from its bookings and waitlist entries (asked by the ospiti subgraph's oblio):
- * each changed booking publishes bookings.updated with the erased record, so the sync and the events from then
- * on carry no personal data; waitlist entries change without an event (no waitlist event type means "edited").
+ * each changed booking publishes bookings.updated and each changed waitlist entry waitlist.erased, with the erased
+ * record, so the sync and the events from then on carry no personal data, and a screen or an app that keeps the
+ * records from their events replaces its copy.
  */
 export class GuestDataEraser {
   constructor(private readonly deps: GuestDataEraserDeps) {}
@@ -71,7 +73,7 @@ export class GuestDataEraser {
     for (const id of new Set(prenotazioneIds)) if (await this.eraseBooking(id)) prenotazioni++;
     let vociAttesa = 0;
     for (const id of new Set(vociAttesaIds)) if (await this.eraseEntry(id)) vociAttesa++;
-    if (prenotazioni > 0) this.deps.onEventsWritten();
+    if (prenotazioni + vociAttesa > 0) this.deps.onEventsWritten();
     return { prenotazioni, vociAttesa };
   }
 
@@ -95,7 +97,13 @@ export class GuestDataEraser {
       const erased = current && withoutGuestData(current);
       if (!current || !erased) return false;
       const next = { ...erased, version: current.version + 1, updatedAt: this.deps.now().toISOString() };
-      if (await this.deps.waitlist.replace(current.version, next)) return true;
+      // No place in the queue: the event says what was erased, a screen reads the queue again (GET /api/attesa).
+      if (
+        await this.deps.waitlist.replace(current.version, next, [
+          this.deps.waitlistEvent('waitlist.erased', next, null),
+        ])
+      )
+        return true;
     }
     throw new Error(`VoceAttesa ${id} kept changing during the erasure`);
   }

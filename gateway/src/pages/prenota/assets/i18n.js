@@ -71,6 +71,17 @@ const TEXTS = {
     noToken: 'Link non valido: apri il link ricevuto con la prenotazione.',
     tokenRefused: 'Questo link non è più valido.',
     notFound: 'Prenotazione non trovata.',
+    payTitle: 'Garanzia richiesta',
+    payText_deposit: 'Per tenere la prenotazione serve una caparra di {amount}, da versare entro il {due}.',
+    payText_card:
+      'Per tenere la prenotazione serve una carta a garanzia entro il {due}: fino a {amount}, addebitati solo secondo le condizioni di cancellazione.',
+    payNow_deposit: 'Versa la caparra',
+    payNow_card: 'Lascia la carta a garanzia',
+    payLoading: 'Carico il modulo di pagamento…',
+    payUnavailable: 'Il pagamento online non è disponibile ora: riprova più tardi o chiama il ristorante.',
+    paying: 'Pagamento in corso…',
+    payWaiting: 'Pagamento accettato: attendiamo la conferma…',
+    paid: 'Garanzia ricevuta: la prenotazione è confermata.',
   },
   en: {
     switchTo: 'Italiano',
@@ -139,6 +150,17 @@ const TEXTS = {
     noToken: 'Invalid link: open the link you received with the booking.',
     tokenRefused: 'This link is no longer valid.',
     notFound: 'Booking not found.',
+    payTitle: 'Guarantee needed',
+    payText_deposit: 'To hold the booking, a deposit of {amount} is needed by {due}.',
+    payText_card:
+      'To hold the booking, a card is needed as a guarantee by {due}: up to {amount}, charged only under the cancellation terms.',
+    payNow_deposit: 'Pay the deposit',
+    payNow_card: 'Give the card as a guarantee',
+    payLoading: 'Loading the payment form…',
+    payUnavailable: 'Online payment is not available now: try again later or call the restaurant.',
+    paying: 'Paying…',
+    payWaiting: 'Payment accepted: waiting for the confirmation…',
+    paid: 'Guarantee received: the booking is confirmed.',
   },
 };
 

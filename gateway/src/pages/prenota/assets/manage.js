@@ -3,6 +3,7 @@
 import { createApi, fragmentParam, tokenSubject } from './api.js';
 import { dateOf, longDate, timeOf, today } from './format.js';
 import { createI18n, errorText, partyText } from './i18n.js';
+import { dueText, moneyText, mountPayment, payable } from './payment.js';
 
 /** States in which the guest may still confirm, change or cancel. */
 const ACTIVE = new Set(['pending', 'confermata', 'caparra_pagata']);
@@ -23,7 +24,11 @@ const request = createApi(token);
 const i18n = createI18n(() => render());
 const { t } = i18n;
 
-const state = { booking: null, message: null }; // message: { key, ok } or { error }
+const state = { booking: null, message: null }; // message: { key, ok }, { text } or { error }
+/** The payment step: the clientSecret its element was mounted for, its `pay()`, and whether Stripe accepted. */
+const payment = { mountedFor: null, pay: null, accepted: false };
+/** How long the page waits for the service to hear of an accepted payment (Stripe's webhook), asking every 1.5 s. */
+const CONFIRMATION_POLLS = 40;
 const path = () => `/api/prenotazioni/${encodeURIComponent(bookingId)}`;
 
 function say(message) {
@@ -31,7 +36,11 @@ function say(message) {
   const box = $('message');
   box.hidden = !message;
   box.className = message?.ok ? 'ok' : '';
-  box.textContent = !message ? '' : message.key ? t(message.key) : errorText(t, message.error);
+  box.textContent = !message
+    ? ''
+    : message.key
+      ? t(message.key)
+      : (message.text ?? errorText(t, message.error));
 }
 
 function fail(error) {
@@ -57,6 +66,71 @@ function render() {
   $('actions').hidden = !active || !$('cancel-ask').hidden || !$('edit').hidden;
   $('confirm').hidden = b.state !== 'pending';
   if (!active) $('cancel-ask').hidden = $('edit').hidden = true;
+  renderPayment(b);
+}
+
+/** A guarantee asked for and not yet given, on a booking that still waits for it. */
+const guaranteeDue = (b) => ['pending', 'confermata'].includes(b.state) && b.garanzia?.stato === 'requested';
+
+function renderPayment(b) {
+  $('pay').hidden = !guaranteeDue(b);
+  if ($('pay').hidden) return;
+  const g = b.garanzia;
+  const kind = g.modo === 'deposit' ? 'deposit' : 'card';
+  const lang = i18n.get();
+  $('pay-text').textContent = t(`payText_${kind}`, {
+    amount: moneyText(g.importo, g.valuta, lang),
+    due: dueText(g.scadenza, lang),
+  });
+  $('pay-submit').textContent = t(`payNow_${kind}`);
+  $('pay-submit').hidden = !payment.pay || payment.accepted;
+}
+
+/** Mounts Stripe's Payment Element when the booking's guarantee is due (once per clientSecret). */
+async function preparePayment() {
+  const b = state.booking;
+  if (!b || !guaranteeDue(b)) return;
+  if (!payable(b.garanzia)) return say({ key: 'payUnavailable' });
+  if (payment.mountedFor === b.garanzia.clientSecret) return;
+  payment.mountedFor = b.garanzia.clientSecret;
+  say({ key: 'payLoading' });
+  try {
+    payment.pay = await mountPayment($('pay-element'), b.garanzia, i18n.get());
+    say(null);
+  } catch {
+    payment.mountedFor = null;
+    say({ key: 'payUnavailable' });
+  }
+  render();
+}
+
+/** Confirms the payment with Stripe, then waits until the service has it (the booking leaves `pending`). */
+async function onPay() {
+  $('pay-submit').disabled = true;
+  say({ key: 'paying' });
+  let refusal;
+  try {
+    refusal = await payment.pay();
+  } catch {
+    refusal = t('payUnavailable');
+  }
+  $('pay-submit').disabled = false;
+  if (refusal) return say({ text: refusal });
+  payment.accepted = true;
+  say({ key: 'payWaiting', ok: true });
+  render();
+  for (let poll = 0; poll < CONFIRMATION_POLLS; poll++) {
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    try {
+      state.booking = await request('GET', path());
+    } catch {
+      continue;
+    }
+    if (state.booking.garanzia?.stato !== 'requested') {
+      state.message = state.booking.state === 'caparra_pagata' ? { key: 'paid', ok: true } : null;
+      return render();
+    }
+  }
 }
 
 /** Runs one call that answers the booking, then shows it with `doneKey` (or the refusal). */
@@ -132,9 +206,13 @@ function start() {
     render();
   });
   $('edit').addEventListener('submit', onSave);
+  $('pay-submit').addEventListener('click', () => void onPay());
   i18n.apply();
   if (!bookingId) return say({ key: 'noToken' });
-  void act(() => request('GET', path()), null).then(followLink);
+  void act(() => request('GET', path()), null).then(() => {
+    followLink();
+    void preparePayment();
+  });
 }
 
 /**
