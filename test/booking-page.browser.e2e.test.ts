@@ -249,6 +249,28 @@ describe('booking page (embedded mode, chromium)', () => {
     await context.close();
   });
 
+  it('says on the confirmation when the restaurant asks a guarantee, and links to where it is given', async () => {
+    await restaurant();
+    const date = nextDate();
+    await table(4);
+    const policy = await stack.api('PUT', '/api/garanzie/politica', {
+      token: admin,
+      body: { rules: [{ type: 'deposit', amountPerCover: 1500, currency: 'eur' }] },
+    });
+    expect(policy.status, JSON.stringify(policy.body)).toBe(200);
+    const { context, page } = await openPage('phone', `/prenota#key=${key}`);
+    await search(page, 2, date);
+    await page.locator('#time-list .time').first().click();
+    await page.locator('#name').fill('Marta');
+    await page.locator('#phone').fill('+39 347 111 0000');
+    await page.locator('#book').click();
+    await page.locator('#done').waitFor(WAIT);
+    await page.locator('#guarantee-due', { hasText: 'a guarantee of €30.00' }).waitFor(WAIT);
+    expect(await page.locator('#manage-link').textContent()).toBe('Give the guarantee');
+    expect(await page.locator('#manage-link').getAttribute('href')).toMatch(/^\/prenota\/gestisci#token=/);
+    await context.close();
+  });
+
   it('says when the chosen time was taken meanwhile and shows the times there are now', async () => {
     await restaurant();
     const date = nextDate();

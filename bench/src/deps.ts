@@ -25,8 +25,11 @@ export interface AutocannonRequest {
 }
 
 export interface AutocannonOptions {
-  url: string;
+  /** Several: connections spread over them round-robin. */
+  url: string | string[];
   connections: number;
+  /** Requests per second over all connections. */
+  overallRate?: number;
   pipelining?: number;
   duration: number;
   maxOverallRequests?: number;
@@ -143,3 +146,13 @@ export interface RawWebSocket {
 
 export const loadRawWebSocket = async () =>
   (await loadNamed<{ WebSocket: new (url: string, protocol: string) => RawWebSocket }>('ws')).WebSocket;
+
+// standardwebhooks (scenarios 15 and 16: the receivers verify every delivery with it) -------------------------
+
+export interface StandardWebhook {
+  /** The parsed body when a signature matches and the timestamp is recent; throws otherwise. */
+  verify(payload: string, headers: Record<string, string>): unknown;
+}
+
+export const loadStandardWebhooks = () =>
+  loadNamed<{ Webhook: new (secret: string) => StandardWebhook }>('standardwebhooks');

@@ -50,8 +50,9 @@ export async function runHttp(job: HttpJob): Promise<LoadResult> {
   const latencies: number[] = [];
   const failures: Record<string, number> = {};
   const instance = autocannon({
-    url: job.baseUrl,
+    url: typeof job.baseUrl === 'string' ? job.baseUrl : [...job.baseUrl],
     connections: job.connections,
+    ...(job.overallRate === undefined ? {} : { overallRate: job.overallRate }),
     duration: job.seconds,
     maxOverallRequests: job.maxRequests,
     timeout: 10,

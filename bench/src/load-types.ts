@@ -14,13 +14,16 @@ export interface RequestSpec {
 
 export interface HttpJob {
   kind: 'http';
-  baseUrl: string;
+  /** Several: the connections are spread over them round-robin (e.g. two gateway instances). */
+  baseUrl: string | readonly string[];
   /** Each connection cycles through these in order. */
   requests: RequestSpec[];
   connections: number;
   seconds: number;
   /** Upper bound on requests, whatever the duration. */
   maxRequests: number;
+  /** Requests per second over all connections (each connection paced); closed loop at full speed when absent. */
+  overallRate?: number;
 }
 
 export interface MongoInsertJob {

@@ -31,6 +31,8 @@ import { scenario11 } from './scenarios/s11-reports.js';
 import { scenario12, TENANTS_HEADING } from './scenarios/s12-tenants.js';
 import { scenario13 } from './scenarios/s13-guest-search.js';
 import { scenario14 } from './scenarios/s14-rush.js';
+import { scenario15 } from './scenarios/s15-webhook-fanout.js';
+import { scenario16 } from './scenarios/s16-webhook-outage.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -105,6 +107,8 @@ try {
   await attempt(12, '12 many tenants', () => scenario12(ctx));
   await attempt(13, '13 guest search', () => scenario13(ctx));
   await attempt(14, '14 Friday rush', () => scenario14(ctx));
+  await attempt(15, '15 webhook fan-out', () => scenario15(ctx));
+  await attempt(16, '16 webhook outage', () => scenario16(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');

@@ -1,253 +1,323 @@
 /**
- * 12. Many restaurants on one deployment (embedded mode): every tenant has its room, tables and bookings, and a
- * waiter app's mix of reads and writes is spread over 1, 100 and 2,000 of them on the same process. Each spread
- * runs against the one-tenant mix in alternating rounds (rounds.ts) after every tenant was seeded, so the two sides
- * share the process, its data and the machine's drift: p50/p99 of the mix, CPU per request and RSS as ratios to the
- * one-tenant run. The cost of an idle tenant: the JS heap and the RSS the process holds more after the 1,999 other
- * tenants were seeded and each answered the mix once, per tenant, read after a pause (garbage included).
+ * 12. Many restaurants on one deployment, in both modes (distributed: two instances of the gateway and of every
+ * subgraph). A restaurant is a room with 10 tables and 5 bookings (s12-restaurants.ts). The same 2,000 restaurants
+ * exist twice: each under a tenant of its own, and all under one tenant (a chain's rooms). The waiter mix spread over
+ * N restaurants of N tenants runs against the mix over N restaurants of the one tenant, at the same fixed request
+ * rate, in alternating rounds (rounds.ts): every request reads or writes the same rows of one restaurant on both
+ * sides, so the ratio is the cost of the tenants alone (caches, views, tokens, per-tenant state), not of a hot spot.
+ * RSS of every process against its reading after the one-tenant run, before the other tenants existed; an idle
+ * tenant's cost is what every process holds more once the 2,000 tenants were seeded and each answered the mix once.
  */
-import { createApi, mapLimit } from '../api.js';
+import { loadavg } from 'node:os';
 import { row, type BenchContext, cpuBreakdown, cpuTotal, type Row } from '../context.js';
 import { failureNote, mb, ms, num, ratio } from '../format.js';
-import type { RequestSpec } from '../load-types.js';
 import { log } from '../log.js';
-import { readHeapFigures, type HeapFigures } from '../memory.js';
+import type { Proc } from '../processes.js';
 import { renderTable } from '../report.js';
-import { compare, type Side, type Summary } from '../rounds.js';
-import { startEmbedded, type EmbeddedStack } from '../stack-embedded.js';
-import { median } from '../stats.js';
+import { compare, type Side } from '../rounds.js';
+import { startMongo, startNats, startRedis } from '../servers.js';
+import { everySubgraph, startDistributed, type Instance } from '../stack-distributed.js';
+import { startEmbedded } from '../stack-embedded.js';
 import { mintToken } from '../tokens.js';
+import { boundedGrowth, readMemory, type ProcessMemory } from './s12-memory.js';
+import { mixOf, seedChain, seedTenants, type Restaurant } from './s12-restaurants.js';
 
-/** The tenant counts the mix is spread over (the first is the baseline). */
-const SPREADS = [1, 100, 2000] as const;
-const TABLES_PER_TENANT = 10;
-/** At most 5 (one an hour from 18:00). */
-const BOOKINGS_PER_TENANT = 5;
-/** The day every seeded booking is on, and the day the mix lists. */
-const DAY = '2031-03-14';
+/** The tenant counts the mix is spread over, against one tenant (BENCH_S12_TENANTS, e.g. "10,50" for a try). */
+const SPREADS = (process.env.BENCH_S12_TENANTS ?? '100,2000').split(',').map((raw) => {
+  const n = Number(raw.trim());
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error('BENCH_S12_TENANTS must be positive integers separated by commas');
+  return n;
+});
 const SETTLE_MS = 10_000;
+/** The fixed rate of the compared rounds: this share of the slower side's closed-loop throughput. */
+const RATE_SHARE = 0.6;
 /** Its own section of RESULTS.md, written by a partial run too (`BENCH_ONLY=12`), kept by a full one. */
 export const TENANTS_HEADING = '## Scenario 12: many tenants on one deployment';
 /** Requests per tenant of the run that makes every tenant active once (≈ 2 per table, of mixed kinds). */
 const ACTIVE_ONCE_REQUESTS = 12;
 
-interface Tenant {
-  token: string;
-  tableIds: string[];
-  bookingIds: string[];
+interface Deployment {
+  mode: 'embedded' | 'distributed';
+  baseUrls: string[];
+  instances: Instance[];
+  /** The MongoDB-protocol server (distributed): its CPU is reported apart. */
+  store: Proc | null;
+  stop(): Promise<void>;
 }
 
-/** One room, TABLES_PER_TENANT tables and BOOKINGS_PER_TENANT bookings of a new tenant, through the REST API. */
-async function seedTenant(baseUrl: string, token: string): Promise<Tenant> {
-  const api = createApi(baseUrl, token);
-  const room = await api.call<{ id: string }>('POST', '/api/sale', { codice: 'SALA', descrizione: 'Sala' });
-  const tableIds: string[] = [];
-  for (let i = 0; i < TABLES_PER_TENANT; i++) {
-    const table = await api.call<{ id: string }>('POST', '/api/tavoli', {
-      name: `T${i + 1}`,
-      seats: 4,
-      salaId: room.id,
-    });
-    tableIds.push(table.id);
-  }
-  const bookingIds: string[] = [];
-  for (let i = 0; i < BOOKINGS_PER_TENANT; i++) {
-    const booking = await api.call<{ id: string }>('POST', '/api/prenotazioni', {
-      covers: 2,
-      bookingDate: `${DAY}T${18 + i}:00:00`,
-      customerName: `Ospite ${i}`,
-    });
-    bookingIds.push(booking.id);
-  }
-  return { token, tableIds, bookingIds };
-}
+const loadText = () =>
+  loadavg()
+    .map((l) => l.toFixed(1))
+    .join(' / ');
 
-/**
- * The waiter app's mix over `tenants`: the table list, a status change, one table, the day's bookings, the rooms,
- * a booking's notes moved forward. Request n of the run is tenant n mod (tenants × tables)'s: every `{{…}}` of one
- * request reads the same n (http-load.ts), so the token and the ids always belong to one tenant.
- */
-function mixOf(tenants: readonly Tenant[]): RequestSpec[] {
-  const perTable = tenants.flatMap((t) =>
-    t.tableIds.map((id, i) => ({ t, id, booking: t.bookingIds[i % BOOKINGS_PER_TENANT]! })),
-  );
-  const auth = perTable.map(({ t }) => `Bearer ${t.token}`);
-  const tables = perTable.map(({ id }) => id);
-  const bookings = perTable.map(({ booking }) => booking);
-  const headers = { authorization: '{{auth}}' };
-  return [
-    { method: 'GET', path: '/api/tavoli', headers, choices: { auth } },
-    {
-      method: 'PUT',
-      path: '/api/tavoli/{{table}}/status',
-      headers,
-      body: '{"status":"occupied","orderId":"o-{{n}}"}',
-      choices: { auth, table: tables },
-    },
-    { method: 'GET', path: '/api/tavoli/{{table}}', headers, choices: { auth, table: tables } },
-    { method: 'GET', path: `/api/prenotazioni?dal=${DAY}&al=${DAY}`, headers, choices: { auth } },
-    { method: 'GET', path: '/api/sale', headers, choices: { auth } },
-    {
-      method: 'PATCH',
-      path: '/api/prenotazioni/{{booking}}',
-      headers,
-      body: '{"notes":"nota {{n}}"}',
-      choices: { auth, booking: bookings },
-    },
-  ];
-}
-
-/** RSS, JS heap and external memory, each the median of five readings a second apart. */
-async function memoryOf(embedded: EmbeddedStack): Promise<{ rss: number; heap: HeapFigures }> {
-  const rss: number[] = [];
-  const heaps: HeapFigures[] = [];
-  for (let i = 0; i < 5; i++) {
-    rss.push(embedded.proc.rssBytes() ?? Number.NaN);
-    const heap = await readHeapFigures(embedded.metricsUrl);
-    if (heap) heaps.push(heap);
-    await new Promise((r) => setTimeout(r, 1000));
-  }
-  const pick = (key: keyof HeapFigures) => median(heaps.map((h) => h[key]));
+async function embeddedDeployment(ctx: BenchContext): Promise<Deployment> {
+  const embedded = await startEmbedded(ctx.config, ctx.jwtSecret, { name: 'gateway-tenants' });
   return {
-    rss: median(rss),
-    heap: { heapUsed: pick('heapUsed'), heapTotal: pick('heapTotal'), external: pick('external') },
+    mode: 'embedded',
+    baseUrls: [embedded.baseUrl],
+    instances: [{ proc: embedded.proc, metricsUrl: embedded.metricsUrl }],
+    store: null,
+    stop: () => embedded.proc.stop(),
   };
 }
 
-export async function scenario12(ctx: BenchContext) {
-  const { config } = ctx;
-  const embedded = await startEmbedded(config, ctx.jwtSecret, { name: 'gateway-tenants' });
-  try {
-    const most = SPREADS.at(-1)!;
-    const tokens = await Promise.all(
-      Array.from({ length: most }, (_, i) =>
-        mintToken(ctx.jwtSecret, `bench-s12-${String(i).padStart(4, '0')}`),
-      ),
-    );
-    const first = await seedTenant(embedded.baseUrl, tokens[0]!);
-    const sideOf = (tenants: readonly Tenant[]): Side => {
-      const requests = mixOf(tenants);
-      return {
-        label: `${num(tenants.length)} tenant${tenants.length === 1 ? '' : 's'}`,
-        processes: [embedded.proc],
-        run: (seconds) =>
-          ctx.load.http({
-            baseUrl: embedded.baseUrl,
-            requests,
-            connections: config.connections,
-            seconds,
-            maxRequests: seconds * 20_000,
-          }),
-      };
-    };
-    // The one tenant warm, then what the process holds before the others exist.
-    await sideOf([first]).run(config.warmupSeconds);
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const before = await memoryOf(embedded);
-    const seedStarted = performance.now();
-    const others = await mapLimit(tokens.slice(1), 16, (token) => seedTenant(embedded.baseUrl, token));
-    const tenants = [first, ...others];
-    log(`s12: ${num(most)} tenants seeded in ${((performance.now() - seedStarted) / 1000).toFixed(0)} s`);
-    // Every tenant answers the mix once (each of its requests at least once), then the process rests.
-    await ctx.load.http({
-      baseUrl: embedded.baseUrl,
-      requests: mixOf(tenants),
-      connections: config.connections,
-      seconds: 600,
-      maxRequests: most * ACTIVE_ONCE_REQUESTS,
-    });
-    await new Promise((r) => setTimeout(r, SETTLE_MS));
-    const after = await memoryOf(embedded);
+async function distributedDeployment(ctx: BenchContext): Promise<Deployment> {
+  const [mongo, nats, redis] = await Promise.all([
+    startMongo(ctx.config),
+    startNats(ctx.config),
+    startRedis(ctx.config),
+  ]);
+  const stack = await startDistributed(ctx.config, {
+    jwtSecret: ctx.jwtSecret,
+    mongoUrl: mongo.url,
+    natsUrl: nats.url,
+    redisUrl: redis.url,
+    database: 'coperto_s12',
+    instances: 2,
+    subgraphs: everySubgraph(ctx.config),
+  });
+  return {
+    mode: 'distributed',
+    baseUrls: stack.baseUrls,
+    instances: stack.instances,
+    store: mongo.proc,
+    stop: async () => {
+      await Promise.all(stack.instances.map((i) => i.proc.stop()));
+      await Promise.all([mongo.proc.stop(), nats.proc.stop(), redis.proc.stop()]);
+    },
+  };
+}
 
-    const baseline = sideOf([first]);
-    const results: Array<{ spread: number; ours: Summary; base: Summary; rss: number }> = [];
-    for (const spread of SPREADS.slice(1)) {
-      const spreadSide = sideOf(tenants.slice(0, spread));
-      const rssSamples: number[] = [];
-      const sampled: Side = {
-        ...spreadSide,
-        run: async (seconds) => {
-          const result = await spreadSide.run(seconds);
-          rssSamples.push(embedded.proc.rssBytes() ?? Number.NaN);
-          return result;
-        },
-      };
-      const { a, b } = await compare(config, `s12 ${spread}`, sampled, baseline);
-      results.push({ spread, ours: a, base: b, rss: median(rssSamples) });
+const STARTS = { embedded: embeddedDeployment, distributed: distributedDeployment };
+/** The modes to run (BENCH_S12_MODES, default both). */
+const MODES = (process.env.BENCH_S12_MODES ?? 'embedded,distributed').split(',').map((raw) => {
+  const mode = raw.trim();
+  if (!(mode in STARTS))
+    throw new Error('BENCH_S12_MODES must be embedded, distributed or both (comma-separated)');
+  return mode as keyof typeof STARTS;
+});
+
+export async function scenario12(ctx: BenchContext) {
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  for (const start of MODES.map((mode) => STARTS[mode])) {
+    const deployment = await start(ctx);
+    try {
+      const measured = await measure(ctx, deployment);
+      rows.push(...measured.rows);
+      notes.push(measured.note);
+    } finally {
+      await deployment.stop();
     }
-    const baseRss = before.rss;
-    const scenario = '12 many tenants on one deployment (embedded)';
-    const rows: Row[] = [];
-    for (const { spread, ours, base, rss } of results) {
-      const oursCpu = cpuTotal(ours.cpuMsPerRequest);
-      const baseCpu = cpuTotal(base.cpuMsPerRequest);
-      rows.push(
-        row({
-          scenario,
-          what: `waiter mix p99, ${num(spread)} tenants vs 1 (goal ≤ 1.5×)`,
-          ours: ms(ours.p99),
-          baseline: ms(base.p99),
-          ratio: ratio(ours.p99, base.p99),
-          notes: [
-            `p50 ${ms(ours.p50)} vs ${ms(base.p50)} (${ratio(ours.p50, base.p50)}); ${num(ours.rps)} vs ${num(base.rps)} req/s`,
-            failureNote(ours, `${num(spread)} tenants`),
-            failureNote(base, '1 tenant'),
-          ]
-            .filter(Boolean)
-            .join('; '),
+  }
+  ctx.rows.push(...rows);
+  const most = Math.max(...SPREADS);
+  const method =
+    `**12.** Both modes (distributed: two instances of the gateway and of every subgraph, copy i calling copy i, ` +
+    `the load spread over both gateways, on mongo-java-server, NATS and Redis). ${num(most)} restaurants (a room, ` +
+    `10 tables, 5 bookings on a day of its own), seeded twice through the public API (a room by REST, its tables in ` +
+    `one /graphql document, the bookings by the batch endpoint): each restaurant under a tenant of its own, and ` +
+    `all of them as rooms of one tenant. The waiter mix per request touches one restaurant: its room's tables ` +
+    `(\`GET /api/tavoli?salaId=\`), a status PUT, one table, its day's bookings, its room, a booking's notes ` +
+    `PATCHed; request n goes to table n mod (restaurants × 10). The ${SPREADS.map((n) => num(n)).join(' and ')}-` +
+    `tenant spreads each against the same number of restaurants of the one tenant, at one fixed rate for both ` +
+    `sides (${RATE_SHARE * 100} % of the slower side's closed-loop throughput, measured just before), ` +
+    `${ctx.config.connections} connections, alternating rounds (${ctx.config.rounds} × ${ctx.config.roundSeconds} s, ` +
+    `medians); CPU from /proc of every process of ours (the store's apart). RSS of every process against its ` +
+    `reading after the one-tenant warm-up, before the other tenants existed. Idle tenant: what each process holds ` +
+    `more (RSS the median of 5 readings a second apart, heap used the least of them, ${SETTLE_MS / 1000} s after the load) once the ${num(most)} tenants were seeded ` +
+    `and each answered the mix once, per tenant, garbage included; the bounded structures' entries from the ` +
+    `process's metrics. Load average (1 / 5 / 15 min) next to the figures: the machine is shared.\n\n` +
+    `Why this baseline: the earlier one-tenant side put the whole mix on one tenant's 10 tables, a hot spot ` +
+    `(compare-and-set retries, 500s from exhausted ones, every write invalidating the lists every request read), ` +
+    `so its ratio measured concentration, not tenancy. Here both sides read and write the same rows of one ` +
+    `restaurant per request, the same mix, at the same rate, over as many restaurants; the only difference is ` +
+    `whether the restaurants are N tenants or one tenant's rooms, so the ratio is what the tenants themselves cost ` +
+    `(per-tenant caches, views, tokens, directories, settings). One difference stays by construction: the one ` +
+    `tenant's every status change replaces its one table read scope (the cached lists of all its rooms), each of N ` +
+    `tenants has its own; at these rates a restaurant's list is read less often than its 5 s cache lasts on both ` +
+    `sides, so the lists are read from tavolo on both.`;
+  ctx.method.push(method);
+  ctx.sections.set(
+    TENANTS_HEADING,
+    `${TENANTS_HEADING}\n\nLast run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC ` +
+      `(\`BENCH_ONLY=12\` writes this section; a full run keeps it). ${method.replace('**12.** ', '')}\n\n` +
+      `${renderTable(rows)}\n\n${notes.join('\n\n')}\n`,
+  );
+}
+
+async function measure(ctx: BenchContext, deployment: Deployment): Promise<{ rows: Row[]; note: string }> {
+  const { config } = ctx;
+  const { mode, baseUrls, instances } = deployment;
+  const most = Math.max(...SPREADS);
+  const tag = `s12 ${mode}`;
+  const tokens = await Promise.all(
+    Array.from({ length: most + 1 }, (_, i) =>
+      mintToken(ctx.jwtSecret, `bench-s12-${String(i).padStart(4, '0')}`),
+    ),
+  );
+  const ours = instances.map((i) => i.proc);
+  const watched = deployment.store ? [...ours, deployment.store] : ours;
+  const oursNames = ours.map((p) => p.name);
+  const sideOf = (label: string, restaurants: readonly Restaurant[], rate?: number): Side => {
+    const requests = mixOf(restaurants);
+    return {
+      label,
+      processes: watched,
+      run: (seconds) =>
+        ctx.load.http({
+          baseUrl: baseUrls,
+          requests,
+          connections: config.connections,
+          seconds,
+          maxRequests: seconds * 20_000,
+          ...(rate === undefined ? {} : { overallRate: rate }),
         }),
-        row({
-          scenario,
-          what: `CPU per request, ${num(spread)} tenants vs 1 (goal ≤ 1.2×)`,
-          ours: `${oursCpu.toFixed(2)} ms`,
-          baseline: `${baseCpu.toFixed(2)} ms`,
-          ratio: ratio(oursCpu, baseCpu),
-          notes: `ms/request: ${cpuBreakdown(ours.cpuMsPerRequest)} | ${cpuBreakdown(base.cpuMsPerRequest)}`,
-        }),
-        row({
-          scenario,
-          what: `RSS after the ${num(spread)}-tenant rounds vs before the other tenants existed`,
-          ours: mb(rss),
-          baseline: mb(baseRss),
-          ratio: ratio(rss, baseRss),
-        }),
-      );
-    }
-    const added = most - 1;
-    const perTenant = (from: number, to: number) => `${num((to - from) / added / 1024, 1)} KB`;
+    };
+  };
+
+  let started = performance.now();
+  const chain = await seedChain(baseUrls[0]!, tokens[most]!, most);
+  log(
+    `${tag}: one tenant with ${num(most)} restaurants seeded in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  await sideOf('warm-up', chain).run(config.warmupSeconds * 3);
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const oneTenant = await readMemory(instances);
+
+  started = performance.now();
+  const tenants = await seedTenants(baseUrls[0]!, tokens.slice(0, most));
+  const seedSeconds = (performance.now() - started) / 1000;
+  log(`${tag}: ${num(most)} tenants seeded in ${seedSeconds.toFixed(0)} s`);
+  // Every tenant answers the mix once (each of its requests at least once), then the processes rest.
+  await ctx.load.http({
+    baseUrl: baseUrls,
+    requests: mixOf(tenants),
+    connections: config.connections,
+    seconds: 900,
+    maxRequests: most * ACTIVE_ONCE_REQUESTS,
+  });
+  await new Promise((r) => setTimeout(r, SETTLE_MS));
+  const idle = await readMemory(instances);
+
+  const rows: Row[] = [];
+  const scenario = `12 many tenants (${mode})`;
+  for (const spread of SPREADS) {
+    const many = tenants.slice(0, spread);
+    const one = chain.slice(0, spread);
+    const calibration: number[] = [];
+    for (const r of [many, one])
+      calibration.push((await sideOf('calibration', r).run(config.warmupSeconds)).rps);
+    const rate = Math.max(20, Math.floor(RATE_SHARE * Math.min(...calibration)));
+    const rss = new Map<string, number[]>();
+    const sampled = (side: Side): Side => ({
+      ...side,
+      run: async (seconds) => {
+        const result = await side.run(seconds);
+        for (const proc of ours) rss.set(proc.name, [...(rss.get(proc.name) ?? []), proc.rssBytes() ?? NaN]);
+        return result;
+      },
+    });
+    const loadBefore = loadText();
+    const { a, b } = await compare(
+      config,
+      `${tag} ${spread}`,
+      sampled(sideOf(`${num(spread)} tenants`, many, rate)),
+      sideOf(`1 tenant, ${num(spread)} restaurants`, one, rate),
+    );
+    const loadAfter = loadText();
+    const cpuA = cpuTotal(a.cpuMsPerRequest, oursNames);
+    const cpuB = cpuTotal(b.cpuMsPerRequest, oursNames);
+    const storeName = deployment.store?.name;
+    const storeCpu = storeName
+      ? `; the store ${(a.cpuMsPerRequest[storeName] ?? NaN).toFixed(2)} vs ${(b.cpuMsPerRequest[storeName] ?? NaN).toFixed(2)} ms`
+      : '';
+    const rssRatios = ours.map((p) => {
+      const now = rss.get(p.name)?.at(-1) ?? NaN;
+      return { name: p.name, now, before: oneTenant.get(p.name)?.rss ?? NaN };
+    });
+    const sum = (key: 'now' | 'before') => rssRatios.reduce((s, r) => s + r[key], 0);
     rows.push(
       row({
         scenario,
-        what: `an idle tenant (seeded, active once, then idle): JS heap held per tenant`,
-        ours: perTenant(before.heap.heapUsed, after.heap.heapUsed),
-        baseline: '',
-        ratio: '',
+        what: `waiter mix p99, ${num(spread)} tenants vs 1 (goal ≤ 1.5×)`,
+        ours: ms(a.p99),
+        baseline: ms(b.p99),
+        ratio: ratio(a.p99, b.p99),
+        notes: [
+          `p50 ${ms(a.p50)} vs ${ms(b.p50)} (${ratio(a.p50, b.p50)}); both sides at ${num(rate)} req/s ` +
+            `(got ${num(a.rps)} vs ${num(b.rps)}); load average ${loadBefore} before, ${loadAfter} after`,
+          failureNote(a, `${num(spread)} tenants`),
+          failureNote(b, '1 tenant'),
+        ]
+          .filter(Boolean)
+          .join('; '),
+      }),
+      row({
+        scenario,
+        what: `CPU per request, ${num(spread)} tenants vs 1 (goal ≤ 1.2×)`,
+        ours: `${cpuA.toFixed(2)} ms`,
+        baseline: `${cpuB.toFixed(2)} ms`,
+        ratio: ratio(cpuA, cpuB),
+        notes: `ms/request, ours: ${cpuBreakdown(pick(a.cpuMsPerRequest, oursNames))} | one tenant: ${cpuBreakdown(pick(b.cpuMsPerRequest, oursNames))}${storeCpu}`,
+      }),
+      row({
+        scenario,
+        what: `RSS after the ${num(spread)}-tenant rounds vs after the one-tenant run${ours.length > 1 ? ' (all processes)' : ''}`,
+        ours: mb(sum('now')),
+        baseline: mb(sum('before')),
+        ratio: ratio(sum('now'), sum('before')),
         notes:
-          `heap used ${mb(before.heap.heapUsed)} → ${mb(after.heap.heapUsed)} with ${num(added)} more tenants ` +
-          `(garbage included); RSS ${mb(before.rss)} → ${mb(after.rss)} = ${perTenant(before.rss, after.rss)} per tenant ` +
-          `(with the store's pages of their data); external ${mb(before.heap.external)} → ${mb(after.heap.external)}`,
+          ours.length > 1
+            ? 'each: ' +
+              rssRatios.map((r) => `${r.name} ${mb(r.before)} → ${ratio(r.now, r.before)}`).join(', ')
+            : '',
       }),
     );
-    ctx.rows.push(...rows);
-    const method =
-      `**12.** One embedded process; ${num(most)} tenants, each with a room, ${TABLES_PER_TENANT} tables and ` +
-      `${BOOKINGS_PER_TENANT} bookings (seeded through the REST API, 16 in flight). The waiter mix (table list, ` +
-      `status PUT, one table, the day's bookings, the rooms, a booking's notes PATCHed) with ${config.connections} ` +
-      `connections, request n going to tenant n mod (tenants × tables); the ${SPREADS.slice(1)
-        .map((n) => num(n))
-        .join(' and ')}-tenant ` +
-      `spreads each against the one-tenant mix in alternating rounds (${config.rounds} × ${config.roundSeconds} s, medians), ` +
-      `CPU from /proc of the process. Idle tenant: JS heap and RSS (medians of 5 readings, ${SETTLE_MS / 1000} s after ` +
-      `the load) before the other tenants were seeded and after each answered the mix once. The machine is shared: ` +
-      `read the ratios, not the absolute figures.`;
-    ctx.method.push(method);
-    ctx.sections.set(
-      TENANTS_HEADING,
-      `${TENANTS_HEADING}\n\nLast run ${new Date().toISOString().slice(0, 16).replace('T', ' ')} UTC ` +
-        `(\`BENCH_ONLY=12\` writes this section; a full run keeps it). ${method.replace('**12.** ', '')}\n\n` +
-        `${renderTable(rows)}\n`,
-    );
-  } finally {
-    await embedded.proc.stop();
   }
+  rows.push(idleRow(scenario, most, instances, oneTenant, idle));
+  const note =
+    `${mode}: ${num(most)} tenants seeded in ${seedSeconds.toFixed(0)} s. Bounded structures' entries added by the ` +
+    `idle tenants, by process: ` +
+    instances
+      .map(({ proc }) => {
+        const growth = boundedGrowth(oneTenant.get(proc.name)!, idle.get(proc.name)!);
+        return `${proc.name} ${growth.length ? growth.map(([n, g]) => `${n} +${num(g)}`).join(', ') : 'none'}`;
+      })
+      .join('; ') +
+    '.';
+  return { rows, note };
+}
+
+const pick = (cpu: Record<string, number>, names: readonly string[]) =>
+  Object.fromEntries(Object.entries(cpu).filter(([name]) => names.includes(name)));
+
+function idleRow(
+  scenario: string,
+  most: number,
+  instances: readonly Instance[],
+  before: Map<string, ProcessMemory>,
+  after: Map<string, ProcessMemory>,
+): Row {
+  const per = (bytes: number) => `${num(bytes / most / 1024, 1)} KB`;
+  const delta = (name: string, get: (m: ProcessMemory) => number) =>
+    get(after.get(name)!) - get(before.get(name)!);
+  const heapSum = instances.reduce((s, { proc }) => s + delta(proc.name, (m) => m.heap.heapUsed), 0);
+  const rssSum = instances.reduce((s, { proc }) => s + delta(proc.name, (m) => m.rss), 0);
+  return row({
+    scenario,
+    what: `an idle tenant (seeded, active once, then idle): JS heap held per tenant${instances.length > 1 ? ', all processes' : ''}`,
+    ours: per(heapSum),
+    baseline: '',
+    ratio: '',
+    notes:
+      `RSS ${per(rssSum)} per tenant; each process, heap / RSS per tenant: ` +
+      instances
+        .map(
+          ({ proc }) =>
+            `${proc.name} ${per(delta(proc.name, (m) => m.heap.heapUsed))} / ${per(delta(proc.name, (m) => m.rss))}`,
+        )
+        .join(', '),
+  });
 }

@@ -7,6 +7,7 @@ import {
   partyCount,
   WALK_IN_SHARE,
 } from './demand.js';
+import { SHORTENED_MIX, TOLERANCE_MIX } from './guest-flexibility.js';
 import { seededRandom } from './random.js';
 import { restaurant, seatMinutesAvailable, turnMinutes } from './restaurant.js';
 
@@ -112,6 +113,36 @@ describe('demand model', () => {
       [...bookings.map((b) => b.requestAt)].sort((a, b) => a - b),
     );
     expect(walkIns.map((w) => w.arriveAt)).toEqual([...walkIns.map((w) => w.arriveAt)].sort((a, b) => a - b));
+  });
+
+  it("gives each booking guest a tolerance and a shortest stay drawn at about the model's mix", () => {
+    const all = Array.from(
+      { length: 40 },
+      (_, seed) => generateDemand(seed, 1, spec, available).bookings,
+    ).flat();
+    const share = (test: (b: (typeof all)[number]) => boolean) => all.filter(test).length / all.length;
+    const total = (mix: readonly (readonly [number, number])[]) => mix.reduce((sum, [, w]) => sum + w, 0);
+    for (const [minutes, weight] of TOLERANCE_MIX) {
+      const expected = weight / total(TOLERANCE_MIX);
+      const seen = share((b) => b.flexibility.toleranceMinutes === minutes);
+      expect(Math.abs(seen - expected), `tolerance ${minutes}`).toBeLessThan(0.03);
+    }
+    for (const [fraction, weight] of SHORTENED_MIX) {
+      const expected = weight / total(SHORTENED_MIX);
+      const seen = share(
+        (b) =>
+          b.flexibility.shortestStayMinutes === Math.ceil(fraction * turnMinutes(spec.turnTimes, b.covers)),
+      );
+      expect(Math.abs(seen - expected), `shortest stay ${fraction}`).toBeLessThan(0.03);
+    }
+  });
+
+  it('draws the flexibility from a stream of its own: the parties are those the model drew without it', () => {
+    // Seed 1 at 140 % (the bench's seed + 1400), as the model drew it before guests had a flexibility: 204 booking
+    // requests and this checksum of their covers, times and stays (so earlier runs compare with later ones).
+    const { bookings } = generateDemand(1401, 1.4, spec, available);
+    expect(bookings).toHaveLength(204);
+    expect(bookings.reduce((sum, b) => sum + b.covers * 1000 + b.time + b.stay, 0)).toBe(1_014_195);
   });
 
   it('cancels and no-shows at about the published rates over many evenings', () => {

@@ -14,10 +14,13 @@
  * - Cancellations: CANCELLATION_RATE of bookings, at a uniform time between the request and 30 minutes before
  *   the slot. No-shows: NO_SHOW_RATE of the rest (TheFork Italy's published rate before its strike policy).
  * - Stay: the party's turn time less an early departure of 0, 5, 10 or 15 minutes (weights 50/25/15/10).
+ * - Flexibility (guest-flexibility.ts): how far from the asked time each booking guest still books, and how short
+ *   a shortened seating he still takes; from a stream of its own, so the parties are the same without it.
  * - Walk-ins: arrive uniformly within a slot drawn from the same slot weights; each has a patience uniform in
  *   10..60 minutes: it leaves at once when the quoted wait exceeds it (balks), and gives up after waiting
  *   max(quote, patience) + RENEGE_GRACE_MINUTES (reneges).
  */
+import { drawFlexibility, flexibilitySeed, type Flexibility } from './guest-flexibility.js';
 import { turnMinutes, type RestaurantSpec } from './restaurant.js';
 import { seededRandom, type Random } from './random.js';
 
@@ -70,6 +73,8 @@ export interface BookingRequest {
   noShow: boolean;
   /** Minutes the party stays once seated. */
   stay: number;
+  /** How far the guest bends: another time within his tolerance, a shortened seating long enough for him. */
+  flexibility: Flexibility;
 }
 
 export interface WalkIn {
@@ -131,6 +136,7 @@ export function partyCount(spec: RestaurantSpec, level: number, available: numbe
 
 export function generateDemand(seed: number, level: number, spec: RestaurantSpec, available: number): Demand {
   const random = seededRandom(seed);
+  const flexible = seededRandom(flexibilitySeed(seed));
   const parties = partyCount(spec, level, available);
   const walkInCount = Math.round(parties * WALK_IN_SHARE);
   const bookings: BookingRequest[] = [];
@@ -151,6 +157,7 @@ export function generateDemand(seed: number, level: number, spec: RestaurantSpec
       cancelAt,
       noShow: cancelAt === null && noShow,
       stay: stayMinutes(random, spec, covers),
+      flexibility: drawFlexibility(flexible, turnMinutes(spec.turnTimes, covers)),
     });
   }
   const walkIns: WalkIn[] = [];

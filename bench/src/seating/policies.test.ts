@@ -11,6 +11,7 @@ const ask = {
   firstTime: 18 * 60,
   lastTime: 21 * 60 + 30,
   turnMinutes: 105,
+  flexibility: { toleranceMinutes: 30, shortestStayMinutes: 79 },
   customerName: 'Ospite 1',
 };
 

@@ -5,8 +5,9 @@
  *   duration; nothing listed = refused.
  * - `auto`: `POST /api/prenotazioni` with `autoAssign: true`, the restaurant's re-seating off.
  * - `auto-reseat`: the same with re-seating on.
- * - `retry`, `times`, `times-shortened`: guests who accept another time within ±30 minutes, by retrying or by
- *   asking the availability search (time-policies.ts); re-seating on.
+ * - `retry`, `times`, `times-shortened`: guests who accept another time within their own tolerance (and a shortened
+ *   seating long enough for them), by retrying or by asking the availability search (time-policies.ts,
+ *   guest-flexibility.ts); re-seating on.
  * 409 NO_TABLE_AVAILABLE / TABLE_UNAVAILABLE = refused; any other error is the caller's to count.
  */
 import { ApiError, type Api } from '../api.js';
@@ -20,6 +21,7 @@ import {
   nearestWithin,
   offeredBooking,
   retryTimes,
+  type GuestBend,
   type OfferedTime,
 } from './time-policies.js';
 
@@ -46,6 +48,8 @@ export interface BookingAsk {
   lastTime: number;
   /** The party's turn time (minutes). */
   turnMinutes: number;
+  /** How far the guest bends (the policies that try other times). */
+  flexibility: GuestBend;
   customerName: string;
 }
 
@@ -132,10 +136,10 @@ export async function book(policy: PolicyName, api: Api, ask: BookingAsk): Promi
   return { kind: 'booked', ...created, time: ask.time, durationMinutes: null };
 }
 
-/** `retry`: the asked time, then ±15, then ±30 minutes, each with autoAssign; the first that books. */
+/** `retry`: the asked time, then ±15, ±30 … minutes as far as the guest bends, each with autoAssign; the first that books. */
 async function bookRetrying(api: Api, ask: BookingAsk): Promise<BookOutcome> {
   let code = 'OUTSIDE_BOOKING_HOURS';
-  for (const time of retryTimes(ask.time, ask.firstTime, ask.lastTime)) {
+  for (const time of retryTimes(ask.time, ask.firstTime, ask.lastTime, ask.flexibility.toleranceMinutes)) {
     const body = { ...bookingBody('auto', ask), bookingDate: localDateTime(ask.date, time) };
     const created = await create('retry', api, body);
     if (!('code' in created)) return { kind: 'booked', ...created, time, durationMinutes: null };
@@ -144,7 +148,7 @@ async function bookRetrying(api: Api, ask: BookingAsk): Promise<BookOutcome> {
   return { kind: 'refused', code };
 }
 
-/** `times`: the nearest time the search offers within the tolerance, booked with autoAssign. */
+/** `times`: the nearest time the search offers that the guest takes, booked with autoAssign. */
 async function bookOfferedTime(policy: PolicyName, api: Api, ask: BookingAsk): Promise<BookOutcome> {
   const query = new URLSearchParams({
     data: ask.date,
@@ -153,7 +157,7 @@ async function bookOfferedTime(policy: PolicyName, api: Api, ask: BookingAsk): P
     limite: String(TIMES_ASKED),
   });
   const day = await api.call<{ times: OfferedTime[] }>('GET', `/api/disponibilita?${query}`);
-  const offer = nearestWithin(day.times, ask.time);
+  const offer = nearestWithin(day.times, ask.time, ask.flexibility);
   if (!offer) return { kind: 'refused', code: 'NO_TIME_WITHIN_TOLERANCE' };
   const created = await create(policy, api, { ...bookingBody('auto', ask), ...offeredBooking(offer) });
   if ('code' in created) return { kind: 'refused', code: created.code };

@@ -61,6 +61,7 @@ const booking = (id: number, over: Partial<BookingRequest>): BookingRequest => (
   cancelAt: null,
   noShow: false,
   stay: 60,
+  flexibility: { toleranceMinutes: 0, shortestStayMinutes: 90 },
   ...over,
 });
 const walkIn = (id: number, over: Partial<WalkIn>): WalkIn => ({

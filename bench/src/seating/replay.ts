@@ -258,6 +258,7 @@ export async function replayEvening(input: EveningInput): Promise<EveningResult>
             firstTime: spec.open,
             lastTime: spec.lastSeating,
             turnMinutes: turnMinutes(spec.turnTimes, request.covers),
+            flexibility: request.flexibility,
             customerName: `Ospite ${request.id}`,
           }),
         );

@@ -85,9 +85,32 @@ describe('scenario 8 results', () => {
       run(1, 'retry', 300),
     ]);
     expect(lines[1]).toBe(
-      '- At 140 %, guests offered times within ±30 min with shortened seatings seat 10.0 % more covers than ' +
-        'guests retrying ±15 / ±30 min (440 vs 400; offered times without shortened seatings: 400, 0.0 %).',
+      '- At 140 %, guests offered times (each within his tolerance) with shortened seatings seat 10.0 % more ' +
+        'covers than the same guests retrying every 15 min within it (440 vs 400; offered times without ' +
+        'shortened seatings: 400, 0.0 %).',
     );
     expect(lines[2]).toContain('Double bookings');
+  });
+
+  it("checks issue 37's goals at 140 %: offered times with shortened seatings against first-listed", () => {
+    const withSeatMinutes = (r: RunFigures, used: number): RunFigures => ({ ...r, seatMinutesUsed: used });
+    const met = goalLines([
+      run(1.4, 'first-listed', 100),
+      withSeatMinutes(run(1.4, 'times-shortened', 115), 550),
+    ]);
+    expect(met[1]).toBe(
+      '- At 140 %, offered times with shortened seatings seat 15.0 % more covers than first-listed at the asked ' +
+        'time (115 vs 100; goal: >= 15 %) and use 55.0 % of the seat-minutes (goal: >= 55 %): met.',
+    );
+    const fewCovers = goalLines([
+      run(1.4, 'first-listed', 100),
+      withSeatMinutes(run(1.4, 'times-shortened', 114), 600),
+    ]);
+    expect(fewCovers[1]).toContain('NOT met');
+    const fewSeatMinutes = goalLines([
+      run(1.4, 'first-listed', 100),
+      withSeatMinutes(run(1.4, 'times-shortened', 130), 549),
+    ]);
+    expect(fewSeatMinutes[1]).toContain('NOT met');
   });
 });

@@ -73,8 +73,11 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     validateTenantFilter(filter);
     if (options.sort) validateSort(options.sort);
     validatePaging(options);
-    let docs = this.matching(filter).map((record) => record.doc as JsonObject & Identified);
-    if (options.sort && Object.keys(options.sort).length > 0) docs = sortDocuments(docs, options.sort);
+    const sorted = options.sort !== undefined && Object.keys(options.sort).length > 0;
+    // Unsorted, the page is the first matches in insertion order: reading stops there.
+    const enough = !sorted && options.limit ? (options.skip ?? 0) + options.limit : Infinity;
+    let docs = this.matching(filter, enough).map((record) => record.doc as JsonObject & Identified);
+    if (sorted) docs = sortDocuments(docs, options.sort!);
     return page(docs, options).map((doc) => view<T>(doc));
   }
 

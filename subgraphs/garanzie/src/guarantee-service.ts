@@ -145,6 +145,7 @@ export class GuaranteeService {
         stato: plan.stato,
         addebitato: current.addebitato + plan.addebitato,
         rimborsato: current.rimborsato + plan.rimborsato,
+        ...(plan.motivo ? { motivo: plan.motivo } : {}),
       };
       try {
         if (this.deps.stripe)

@@ -98,15 +98,32 @@ export interface Settlement {
   stato: StatoGaranzia;
   addebitato: number;
   rimborsato: number;
+  /** Why (a stuck guarantee). */
+  motivo?: string;
 }
+
+/** The motivo of money in place for a booking that ended before it took the money (caparra_pagata). */
+export const BOOKING_ENDED_BEFORE_PAYMENT = 'booking_ended_before_payment';
 
 /**
  * How a guarantee ends when its booking does: a requested one is released (its intent cancelled, so no money can
  * arrive); a held card is captured for the fee or let go; a saved card is charged the fee off-session or left; a
  * deposit keeps the fee and refunds the rest (a completed booking keeps it all: it goes towards the bill).
- * Null when the guarantee is already settled or stuck: it is never charged twice.
+ * Money in place that the booking never took (its move to caparra_pagata still owed: the money arrived as the
+ * booking ended) is `stuck` for staff, as money arriving after the end is, never kept as a fee: the guest paid for
+ * a booking that was no longer there. Null when the guarantee is already settled or stuck: it is never charged
+ * twice.
  */
 export function settlement(g: GaranziaRecord, chiusura: Chiusura): Settlement | null {
+  if (SECURED.includes(g.stato) && g.spostaPrenotazione) {
+    return {
+      operation: { op: 'none' },
+      stato: 'stuck',
+      addebitato: 0,
+      rimborsato: 0,
+      motivo: BOOKING_ENDED_BEFORE_PAYMENT,
+    };
+  }
   const percent = chiusura.kind === 'completed' ? null : chiusura.percent;
   const done = (operation: Operazione, stato: StatoGaranzia, addebitato = 0, rimborsato = 0): Settlement => ({
     operation,
@@ -179,6 +196,6 @@ export function chiusuraOf(g: GaranziaRecord, end: BookingEnd): Chiusura {
  */
 export function afterBookingMove(g: GaranziaRecord, bookingEnded: boolean): Partial<GaranziaRecord> {
   return bookingEnded && SECURED.includes(g.stato)
-    ? { spostaPrenotazione: false, stato: 'stuck', motivo: 'booking_ended_before_payment' }
+    ? { spostaPrenotazione: false, stato: 'stuck', motivo: BOOKING_ENDED_BEFORE_PAYMENT }
     : { spostaPrenotazione: false };
 }

@@ -55,7 +55,8 @@ export class WebhookService {
       }
       const saved = await this.deps.store.updateGuarantee(current, verdict.changes, this.stamp());
       if (!saved) continue;
-      if (saved.spostaPrenotazione) await this.moveBooking(saved);
+      // The booking had ended: the money it never took is stuck (outcome `stuck`, as for money after a release).
+      if (saved.spostaPrenotazione && (await this.moveBooking(saved)) === 'stuck') return 'stuck';
       return verdict.outcome;
     }
     throw new Error(`Guarantee ${facts.bookingId} kept changing while an event was applied`);
@@ -64,9 +65,9 @@ export class WebhookService {
   /**
    * The guarantee is in place: the booking to caparra_pagata. A booking that has ended meanwhile (or is gone) cannot
    * take it: the money is then `stuck` for staff. Prenotazione unreachable: thrown (the event is answered 503 and
-   * Stripe's retry, a duplicate here, makes the move).
+   * Stripe's retry, a duplicate here, makes the move). Returns the guarantee's state after it (null: gone).
    */
-  private async moveBooking(g: GaranziaRecord): Promise<void> {
+  private async moveBooking(g: GaranziaRecord): Promise<GaranziaRecord['stato'] | null> {
     let ended = false;
     try {
       const authorization = `Bearer ${this.deps.viewer.token}`;
@@ -77,12 +78,17 @@ export class WebhookService {
       ended = true;
     }
     for (let current = g, attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
-      if (await this.deps.store.updateGuarantee(current, afterBookingMove(current, ended), this.stamp()))
-        return;
+      const stored = await this.deps.store.updateGuarantee(
+        current,
+        afterBookingMove(current, ended),
+        this.stamp(),
+      );
+      if (stored) return stored.stato;
       const again = await this.deps.store.guarantee(g.id);
-      if (!again) return;
+      if (!again) return null;
       current = again;
     }
+    return null;
   }
 
   private stamp(): string {

@@ -129,6 +129,28 @@ describe('settlement', () => {
     expect(close(paid, { kind: 'completed' })).toMatchObject({ operation: { op: 'none' }, stato: 'charged' });
   });
 
+  it('money the booking never took (its move still owed when it ended) is stuck, never kept as a fee', () => {
+    // Met while writing payments-invariants.ts (money arriving after the end is never kept as a fee): a deposit
+    // applied just after the booking was cancelled was kept by the cancellation's tier when the close ran before
+    // the owed move found the booking gone.
+    for (const modo of ['deposit', 'hold', 'saved_card'] as const) {
+      const owed = guarantee({
+        modo,
+        stato: modo === 'deposit' ? 'paid' : 'authorized',
+        spostaPrenotazione: true,
+      });
+      for (const end of [cancelled(1), { kind: 'no_show' } as const, { kind: 'completed' } as const]) {
+        expect(close(owed, end)).toEqual({
+          operation: { op: 'none' },
+          stato: 'stuck',
+          addebitato: 0,
+          rimborsato: 0,
+          motivo: 'booking_ended_before_payment',
+        });
+      }
+    }
+  });
+
   it('a held card is captured for the fee or let go; a saved card is charged off-session only for a fee', () => {
     const held = guarantee({ modo: 'hold', stato: 'authorized' });
     expect(close(held, { kind: 'no_show' })?.operation).toEqual({ op: 'capture', amount: 4000 });

@@ -102,6 +102,11 @@ export class RapportiStore {
     }
   }
 
+  /** Deletes the facts of the bookings that started before `cutoff` (pruning.ts); how many it deleted. */
+  pruneBookings(cutoff: Date): Promise<number> {
+    return this.prenotazioni.deleteMany({ startsAt: { $lt: cutoff.toISOString() } });
+  }
+
   /** A table's changes, newest first. */
   history(tavoloId: string, limit: number): Promise<CambioRecord[]> {
     return this.cambi.find({ tavoloId }, { sort: { at: -1 }, limit });

@@ -2,6 +2,7 @@ import { buildSubgraphSchema } from '@apollo/subgraph';
 import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createRapportiContext, type RapportiContext, type RapportiDeps } from './context.js';
 import type { Resolvers } from './generated/resolvers-types.js';
+import { PruningScheduler } from './pruning.js';
 import { ensureRapportiIndexes } from './rapporti-store.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Query } from './resolvers/Query.js';
@@ -26,14 +27,22 @@ export function createRapportiSubgraph(
   options: RapportiOptions = {},
 ): Subgraph<RapportiContext> {
   const schema = buildSubgraphSchema([{ typeDefs, resolvers }]);
+  const now = deps.now ?? (() => new Date());
+  const pruning = new PruningScheduler({ store: deps.store, now });
   return {
     name: 'rapporti',
     typeDefs,
     schema,
     outboxCollections: [],
     createContext: (request) => createRapportiContext(deps, request),
-    init: () => ensureRapportiIndexes(deps.store),
-    eventConsumers: [tableEventConsumer(deps.store, options.historyPerTable)],
+    init: async () => {
+      await ensureRapportiIndexes(deps.store);
+      await pruning.init();
+    },
+    eventConsumers: [
+      tableEventConsumer({ store: deps.store, now, pruning, historyPerTable: options.historyPerTable }),
+    ],
+    workers: [pruning],
   };
 }
 export type { RapportiDeps } from './context.js';

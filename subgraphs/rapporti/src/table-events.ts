@@ -3,6 +3,7 @@ import { isSubjectToken, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { factsOf } from './event-facts.js';
+import { bookingFactsCutoff, type PruningScheduler } from './pruning.js';
 import { RapportiStore } from './rapporti-store.js';
 
 /**
@@ -20,12 +21,22 @@ export function tenantOfSubject(subject: string): string | null {
   return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
 }
 
+export interface TableEventDeps {
+  store: DocumentStore;
+  now: () => Date;
+  /** Starts each tenant's daily pruning of the booking facts. */
+  pruning: Pick<PruningScheduler, 'ensureToday'>;
+  historyPerTable?: number;
+}
+
 /**
  * The consumer that keeps each table's status history and each booking's latest state. Idempotent: a change is
  * stored under its event's id (a repeated event is a duplicate), a booking's state moves only forward by its
- * updatedAt, so an event delivered twice or out of order leaves what one in-order delivery leaves.
+ * updatedAt, so an event delivered twice or out of order leaves what one in-order delivery leaves. A booking
+ * that started longer ago than the pruning keeps (pruning.ts) is not kept again.
  */
-export function tableEventConsumer(store: DocumentStore, historyPerTable?: number): EventConsumer {
+export function tableEventConsumer(deps: TableEventDeps): EventConsumer {
+  const { store, historyPerTable } = deps;
   return {
     durable: RAPPORTI_CONSUMER,
     subject: RAPPORTI_EVENTS_SUBJECT,
@@ -34,8 +45,10 @@ export function tableEventConsumer(store: DocumentStore, historyPerTable?: numbe
       const facts = factsOf(event);
       if (!tenant || !facts) return;
       const rapporti = new RapportiStore(store.forTenant(trustedTenantId(tenant)), historyPerTable);
-      if (facts.kind === 'cambio') await rapporti.addChange(facts.cambio);
-      else await rapporti.putBooking(facts.prenotazione);
+      if (facts.kind === 'cambio') return rapporti.addChange(facts.cambio);
+      if (facts.prenotazione.startsAt < bookingFactsCutoff(deps.now()).toISOString()) return;
+      await rapporti.putBooking(facts.prenotazione);
+      await deps.pruning.ensureToday(trustedTenantId(tenant));
     },
   };
 }

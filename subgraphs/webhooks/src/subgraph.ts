@@ -73,7 +73,14 @@ export function createWebhooksSubgraph(
       await ensureWebhooksIndexes(deps.store);
       await DeliveryQueue.ensureIndexes(deps.store);
     },
-    eventConsumers: [webhookIntake(deps.store, queue, now, onQueued)],
+    eventConsumers: [
+      webhookIntake(deps.store, queue, now, onQueued, (error) =>
+        (
+          tuning.onError ??
+          ((e) => logger?.warn('webhook deliveries: a retention sweep failed', { error: e }))
+        )(error),
+      ),
+    ],
     workers: [deliveries],
   };
 }

@@ -7,6 +7,12 @@ import { urlShapeProblem, urlTargetProblem } from '../src/delivery/url-guard.js'
 import { isPublicAddress } from '../src/rules/address-policy.js';
 import { afterAttempt } from '../src/rules/attempt-outcome.js';
 import { DISABLE_AFTER_MS, shouldDisable } from '../src/rules/disabling.js';
+import {
+  DELIVERY_RETENTION_MS,
+  RETENTION_SWEEP_EVERY_MS,
+  retentionCutoff,
+  sweepDue,
+} from '../src/rules/retention.js';
 import { nextAttemptAt, RETRY_WAITS_MS } from '../src/rules/retry-schedule.js';
 import { ROTATION_OVERLAP_MS, rotateSecrets, signingSecrets } from '../src/rules/rotation.js';
 
@@ -139,5 +145,18 @@ describe('rotation', () => {
     for (const secret of [a, b]) expect(new Webhook(secret).verify(body, headers)).toEqual(JSON.parse(body));
     expect(() => new Webhook(newSecret()).verify(body, headers)).toThrow();
     expect(() => new Webhook(a).verify(`${body} `, headers)).toThrow();
+  });
+});
+
+describe('retention', () => {
+  const now = new Date('2026-11-28T12:00:00.000Z');
+  it('keeps finished deliveries 30 days', () => {
+    expect(DELIVERY_RETENTION_MS).toBe(30 * 24 * 3_600_000);
+    expect(retentionCutoff(now)).toBe('2026-10-29T12:00:00.000Z');
+  });
+  it('sweeps a tenant at most once an hour per instance', () => {
+    expect(sweepDue(undefined, now)).toBe(true);
+    expect(sweepDue(now.getTime() - RETENTION_SWEEP_EVERY_MS + 1, now)).toBe(false);
+    expect(sweepDue(now.getTime() - RETENTION_SWEEP_EVERY_MS, now)).toBe(true);
   });
 });

@@ -167,13 +167,17 @@ async function bringForward(deps: DeliverDeps, tenant: WebhooksStore, webhookId:
       { webhookId, stato: 'in_attesa', prossimoTentativoAt: { $gt: now }, id: { $gt: after } },
       { sort: { id: 1 }, limit: RECOVERY_PAGE },
     );
-    for (const delivery of page) {
-      const moved = await tenant.deliveries.findOneAndUpdate(
-        { id: delivery.id, version: delivery.version },
-        { $set: { prossimoTentativoAt: now }, $inc: { version: 1 } },
-      );
-      if (moved) await deps.queue.enqueue(tenant.tenantId, delivery.id, webhookId, at);
-    }
+    // A page's deliveries side by side: one by one, each cost two store round trips (two disk commits in embedded
+    // mode), and a receiver back from ten minutes down waited 148 s for its 2,918 missed events (bench scenario 16).
+    await Promise.all(
+      page.map(async (delivery) => {
+        const moved = await tenant.deliveries.findOneAndUpdate(
+          { id: delivery.id, version: delivery.version },
+          { $set: { prossimoTentativoAt: now }, $inc: { version: 1 } },
+        );
+        if (moved) await deps.queue.enqueue(tenant.tenantId, delivery.id, webhookId, at);
+      }),
+    );
     if (page.length < RECOVERY_PAGE) return;
     after = page.at(-1)!.id;
   }

@@ -6,6 +6,7 @@ import { wantsEvent } from '../event-types.js';
 import type { DeliveryRecord } from '../records.js';
 import { deliveryId, WebhooksStore } from '../webhooks-store.js';
 import type { DeliveryQueue } from './delivery-queue.js';
+import { createRetentionSweeper } from './retention-sweep.js';
 
 /** The durable consumer's name: every webhooks instance shares it (each event is taken in by one of them). */
 export const WEBHOOKS_CONSUMER = 'webhooks';
@@ -38,7 +39,7 @@ export function newDelivery(webhookId: string, event: CloudEvent, now: Date): De
 
 /**
  * Takes every restaurant event in: one delivery per active endpoint of its tenant that asked for its type, then
- * a queue entry for it. The handler resolves (and the bus forgets the event) only after both are stored, so an
+ * a queue entry for it; and, at most hourly, removes the tenant's finished deliveries past the retention period. The handler resolves (and the bus forgets the event) only after both are stored, so an
  * event is never lost to a crash; taken in again (at least once), it finds the same delivery id and adds nothing.
  */
 export function webhookIntake(
@@ -46,7 +47,9 @@ export function webhookIntake(
   queue: DeliveryQueue,
   now: () => Date,
   onQueued: () => void,
+  onError: (error: unknown) => void = () => {},
 ): EventConsumer {
+  const retention = createRetentionSweeper(now, onError);
   return {
     durable: WEBHOOKS_CONSUMER,
     subject: 'tenant.*.restaurant.>',
@@ -58,6 +61,7 @@ export function webhookIntake(
         wantsEvent(w.eventi, event.type),
       );
       if (endpoints.length === 0) return;
+      retention.maybeSweep(tenantStore);
       // The endpoints' deliveries are independent: stored side by side (one event to 50 endpoints costs two
       // round trips, not a hundred); the handler resolves only once every one is queued.
       await Promise.all(

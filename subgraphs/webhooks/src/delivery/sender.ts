@@ -28,7 +28,9 @@ export function createSender(options: { allowPrivate: boolean; timeoutMs?: numbe
     headersTimeout: timeoutMs,
     bodyTimeout: timeoutMs,
     keepAliveTimeout: 4_000,
-    connections: 16,
+    // Per endpoint: a worker keeps up to 128 attempts in flight, so one endpoint's backlog queues at most four
+    // deep here and a queued attempt does not spend its 10 s waiting for a connection.
+    connections: 32,
   });
   return {
     async send(url, headers, body) {

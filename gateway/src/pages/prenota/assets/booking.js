@@ -3,6 +3,7 @@
 import { createApi, fragmentParam } from './api.js';
 import { addMinutes, countdown, longDate, timeOf, today } from './format.js';
 import { createI18n, errorText, partyText } from './i18n.js';
+import { dueText, moneyText } from './payment.js';
 
 /** How long an option holds the table while the guest types (a channel's options: at most 600 s). */
 const HOLD_SECONDS = 600;
@@ -24,6 +25,7 @@ const state = {
   chosen: null, // one offered time
   option: null, // { id, expiresAt (ms) }
   booking: null, // the 201's body
+  guarantee: null, // the booking's guarantee, when the restaurant asks one (read with the guest token)
   message: null, // { key } or { error }
 };
 let ticker = 0;
@@ -81,6 +83,16 @@ function render() {
     const token = (b.gestione ?? b.manage)?.token;
     $('manage').hidden = !token;
     if (token) $('manage-link').href = `/prenota/gestisci#token=${encodeURIComponent(token)}`;
+    const g = state.guarantee;
+    $('guarantee-due').hidden = !g;
+    if (g) {
+      const lang = i18n.get();
+      $('guarantee-due').textContent = t('guaranteeDue', {
+        amount: moneyText(g.importo, g.valuta, lang),
+        due: dueText(g.scadenza, lang),
+      });
+      $('manage-link').textContent = t('giveGuarantee');
+    }
   }
 }
 
@@ -211,11 +223,39 @@ async function onBook(event) {
     state.option = null;
     clearInterval(ticker);
     show('done');
+    void lookForGuarantee(state.booking);
   } catch (error) {
     if (error.code === 'NO_TABLE_AVAILABLE') return void (await retake());
     fail(error);
   } finally {
     $('book').disabled = false;
+  }
+}
+
+/** How often, and how many times, the confirmation asks whether the restaurant wants a guarantee for the booking. */
+const GUARANTEE_LOOKS = { count: 5, everyMs: 800 };
+
+/**
+ * The restaurant's policy may ask this booking for a guarantee (docs/payments.md): the service asks Stripe for it
+ * within a moment of the booking, and the booking's guest token reads it. Then the confirmation says so, and the
+ * manage link is where the guest gives it.
+ */
+async function lookForGuarantee(booking) {
+  const token = (booking.gestione ?? booking.manage)?.token;
+  if (!token || booking.state !== 'pending') return;
+  const asGuest = createApi(token);
+  for (let look = 0; look < GUARANTEE_LOOKS.count; look++) {
+    await new Promise((resolve) => setTimeout(resolve, GUARANTEE_LOOKS.everyMs));
+    if (state.booking !== booking) return;
+    try {
+      const read = await asGuest('GET', `/api/prenotazioni/${encodeURIComponent(booking.id)}`);
+      if (read.garanzia?.stato === 'requested') {
+        state.guarantee = read.garanzia;
+        return render();
+      }
+    } catch {
+      return;
+    }
   }
 }
 
@@ -255,6 +295,7 @@ function start() {
   });
   $('again').addEventListener('click', () => {
     state.booking = null;
+    state.guarantee = null;
     state.chosen = null;
     $('details').reset();
     show('search');

@@ -71,6 +71,9 @@ const TEXTS = {
     noToken: 'Link non valido: apri il link ricevuto con la prenotazione.',
     tokenRefused: 'Questo link non è più valido.',
     notFound: 'Prenotazione non trovata.',
+    guaranteeDue:
+      'Per tenere la prenotazione il ristorante chiede una garanzia di {amount} entro il {due}: dalla al link qui sotto.',
+    giveGuarantee: 'Dai la garanzia',
     payTitle: 'Garanzia richiesta',
     payText_deposit: 'Per tenere la prenotazione serve una caparra di {amount}, da versare entro il {due}.',
     payText_card:
@@ -150,6 +153,9 @@ const TEXTS = {
     noToken: 'Invalid link: open the link you received with the booking.',
     tokenRefused: 'This link is no longer valid.',
     notFound: 'Booking not found.',
+    guaranteeDue:
+      'To hold the booking, the restaurant asks for a guarantee of {amount} by {due}: give it at the link below.',
+    giveGuarantee: 'Give the guarantee',
     payTitle: 'Guarantee needed',
     payText_deposit: 'To hold the booking, a deposit of {amount} is needed by {due}.',
     payText_card:
