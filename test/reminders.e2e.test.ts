@@ -19,6 +19,7 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
     const admin = await mintToken({ tenantId: tenant, admin: true });
     const staff = await mintToken({ tenantId: tenant });
     const path = '/api/capacity/config';
+    const changes = stack.events(`tenant.${tenant}.restaurant.capacity.config.updated`);
     expect((await stack.api('GET', path, { token: staff })).body).toMatchObject({
       promemoria: [{ orePrima: 24 }],
       reminders: [{ hoursBefore: 24 }],
@@ -45,6 +46,15 @@ describe.each(MODES)('reminders (%s mode)', (mode) => {
       reminders: [{ hoursBefore: 1 }],
       remindersUpdatedAt: saved.body.remindersUpdatedAt,
     });
+    // The change's event (checked against GET /asyncapi.json like every event a test receives) carries the rules
+    // promemoria plans by; the refused PUTs made none.
+    const [changed] = await changes.waitFor(1, 15_000);
+    expect(changed!.data).toMatchObject({
+      promemoria: [{ orePrima: 1, hoursBefore: 1 }],
+      reminders: [{ orePrima: 1, hoursBefore: 1 }],
+      remindersUpdatedAt: saved.body.remindersUpdatedAt,
+    });
+    changes.stop();
     // The old reminder settings route is gone: capacity's config is the one place of the rules.
     expect((await stack.api('GET', '/api/promemoria/impostazioni', { token: staff })).status).toBe(404);
     const tables = [];

@@ -23,7 +23,12 @@ import { boundedGrowth, readMemory, type ProcessMemory } from './s12-memory.js';
 import { mixOf, seedChain, seedTenants, type Restaurant } from './s12-restaurants.js';
 
 /** The tenant counts the mix is spread over, against one tenant (BENCH_S12_TENANTS, e.g. "10,50" for a try). */
-const SPREADS = (process.env.BENCH_S12_TENANTS ?? '100,2000').split(',').map(Number);
+const SPREADS = (process.env.BENCH_S12_TENANTS ?? '100,2000').split(',').map((raw) => {
+  const n = Number(raw.trim());
+  if (!Number.isInteger(n) || n < 1)
+    throw new Error('BENCH_S12_TENANTS must be positive integers separated by commas');
+  return n;
+});
 const SETTLE_MS = 10_000;
 /** The fixed rate of the compared rounds: this share of the slower side's closed-loop throughput. */
 const RATE_SHARE = 0.6;
@@ -86,9 +91,12 @@ async function distributedDeployment(ctx: BenchContext): Promise<Deployment> {
 
 const STARTS = { embedded: embeddedDeployment, distributed: distributedDeployment };
 /** The modes to run (BENCH_S12_MODES, default both). */
-const MODES = (process.env.BENCH_S12_MODES ?? 'embedded,distributed')
-  .split(',')
-  .map((m) => m.trim()) as Array<keyof typeof STARTS>;
+const MODES = (process.env.BENCH_S12_MODES ?? 'embedded,distributed').split(',').map((raw) => {
+  const mode = raw.trim();
+  if (!(mode in STARTS))
+    throw new Error('BENCH_S12_MODES must be embedded, distributed or both (comma-separated)');
+  return mode as keyof typeof STARTS;
+});
 
 export async function scenario12(ctx: BenchContext) {
   const rows: Row[] = [];
