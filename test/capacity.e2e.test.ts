@@ -69,6 +69,10 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
         reseat: true,
         reseatFreezeMinutes: 60,
         shortenedMinMinutes: null,
+        // One reminder a day before, until saved (decisions: capacity config promemoria|reminders, default [{24}]).
+        promemoria: [{ orePrima: 24 }],
+        reminders: [{ hoursBefore: 24 }],
+        remindersUpdatedAt: null,
         customized: false,
         updatedAt: null,
       });
