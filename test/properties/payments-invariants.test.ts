@@ -188,6 +188,15 @@ describe('payments invariants', () => {
     missing.reminders = [];
     missing.mails = [];
     only('everyDueReminderSent', missing);
+    // Moved after its cancellation (prenotazione takes a new time on an ended booking): none owed.
+    const movedAfterEnd = rightHistory();
+    movedAfterEnd.entries[3] = entry(3, { kind: 'cancel', ref: 0 }, 300, 200, {});
+    movedAfterEnd.entries.push(
+      entry(4, { kind: 'move', ref: 0 }, 500, 200, { startsAt: iso(START + 1_000) }),
+    );
+    movedAfterEnd.reminders = [];
+    movedAfterEnd.mails = [];
+    expect(PAYMENT_INVARIANTS.everyDueReminderSent(movedAfterEnd)).toEqual([]);
     // Cancelled before its reminder was due: none owed.
     missing.entries[3] = entry(3, { kind: 'cancel', ref: 0 }, 4_000, 200, {});
     missing.finals[0]!.cancelledAt = iso(4_050);

@@ -273,6 +273,8 @@ export function everyDueReminderSent(h: PaymentHistory): string[] {
     for (const s of h.entries.filter(
       (e) => refOf(e) === b.ref && ['book', 'move'].includes(e.intent.kind) && ok(e),
     )) {
+      const ended = endOf(h, b.ref);
+      if (ended && ended.id < s.id) continue; // a move of an ended booking: no reminder is owed
       const until = Math.min(h.judgedAt, ...changes.filter((c) => c.id > s.id).map((c) => c.sentAt));
       for (const hours of h.reminderHours) {
         const due = at(s.response.startsAt as string) - hours * HOUR;
