@@ -52,6 +52,12 @@ export interface GaranziaRecord {
   eventi: string[];
   /** A move of the booking to caparra_pagata this guarantee still owes prenotazione (retried by a repeated event). */
   spostaPrenotazione: boolean;
+  /**
+   * The Stripe event that put the money (or the card) in place; null while it never was. A guarantee released after
+   * it was secured (a hold let go, a saved card left) takes a later notice for the same intent as stale, not as
+   * money arriving late. Absent on records stored before it existed.
+   */
+  securedBy?: string | null;
   version: number;
   createdAt: string;
   updatedAt: string;

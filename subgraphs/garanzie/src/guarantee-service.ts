@@ -70,6 +70,7 @@ export class GuaranteeService {
           motivo: null,
           eventi: [],
           spostaPrenotazione: false,
+          securedBy: null,
           version: 1,
           createdAt: stamp,
           updatedAt: stamp,

@@ -67,11 +67,14 @@ export function applyEvent(g: GaranziaRecord, facts: StripeFacts): EventVerdict 
         stato,
         motivo: null,
         spostaPrenotazione: true,
+        securedBy: facts.eventId,
         ...(signal === 'saved' ? { paymentMethodId: facts.paymentMethodId } : {}),
       },
     };
   }
-  if (g.stato === 'released' && money) {
+  // Released before any money came (its intent cancelled): money now is stuck. Released after it was secured (the
+  // hold let go at the booking's end): a later notice for the same intent is stale, only recorded.
+  if (g.stato === 'released' && money && !g.securedBy) {
     return {
       outcome: 'stuck',
       changes: { eventi, stato: 'stuck', motivo: 'money_after_booking_ended' },

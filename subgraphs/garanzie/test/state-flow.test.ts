@@ -103,6 +103,32 @@ describe('applyEvent', () => {
   });
 });
 
+describe('a stale notice after the end', () => {
+  it('a hold let go at the booking’s end takes a later capturable notice for its intent as stale, not as stuck money', () => {
+    // Found by test/properties/payments.e2e.test.ts (seed -2028392785): a held card authorized, the booking
+    // completed (the hold let go), then another amount_capturable_updated for the same intent made it stuck, listing
+    // for staff a refund of money that was never taken.
+    const held = guarantee({ modo: 'hold' });
+    const secured = {
+      ...held,
+      ...applyEvent(held, event('payment_intent.amount_capturable_updated', 'evt_a')).changes,
+      spostaPrenotazione: false, // the booking moved to caparra_pagata
+    };
+    expect(secured).toMatchObject({ stato: 'authorized', securedBy: 'evt_a' });
+    const plan = settlement(secured, chiusuraOf(secured, { kind: 'completed' }))!;
+    const released = { ...secured, stato: plan.stato };
+    expect(released.stato).toBe('released');
+    const late = applyEvent(released, event('payment_intent.amount_capturable_updated', 'evt_b'));
+    expect(late.outcome).toBe('recorded');
+    expect(late.changes).not.toHaveProperty('stato');
+    // Released before any money came (the intent cancelled at the end): money now is stuck for staff.
+    const never = { ...held, stato: 'released' as const };
+    expect(applyEvent(never, event('payment_intent.amount_capturable_updated', 'evt_c')).outcome).toBe(
+      'stuck',
+    );
+  });
+});
+
 describe('settlement', () => {
   const cancelled = (h: number): BookingEnd => ({
     kind: 'cancelled',

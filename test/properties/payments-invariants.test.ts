@@ -1,0 +1,213 @@
+// The payments invariants on crafted histories: a right one passes every check, and each invariant fails on a
+// history that breaks it (a check that cannot fail would prove nothing in the generated suite).
+import { describe, expect, it } from 'vitest';
+import type { PayEntry, PaymentHistory } from './payments-history.js';
+import { PAYMENT_INVARIANTS, paymentViolations, tierPercent } from './payments-invariants.js';
+import { POLICIES } from './payments-program.js';
+
+const B = Date.parse('2026-11-28T16:00:00.000Z');
+const HOUR = 3_600_000;
+const iso = (ms: number) => new Date(B + ms).toISOString();
+const START = HOUR + 5_000;
+
+function entry(
+  id: number,
+  intent: PayEntry['intent'],
+  sent: number,
+  status: number,
+  response: unknown,
+): PayEntry {
+  return {
+    id,
+    intent,
+    method: 'POST',
+    path: '/',
+    sentAt: B + sent,
+    answeredAt: B + sent + 100,
+    status,
+    response,
+  };
+}
+
+const webhook = (id: number, sent: number, status = 200, esito = 'applied', signature = 'good' as const) =>
+  entry(
+    id,
+    {
+      kind: 'webhook',
+      ref: 0,
+      eventId: 'evt_1',
+      type: 'payment_intent.succeeded',
+      intentId: 'pi_1',
+      signature,
+    },
+    sent,
+    status,
+    { received: true, esito },
+  );
+
+const paid = { status: 'paid', mode: 'deposit' as const, amount: 6000, charged: 0, refunded: 0 };
+const guarantee = { ...paid, stripeIntentId: 'pi_1', createdAt: iso(400) };
+
+/**
+ * A deposit of 6 covers booked an hour and 5 s ahead, paid by a well-signed event, its reminder sent (and
+ * emailed) at its due time, cancelled an hour before its start: the 100 % tier keeps the whole deposit.
+ */
+function rightHistory(): PaymentHistory {
+  return {
+    policies: [{ version: 0, terms: POLICIES[0]!, entry: 0 }],
+    entries: [
+      entry(0, { kind: 'policy', version: 0 }, 0, 200, {}),
+      entry(1, { kind: 'book', ref: 0, covers: 6 }, 200, 201, { id: 'b0', startsAt: iso(START) }),
+      webhook(2, 1_000),
+      entry(3, { kind: 'cancel', ref: 0 }, 10_000, 200, { state: 'annullata' }),
+    ],
+    bookings: [{ ref: 0, id: 'b0', email: 'g0@example.com', covers: 6 }],
+    reminderHours: [1],
+    reads: [
+      {
+        ref: 0,
+        at: B + 1_200,
+        state: 'caparra_pagata',
+        startsAt: iso(START),
+        cancelledAt: null,
+        guarantee,
+        reminders: [],
+      },
+    ],
+    finals: [
+      {
+        ref: 0,
+        at: B + 20_000,
+        state: 'annullata',
+        startsAt: iso(START),
+        cancelledAt: iso(10_050),
+        guarantee: { ...guarantee, status: 'charged', charged: 6000 },
+        reminders: [{ hoursBefore: 1, dueAt: iso(5_000), status: 'sent' }],
+      },
+    ],
+    stuckListed: [],
+    reminders: [
+      { id: 'r1', bookingId: 'b0', hoursBefore: 1, dueAt: iso(5_000), time: iso(5_050), email: true },
+    ],
+    mails: [{ to: 'g0@example.com', messageId: 'r1@promemoria.coperto' }],
+    judgedAt: B + 20_000,
+  };
+}
+
+type Name = keyof typeof PAYMENT_INVARIANTS;
+const only = (name: Name, h: PaymentHistory) => {
+  const violations = paymentViolations(h);
+  expect(violations.length, violations.join('\n')).toBeGreaterThan(0);
+  expect(
+    violations.every((v) => v.startsWith(`[${name}]`)),
+    violations.join('\n'),
+  ).toBe(true);
+};
+
+describe('payments invariants', () => {
+  it('hold on a right history', () => {
+    expect(paymentViolations(rightHistory())).toEqual([]);
+  });
+
+  it('depositStateOnlyWithMoney: caparra_pagata with a guarantee still requested, or before any money event', () => {
+    const requested = rightHistory();
+    requested.reads[0]!.guarantee = { ...guarantee, status: 'requested' };
+    only('depositStateOnlyWithMoney', requested);
+    const early = rightHistory();
+    early.reads[0]!.at = B + 900;
+    only('depositStateOnlyWithMoney', early);
+  });
+
+  it('webhookAnswers: a badly signed event taken, a well-signed one answered 5xx, late money answered applied', () => {
+    const taken = rightHistory();
+    taken.entries.push(webhook(4, 11_000, 200, 'duplicate', 'wrong' as 'good'));
+    only('webhookAnswers', taken);
+    const failed = rightHistory();
+    failed.entries.push(webhook(4, 11_000, 500, 'x'));
+    only('webhookAnswers', failed);
+    const lateApplied = rightHistory();
+    lateApplied.entries[2] = webhook(2, 10_500);
+    lateApplied.reads = [];
+    lateApplied.finals[0]!.guarantee = { ...guarantee, status: 'stuck' };
+    lateApplied.stuckListed = ['b0'];
+    only('webhookAnswers', lateApplied);
+  });
+
+  it('chargedOnlyForAReason: charged twice, charged with no money in place, an amount no policy gives', () => {
+    const twice = rightHistory();
+    twice.finals[0]!.guarantee = { ...twice.finals[0]!.guarantee!, charged: 12_000 };
+    only('chargedOnlyForAReason', twice);
+    const unpaid = rightHistory();
+    unpaid.entries[2] = webhook(2, 1_000, 200, 'recorded');
+    unpaid.reads = [];
+    only('chargedOnlyForAReason', unpaid);
+    const wrongTier = rightHistory();
+    wrongTier.finals[0]!.guarantee = { ...wrongTier.finals[0]!.guarantee!, charged: 3000, refunded: 3000 };
+    only('chargedOnlyForAReason', wrongTier);
+    // The deposit arrived after the cancellation was answered: stuck for staff, never kept as a fee.
+    const lateKept = rightHistory();
+    lateKept.entries[2] = webhook(2, 10_500, 200, 'stuck');
+    lateKept.reads = [];
+    only('chargedOnlyForAReason', lateKept);
+  });
+
+  it('everyGuaranteeEnds: a cancelled booking’s deposit still paid, a stuck one not listed', () => {
+    const open = rightHistory();
+    open.finals[0]!.guarantee = { ...guarantee };
+    const violations = PAYMENT_INVARIANTS.everyGuaranteeEnds(open);
+    expect(violations).toHaveLength(1);
+    const stuck = rightHistory();
+    stuck.entries[2] = webhook(2, 10_500, 200, 'stuck');
+    stuck.reads = [];
+    stuck.finals[0]!.guarantee = { ...guarantee, status: 'stuck' };
+    only('everyGuaranteeEnds', stuck);
+    stuck.stuckListed = ['b0'];
+    expect(paymentViolations(stuck)).toEqual([]);
+  });
+
+  it('remindersOnce: the same reminder twice, an email twice, an event that says email and none came', () => {
+    const twice = rightHistory();
+    twice.reminders.push({ ...twice.reminders[0]!, id: 'r2' });
+    expect(PAYMENT_INVARIANTS.remindersOnce(twice).length).toBeGreaterThan(0);
+    const mailedTwice = rightHistory();
+    mailedTwice.mails.push(mailedTwice.mails[0]!);
+    only('remindersOnce', mailedTwice);
+    const unmailed = rightHistory();
+    unmailed.mails = [];
+    only('remindersOnce', unmailed);
+  });
+
+  it('noReminderAfterEnd: a reminder sent after the cancellation was acknowledged', () => {
+    const late = rightHistory();
+    late.reminders[0]!.time = iso(10_200);
+    only('noReminderAfterEnd', late);
+  });
+
+  it('everyDueReminderSent: a due reminder of an active booking that never came', () => {
+    const missing = rightHistory();
+    missing.reminders = [];
+    missing.mails = [];
+    only('everyDueReminderSent', missing);
+    // Moved after its cancellation (prenotazione takes a new time on an ended booking): none owed.
+    const movedAfterEnd = rightHistory();
+    movedAfterEnd.entries[3] = entry(3, { kind: 'cancel', ref: 0 }, 300, 200, {});
+    movedAfterEnd.entries.push(
+      entry(4, { kind: 'move', ref: 0 }, 500, 200, { startsAt: iso(START + 1_000) }),
+    );
+    movedAfterEnd.reminders = [];
+    movedAfterEnd.mails = [];
+    expect(PAYMENT_INVARIANTS.everyDueReminderSent(movedAfterEnd)).toEqual([]);
+    // Cancelled before its reminder was due: none owed.
+    missing.entries[3] = entry(3, { kind: 'cancel', ref: 0 }, 4_000, 200, {});
+    missing.finals[0]!.cancelledAt = iso(4_050);
+    expect(PAYMENT_INVARIANTS.everyDueReminderSent(missing)).toEqual([]);
+  });
+
+  it('tiers: the largest minHours the notice reaches; none reached charges nothing', () => {
+    const terms = { rules: [], penalties: [{ minHours: 24, percent: 50 }], noShowPercent: 100 };
+    expect(tierPercent(terms, 30 * HOUR, 0)).toBe(50);
+    expect(tierPercent(terms, 2 * HOUR, 0)).toBe(0);
+    expect(tierPercent(POLICIES[0]!, 30 * HOUR, 0)).toBe(50);
+    expect(tierPercent(POLICIES[0]!, HOUR, 0)).toBe(100);
+  });
+});
