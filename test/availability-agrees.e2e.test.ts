@@ -137,7 +137,7 @@ describe.each(MODES)('availability agrees with the booking guard (%s mode)', (mo
     await book(staff, b, '2027-09-06T23:30', 60);
     const res = await stack.graphql(
       staff,
-      `query($f: String!, $t: String!, $ids: [ID!]!) {
+      `query($f: DateTime!, $t: DateTime!, $ids: [ID!]!) {
         occupazioniTavoli(from: $f, to: $t, tableIds: $ids) { tableId prenotazioneId startsAt endsAt }
       }`,
       { f: '2027-09-06T18:00:00Z', t: '2027-09-06T21:00:00Z', ids: [a, b] },

@@ -37,9 +37,15 @@ describe('floor plan: table combinations (embedded mode, chromium)', () => {
     await page.locator('#room .table').first().waitFor(WAIT);
     return page;
   }
+  /** The element's box, read again while the page redraws the room (a live event, the combinations' load). */
   const box = async (page: Page, selector: string): Promise<Box> => {
-    const found = await page.locator(selector).boundingBox();
-    expect(found, selector).not.toBeNull();
+    let found: Box | null = null;
+    await expect
+      .poll(async () => (found = await page.locator(selector).boundingBox()), {
+        message: selector,
+        timeout: 10_000,
+      })
+      .not.toBeNull();
     return found!;
   };
   const encloses = (outer: Box, inner: Box) =>

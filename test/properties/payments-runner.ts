@@ -300,12 +300,41 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     }
   };
 
-  const settings = await stack.api('PUT', '/api/promemoria/impostazioni', {
+  // The reminder rules live in capacity's config; promemoria takes them from its capacity.config.updated event. A
+  // probe booking a month ahead shows when promemoria plans by them, so that no booking of the program is planned
+  // by the default rule first.
+  const settings = await stack.api('PUT', '/api/capacity/config', {
     token: admin,
     body: { promemoria: REMINDER_HOURS.map((orePrima) => ({ orePrima })) },
   });
   if (settings.status !== 200)
     throw new Error(`reminder settings: ${settings.status} ${JSON.stringify(settings.body)}`);
+  const probe = await stack.api('POST', '/api/prenotazioni', {
+    token: staff,
+    body: {
+      covers: 1,
+      bookingDate: new Date(Date.now() + 30 * 24 * HOUR).toISOString(),
+      customerName: 'probe',
+    },
+  });
+  if (probe.status !== 201) throw new Error(`probe booking: ${probe.status} ${JSON.stringify(probe.body)}`);
+  const wanted = [...REMINDER_HOURS].sort((a, b) => a - b).join(',');
+  await until(async () => {
+    const res = await stack.graphql(
+      staff,
+      'query($id: ID!) { prenotazione(id: $id) { promemoria { orePrima } } }',
+      {
+        id: probe.body.id,
+      },
+    );
+    const planned = (res.body.data?.prenotazione?.promemoria ?? []) as Array<{ orePrima: number }>;
+    return (
+      planned
+        .map((r) => r.orePrima)
+        .sort((a, b) => a - b)
+        .join(',') === wanted
+    );
+  });
   const events = await world.observe(`tenant.${tenant}.restaurant.reminders.due`);
   try {
     await setPolicy(0);

@@ -2,7 +2,7 @@ import { GraphQLError, GraphQLScalarType, isScalarType, Kind, type GraphQLSchema
 import { parseLocalDate, parseRestaurantDateTime } from './local-time.js';
 
 /**
- * The GraphQL scalars of dates and times (../shared decisions, "Surfaces": typed scalars, not `String`), one
+ * The GraphQL scalars of dates and times (docs/api.md, "Dates and times": typed scalars, not `String`), one
  * definition for every subgraph and the gateway. Each has the meaning of graphql-scalars' scalar of the same name
  * and accepts exactly the text the services' parsers accepted when the fields were `String`, so a malformed date
  * is refused while the operation is validated (a literal) or its variables coerced, before any resolver runs.
