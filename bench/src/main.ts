@@ -131,7 +131,7 @@ try {
     ]);
     const proxy = await startMongoProxy(config, mongo.port);
     const database = 'coperto_bench';
-    log('starting the distributed stack (5 subgraphs + gateway)');
+    log('starting the distributed stack (every subgraph + gateway)');
     const stack = await startDistributed(config, {
       jwtSecret: ctx.jwtSecret,
       mongoUrl: proxy.url,

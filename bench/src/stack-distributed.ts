@@ -5,7 +5,19 @@ import { freePorts } from './ports.js';
 import { httpOk, spawnService, waitUntil, type Proc } from './processes.js';
 import { newJwtSecret } from './tokens.js';
 
-export const SUBGRAPHS = ['tavolo', 'sala', 'prenotazione', 'bookings', 'capacity', 'canali'] as const;
+export const SUBGRAPHS = [
+  'tavolo',
+  'sala',
+  'prenotazione',
+  'bookings',
+  'capacity',
+  'canali',
+  'ospiti',
+  'promemoria',
+  'garanzie',
+  'webhooks',
+  'rapporti',
+] as const;
 
 /** Every subgraph of the committed supergraph.yaml (the one list the gateway plans over), in its order. */
 export function everySubgraph(config: BenchConfig): string[] {
