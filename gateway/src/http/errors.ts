@@ -10,6 +10,7 @@ import {
   ValidationError,
   type FieldIssue,
 } from '@coperto/errors';
+import { EMAIL_FIELD_PATTERN } from '@coperto/domain';
 import { bodyErrorOf, type Logger } from '@coperto/server-kit';
 import { withRequestId } from './request-id.js';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from '../rest/date-patterns.js';
@@ -53,6 +54,7 @@ const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [LOCAL_DATE_TIME_PATTERN]: 'must be an ISO 8601 date-time (restaurant-local, or with Z or an offset)',
   [TIMESTAMP_PATTERN]: 'must be an ISO 8601 timestamp with Z or an offset',
   [NOT_BLANK_PATTERN]: 'must not be blank',
+  [EMAIL_FIELD_PATTERN]: 'must be an email address',
 };
 
 /** A fastify error (schema validation, body reading) as the gateway's AppError; undefined if it is none. */
