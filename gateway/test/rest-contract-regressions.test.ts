@@ -272,6 +272,24 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect((await call('PUT', '/api/garanzie/politica', { penalties: tiers })).status).toBe(200);
   });
 
+  it('PUT /api/garanzie/politica: a field a nested rule does not have is refused as the document says, in REST words (was ST202: documented as allowed, refused by GraphQL as "not defined by type RegolaGaranziaInput")', async () => {
+    const op = doc.paths['/api/garanzie/politica'].put;
+    const validate = new Ajv2020({ strict: false }).compile(
+      op.requestBody.content['application/json'].schema,
+    );
+    const tier = { minHours: 24, percent: 50 };
+    expect(validate({ penalties: [{ ...tier, colour: 'red' }] })).toBe(false);
+    // The body's own top level still ignores other fields (the tenant comes from the token).
+    expect(validate({ penalties: [tier], tenantId: 'other' })).toBe(true);
+    refusedNaming(
+      await call('PUT', '/api/garanzie/politica', { penalties: [{ ...tier, colour: 'red' }] }),
+      'penalties.0.colour',
+    );
+    expect((await call('PUT', '/api/garanzie/politica', { penalties: [tier], tenantId: 'x' })).status).toBe(
+      200,
+    );
+  });
+
   it('PATCH /api/ospiti/{id}: the email is an address and the lists are never null, as ospiti checks (was ST202: "email must be an email address", "allergie must be a list")', async () => {
     const patch = bodySchema('/api/ospiti/{id}', 'patch');
     for (const list of ['tag', 'tags', 'allergie', 'allergies']) expect(patch[list].type, list).toBe('array');

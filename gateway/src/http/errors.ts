@@ -26,13 +26,13 @@ interface SchemaIssue {
 
 /**
  * The fields a failed schema validation names, in the REST error body's words: `width` (a body field),
- * `input.openingHours.0.weekday` → `openingHours.0.weekday`, a missing field by its name. Pure.
+ * `input.openingHours.0.weekday` → `openingHours.0.weekday`, a missing or unknown field by its name. Pure.
  */
 export function fieldIssues(issues: readonly SchemaIssue[], part: string | undefined): FieldIssue[] {
   return issues.map((issue) => {
     const path = issue.instancePath.split('/').filter(Boolean);
-    const missing = issue.params.missingProperty;
-    if (typeof missing === 'string') path.push(missing);
+    const named = issue.params.missingProperty ?? issue.params.additionalProperty;
+    if (typeof named === 'string') path.push(named);
     const field = path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
     return { field, message: issueMessage(issue) };
   });
@@ -41,6 +41,7 @@ export function fieldIssues(issues: readonly SchemaIssue[], part: string | undef
 function issueMessage(issue: SchemaIssue): string {
   const { allowedValues, pattern, type } = issue.params;
   if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'additionalProperties') return 'is not a field of this object';
   if (Array.isArray(allowedValues))
     return `must be one of ${allowedValues.filter((v) => v !== null).join(', ')}`;
   if (typeof pattern === 'string') return PATTERN_MESSAGES[pattern] ?? 'has an invalid format';

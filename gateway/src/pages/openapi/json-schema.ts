@@ -238,6 +238,9 @@ function nonNullInput(type: GraphQLInputType): JsonSchema {
       fields.map((f) => [f.name, describe(inputSchema(f.type, `${type.name}.${f.name}`), f.description)]),
     ),
     ...(required.length > 0 ? { required } : {}),
+    // GraphQL refuses a field its input type does not have (only a body's top level ignores other fields:
+    // request-schema.ts picks the route's own), so the document does too.
+    additionalProperties: false,
   };
   // The type's rules over several fields (a required bilingual twin…), wherever the type is nested.
   const rules = OBJECT_CONSTRAINTS[type.name];
