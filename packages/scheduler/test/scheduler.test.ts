@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { SCHEDULER_PARTITION, Scheduler, type JobHandler, type JobResult } from '../src/index.js';
-import { programs, runProgram } from './support/programs.js';
+import { killable, programs, runProgram } from './support/programs.js';
 
 const tenant = trustedTenantId('t1');
 let store: DocumentStore;
@@ -25,9 +25,9 @@ afterAll(async () => {
 function setup(handler: JobHandler, options: { leaseMs?: number } = {}) {
   let time = Date.parse('2026-06-01T10:00:00.000Z');
   const collection = `jobs_${++collections}`;
-  const make = (owner: string, h = handler) =>
+  const make = (owner: string, h = handler, on: DocumentStore = store) =>
     new Scheduler({
-      store,
+      store: on,
       collection,
       handler: h,
       owner,
@@ -175,10 +175,16 @@ describe('Scheduler', () => {
       return done();
     });
     await a.schedule({ tenantId: tenant, key: 'k', dueAt: at(0) });
-    // the dead owner's claim, as it left it: claimed, never finished
-    const dead = make('dead', () => new Promise<JobResult>(() => {}));
+    // the dead owner's claim, as it left it: claimed, never finished, its lease no longer renewed (kill -9)
+    let killed = false;
+    const dead = make(
+      'dead',
+      () => new Promise<JobResult>(() => {}),
+      killable(store, () => killed),
+    );
     void dead.poll();
     await expect.poll(async () => (await a.get(tenant, 'k'))!.owner).toBe('dead');
+    killed = true;
     const b = make('b');
     expect((await b.poll()).claimed).toBe(0);
     advance(30_000);
