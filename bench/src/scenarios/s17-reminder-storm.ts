@@ -1,9 +1,10 @@
 /**
  * 17. A reminder storm with kill -9 (issue 38): BOOKINGS bookings over TENANTS tenants whose reminders all fall due
  * in the same minute, sent through a real SMTP server (mailpit), and promemoria's process killed with SIGKILL while
- * they are being sent. Embedded: the one process is killed when KILL_AT % of the emails have arrived (at a random
- * moment of the next KILL_JITTER_MS) and started again on its data directory, and again at twice that. Distributed, two instances of every process on MongoDB, NATS and Redis: one
- * promemoria instance is killed at KILL_AT % and started again, the other at twice that. Then the bench waits until
+ * they are being sent. Embedded: the one process is killed each time another KILL_AT % of the emails have arrived
+ * (KILLS times, each at a random moment of the next KILL_JITTER_MS) and started again on its data directory.
+ * Distributed, two instances of every process on MongoDB, NATS and Redis: the promemoria instances are killed in
+ * turn at the same points and started again. Then the bench waits until
  * promemoria reports no reminder pending and counts, per booking: reminders lost (an active booking's due reminder
  * with no email), sent twice (two emails for one booking and rule), the `reminders.due` events (delivered by the
  * webhooks subgraph to an endpoint of each tenant: one distinct event id per reminder), and how long it all took.
@@ -49,6 +50,9 @@ async function killHard(proc: Proc): Promise<void> {
   await proc.stop();
 }
 
+/** How many kills a storm makes (BENCH_S17_KILLS, default 2): one each KILL_AT % of the emails. */
+const killCount = () => envInt('BENCH_S17_KILLS', 2);
+
 /** What a mode gives the storm: the gateway, and the kills it makes when the emails pass each threshold. */
 interface StormTarget {
   baseUrl: string;
@@ -91,7 +95,7 @@ async function embeddedTarget(ctx: BenchContext, mailpit: Mailpit): Promise<Stor
     },
   };
   return {
-    kills: [kill, kill],
+    kills: Array.from({ length: killCount() }, () => kill),
     get baseUrl() {
       return current.baseUrl;
     },
@@ -125,10 +129,10 @@ async function distributedTarget(ctx: BenchContext, mailpit: Mailpit): Promise<S
   };
   return {
     baseUrl: stack.baseUrl,
-    kills: [
-      { label: 'promemoria instance 1 of 2', run: kill('promemoria') },
-      { label: 'promemoria instance 2 of 2', run: kill('promemoria#1') },
-    ],
+    kills: Array.from({ length: killCount() }, (_, n) => ({
+      label: `promemoria instance ${(n % 2) + 1} of 2`,
+      run: kill(n % 2 ? 'promemoria#1' : 'promemoria'),
+    })),
     stop: async () => {
       await Promise.all(
         [...byName.values(), stack.gateway, ...stack.instances.map((i) => i.proc)].map((p) => p.stop()),
@@ -311,7 +315,7 @@ export async function scenario17(ctx: BenchContext): Promise<void> {
     bad +=
       result.counts.lost + result.counts.extraEmails + result.counts.eventsLost + result.counts.eventsTwice;
   }
-  const method = `**17.** A real SMTP server (mailpit, every message kept) and the compiled processes with SMTP_URL, RESTAURANT_TIMEZONE=UTC and WEBHOOKS_ALLOW_PRIVATE=true. ${envInt('BENCH_S17_TENANTS', 3)} tenants, each with the reminder rule \`[{orePrima: 1}]\` (PUT /api/capacity/config), a webhook endpoint for \`reminders.due\` (a node:http server in the bench verifying each request with standardwebhooks) and its share of ${envInt('BENCH_S17_BOOKINGS', 2400)} bookings uploaded through POST /api/prenotazioni/batch, each with its own guest address, all starting in the same minute an hour and a few minutes ahead: their reminders all fall due in that minute. The bench waits until promemoria reports every reminder planned, then until the due time; when ${envInt('BENCH_S17_KILL_AT', 25)} % of the emails have reached mailpit, and again at twice that share, it kills promemoria's process with SIGKILL at a random moment of the next ${envInt('BENCH_S17_KILL_JITTER_MS', 1000)} ms and starts it again (embedded: the one process, twice, on its data directory; distributed, two instances of every process: one promemoria instance, then the other). Then until promemoria reports none pending (prenotazioniGiorno { promemoria { stato } }) and the emails and deliveries stop coming; the counts are per booking, from mailpit's API by recipient.`;
+  const method = `**17.** A real SMTP server (mailpit, every message kept) and the compiled processes with SMTP_URL, RESTAURANT_TIMEZONE=UTC and WEBHOOKS_ALLOW_PRIVATE=true. ${envInt('BENCH_S17_TENANTS', 3)} tenants, each with the reminder rule \`[{orePrima: 1}]\` (PUT /api/capacity/config), a webhook endpoint for \`reminders.due\` (a node:http server in the bench verifying each request with standardwebhooks) and its share of ${envInt('BENCH_S17_BOOKINGS', 2400)} bookings uploaded through POST /api/prenotazioni/batch, each with its own guest address, all starting in the same minute an hour and a few minutes ahead: their reminders all fall due in that minute. The bench waits until promemoria reports every reminder planned, then until the due time; each time another ${envInt('BENCH_S17_KILL_AT', 25)} % of the emails have reached mailpit (${killCount()} times), it kills promemoria's process with SIGKILL at a random moment of the next ${envInt('BENCH_S17_KILL_JITTER_MS', 1000)} ms and starts it again (embedded: the one process, on its data directory; distributed, two instances of every process: one promemoria instance, then the other, in turn). Then until promemoria reports none pending (prenotazioniGiorno { promemoria { stato } }) and the emails and deliveries stop coming; the counts are per booking, from mailpit's API by recipient.`;
   ctx.method.push(method);
   ctx.sections.set(
     STORM_HEADING,

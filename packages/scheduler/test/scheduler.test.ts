@@ -5,7 +5,13 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { SCHEDULER_PARTITION, Scheduler, type JobHandler, type JobResult } from '../src/index.js';
+import {
+  ClaimEndedError,
+  SCHEDULER_PARTITION,
+  Scheduler,
+  type JobHandler,
+  type JobResult,
+} from '../src/index.js';
 import { killable, programs, runProgram } from './support/programs.js';
 
 const tenant = trustedTenantId('t1');
@@ -166,6 +172,42 @@ describe('Scheduler', () => {
     expect(pending.map((p) => p.messages.map((m) => m.subject))).toEqual([
       ['tenant.t1.restaurant.reminders.due'],
     ]);
+  });
+
+  it('a handler that runs past maxRunMs stops being renewed and is told so (overran); the job is then retaken', async () => {
+    let time = Date.parse('2026-06-01T10:00:00.000Z');
+    const collection = `jobs_${++collections}`;
+    const reasons: string[] = [];
+    const make = (owner: string, handler: JobHandler) =>
+      new Scheduler({
+        store,
+        collection,
+        owner,
+        handler,
+        now: () => new Date(time),
+        leaseMs: 30_000,
+        renewMs: 10,
+        maxRunMs: 90_000,
+      });
+    // stuck: it waits until its signal tells it the claim is over
+    const stuck = make('stuck', async (job) => {
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+      const reason: unknown = job.signal.reason;
+      reasons.push(reason instanceof ClaimEndedError ? reason.why : String(reason));
+      return new Promise<JobResult>(() => {});
+    });
+    await stuck.schedule({ tenantId: tenant, key: 'k', dueAt: new Date(time) });
+    void stuck.poll();
+    await expect.poll(async () => (await stuck.get(tenant, 'k'))!.owner).toBe('stuck');
+    time += 60_000;
+    await expect
+      .poll(async () => (await stuck.get(tenant, 'k'))!.leaseUntil)
+      .toBe(new Date(time + 30_000).toISOString());
+    time += 30_000;
+    await expect.poll(() => reasons).toEqual(['overran']);
+    const lastLease = (await stuck.get(tenant, 'k'))!.leaseUntil!;
+    time = Date.parse(lastLease);
+    expect(await make('b', done).poll()).toMatchObject({ claimed: 1, done: 1 });
   });
 
   it('a second instance retakes a job whose owner died holding it, after the lease', async () => {
