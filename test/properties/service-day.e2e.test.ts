@@ -1,0 +1,204 @@
+/**
+ * Reports proven against generated service days (docs/reports.md; issue 39's "Done when"), in both modes: each day,
+ * in a tenant of its own, is played through the public REST API (tables in two rooms, bookings seated late or
+ * early, one party at two tables, waitlist seatings, parties no booking explains, pax given or not, checks paid
+ * once or twice, tables left dirty or free, no-shows, cancellations, bookings still to come, a table deactivated
+ * afterwards), in a zone with a local hour near midday. The service runs on the real clock, so the truth takes
+ * each change's time from the table's history and everything else from what the test did; the opening hours are
+ * set afterwards, with services one minute long around the played minutes (revenue and seats split between them).
+ * Then the report (JSON, CSV, GraphQL, and one room's) equals the truth computed in service-day-truth.ts.
+ */
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { MODES } from '../support/modes.js';
+import type { Stack } from '../support/stack.js';
+import { assertProperty, budget } from './budget.js';
+import { dayArb, normalise, type DayPlan } from './service-day-program.js';
+import { localDate, playDay, type PlayedDay } from './service-day-runner.js';
+import { truthCsv, truthReport, type TruthDay, type TruthReport } from './service-day-truth.js';
+import { startPropertyStack, type PropertyStack } from './stacks.js';
+
+const plan = budget(process.env, 6_000);
+const MINUTE = 60_000;
+
+/** Every weekday's intervals, local minutes: earlier, a gap, before, the played minutes one by one, after. */
+function intervalsAround(
+  layout: DayPlan['layout'],
+  span: PlayedDay['span'],
+  offset: number,
+): Array<[number, number]> {
+  const minuteOf = (at: number) => Math.floor((at + offset * MINUTE) / MINUTE) % 1440;
+  const first = minuteOf(span.first);
+  const last = Math.min(minuteOf(span.last), first + 5);
+  const beforeFrom = first - layout.before;
+  const earlierTo = beforeFrom - layout.gap;
+  const played: Array<[number, number]> = [];
+  for (let m = first; m <= last; m++) played.push([m, m + 1]);
+  return [
+    [earlierTo - layout.earlier, earlierTo],
+    [beforeFrom, first],
+    ...played,
+    [last + 1, last + 1 + layout.after],
+  ];
+}
+
+/** The paths where two answers differ, with both values (a failure's message). */
+function differences(got: unknown, want: unknown, path = ''): string[] {
+  if (JSON.stringify(got) === JSON.stringify(want)) return [];
+  if (got && want && typeof got === 'object' && typeof want === 'object') {
+    const keys = new Set([...Object.keys(got), ...Object.keys(want)]);
+    return [...keys].flatMap((k) => differences((got as any)[k], (want as any)[k], `${path}.${k}`));
+  }
+  return [`${path}: got ${JSON.stringify(got)}, truth ${JSON.stringify(want)}`];
+}
+
+/** Fails with the differences (and the day's record) unless the answer is the truth. */
+function same(answer: unknown, truth: unknown, where: string): void {
+  const found = differences(answer, truth);
+  if (found.length > 0) throw new Error(`${where}:\n${found.join('\n')}`);
+}
+
+const hhmm = (minutes: number) =>
+  `${String(Math.floor(minutes / 60)).padStart(2, '0')}:${String(minutes % 60).padStart(2, '0')}`;
+
+/** Italian and English names of the same figure (each must equal the other). */
+const ALIASES = [
+  ['data', 'date'],
+  ['inizio', 'start'],
+  ['fine', 'end'],
+  ['copertiPrenotati', 'coversBooked'],
+  ['copertiSeduti', 'coversSeated'],
+  ['walkIn', 'walkIns'],
+  ['noShow', 'noShows'],
+  ['prenotazioniDovute', 'bookingsDue'],
+  ['tassoNoShow', 'noShowRate'],
+  ['annullamenti', 'cancellations'],
+  ['utilizzoPosti', 'seatUtilisation'],
+  ['ricavo', 'revenue'],
+  ['ricavoPerPostoOra', 'revPash'],
+  ['ora', 'hour'],
+  ['coperti', 'covers'],
+  ['sedute', 'seatings'],
+  ['medianaMinuti', 'medianMinutes'],
+  ['configuratiMinuti', 'configuredMinutes'],
+] as const;
+const FIGURES = [
+  'coversBooked',
+  'coversSeated',
+  'walkIns',
+  'noShows',
+  'bookingsDue',
+  'noShowRate',
+  'cancellations',
+  'seatUtilisation',
+  'revenue',
+  'revPash',
+] as const;
+
+/** The English figures of an answer, after checking each Italian name says the same. */
+function english(report: any): TruthReport {
+  const pick = (row: any, keys: readonly string[]) => {
+    for (const [it, en] of ALIASES)
+      if (en in row && row[it] !== row[en]) throw new Error(`${it} ${row[it]} ≠ ${en} ${row[en]}`);
+    return Object.fromEntries(keys.map((k) => [k, row[k]]));
+  };
+  const lists = [
+    ['servizi', 'services'],
+    ['perOra', 'byHour'],
+    ['turni', 'turns'],
+    ['totali', 'totals'],
+  ] as const;
+  for (const [it, en] of lists)
+    if (JSON.stringify(report[it]) !== JSON.stringify(report[en])) throw new Error(`${it} ≠ ${en}`);
+  return {
+    services: report.services.map((s: any) => pick(s, ['date', 'start', 'end', ...FIGURES])),
+    byHour: report.byHour.map((h: any) => pick(h, ['hour', 'covers'])),
+    turns: report.turns.map((t: any) =>
+      pick(t, ['covers', 'seatings', 'medianMinutes', 'configuredMinutes']),
+    ),
+    totals: pick(report.totals, FIGURES) as TruthReport['totals'],
+  };
+}
+
+const ROW = `data date inizio start fine end ${FIGURES.join(' ')} copertiPrenotati copertiSeduti walkIn noShow
+  prenotazioniDovute tassoNoShow annullamenti utilizzoPosti ricavo ricavoPerPostoOra`;
+const REPORT_QUERY = `query($dal: LocalDate!, $al: LocalDate!) {
+  report(dal: $dal, al: $al) { servizi { ${ROW} } services { ${ROW} } perOra { ora hour coperti covers }
+    byHour { ora hour coperti covers }
+    turni { coperti covers sedute seatings medianaMinuti medianMinutes configuratiMinuti configuredMinutes }
+    turns { coperti covers sedute seatings medianaMinuti medianMinutes configuratiMinuti configuredMinutes }
+    totali { ${FIGURES.join(' ')} copertiPrenotati copertiSeduti walkIn noShow prenotazioniDovute tassoNoShow
+      annullamenti utilizzoPosti ricavo ricavoPerPostoOra }
+    totals { ${FIGURES.join(' ')} copertiPrenotati copertiSeduti walkIn noShow prenotazioniDovute tassoNoShow
+      annullamenti utilizzoPosti ricavo ricavoPerPostoOra } }
+  reportCsv(dal: $dal, al: $al) }`;
+
+async function checkDay(stack: Stack, raw: DayPlan): Promise<void> {
+  const dayPlan = normalise(raw);
+  const played = await playDay(stack, dayPlan);
+  const { offsetMinutes } = played.day;
+  const intervals = intervalsAround(dayPlan.layout, played.span, offsetMinutes);
+  const res = await stack.api('PUT', '/api/capacity/config', {
+    token: played.admin,
+    body: {
+      openingHours: [0, 1, 2, 3, 4, 5, 6].map((weekday) => ({
+        weekday,
+        intervals: intervals.map(([open, close]) => ({ open: hhmm(open), close: hhmm(close) })),
+      })),
+    },
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  const dal = localDate(played.span.first, offsetMinutes, -dayPlan.range.back);
+  const al = localDate(played.span.first, offsetMinutes, dayPlan.range.ahead);
+  const truthOf = (roomId: string | null = null) => {
+    const day: TruthDay = { ...played.day, dal, al, intervals, now: Date.now() };
+    return truthReport(day, roomId);
+  };
+  const query = `dal=${dal}&al=${al}`;
+  const read = (path: string, accept = 'application/json') =>
+    stack.api('GET', path, { token: played.admin, headers: { accept }, openapi: accept !== 'text/csv' });
+  // The bookings' facts reach rapporti through the events: the report equals the truth once they are all in.
+  const deadline = Date.now() + 20_000;
+  let answer: TruthReport | null = null;
+  let truth = truthOf();
+  for (;;) {
+    truth = truthOf();
+    const res = await read(`/api/report?${query}`);
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    answer = english(res.body);
+    if (JSON.stringify(answer) === JSON.stringify(truth) || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+  const where =
+    `zone ${played.zone}, ${query}, opening ${JSON.stringify(intervals.map((i) => i.map(hhmm)))}\n` +
+    `turns ${JSON.stringify(played.day.turns)}\nbookings ${JSON.stringify(played.day.bookings)}`;
+  same(answer, truth, where);
+  const csv = await read(`/api/report?${query}`, 'text/csv');
+  expect(csv.headers.get('content-type')).toMatch(/^text\/csv/);
+  expect(csv.body, where).toBe(truthCsv(truth));
+  const graphql = await stack.graphql(played.admin, REPORT_QUERY, { dal, al });
+  expect(graphql.body.errors, where).toBeUndefined();
+  same(english(graphql.body.data.report), truthOf(), `GraphQL, ${where}`);
+  expect(graphql.body.data.reportCsv, where).toBe(truthCsv(truth));
+  const room = await read(`/api/report?${query}&salaId=${played.rooms[0]}`);
+  same(english(room.body), truthOf(played.rooms[0]), `room ${played.rooms[0]}, ${where}`);
+}
+
+describe.each(MODES)('reports of generated service days (%s mode)', (mode) => {
+  let service: PropertyStack;
+  beforeAll(async () => {
+    service = await startPropertyStack(mode);
+  });
+  afterAll(async () => service?.close());
+
+  it(
+    'equal the truth the test knows: covers, walk-ins, no-shows, turns, utilisation, revenue per seat-hour',
+    async () => {
+      const property = fc.asyncProperty(dayArb, (day) => checkDay(service.stack, day));
+      const days = await assertProperty(property, plan);
+      console.info(`[props] service days ${mode}: ${days} days`);
+      expect(days).toBeGreaterThan(0);
+    },
+    plan.testTimeoutMs,
+  );
+});
