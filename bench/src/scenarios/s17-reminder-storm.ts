@@ -23,6 +23,7 @@ import { mintToken } from '../tokens.js';
 import { startReceiver, type DeliveredEvent, type Receiver } from './s15-receivers.js';
 import { envInt } from './s15-webhook-fanout.js';
 import {
+  claimHistory,
   countStorm,
   mailCount,
   receivedMail,
@@ -56,6 +57,8 @@ const killCount = () => envInt('BENCH_S17_KILLS', 2);
 /** What a mode gives the storm: the gateway, and the kills it makes when the emails pass each threshold. */
 interface StormTarget {
   baseUrl: string;
+  /** What the jobs' history says (distributed: read from MongoDB; embedded: null, the store is the process's own). */
+  history(): Promise<Awaited<ReturnType<typeof claimHistory>> | null>;
   /** Kills (and starts again) a promemoria process; returns kill → ready in ms. */
   kills: Array<{ label: string; run: () => Promise<number> }>;
   stop(): Promise<void>;
@@ -69,6 +72,7 @@ interface StormResult {
   killed: Array<{ label: string; atEmails: number; restartMs: number; at: number }>;
   deliveries: number;
   drainedAt: number;
+  history: Awaited<ReturnType<StormTarget['history']>>;
   /** The 1-minute load average at the due time and when the storm was over. */
   load: [number, number];
 }
@@ -96,6 +100,7 @@ async function embeddedTarget(ctx: BenchContext, mailpit: Mailpit): Promise<Stor
   };
   return {
     kills: Array.from({ length: killCount() }, () => kill),
+    history: () => Promise.resolve(null),
     get baseUrl() {
       return current.baseUrl;
     },
@@ -129,6 +134,7 @@ async function distributedTarget(ctx: BenchContext, mailpit: Mailpit): Promise<S
   };
   return {
     baseUrl: stack.baseUrl,
+    history: () => claimHistory(mongo.url, 'coperto_s17'),
     kills: Array.from({ length: killCount() }, (_, n) => ({
       label: `promemoria instance ${(n % 2) + 1} of 2`,
       run: kill(n % 2 ? 'promemoria#1' : 'promemoria'),
@@ -237,6 +243,7 @@ async function runStorm(ctx: BenchContext, mode: 'embedded' | 'distributed'): Pr
       killed,
       deliveries: receivers.reduce((s, r) => s + r.counts.requests, 0),
       drainedAt,
+      history: await target.history(),
       load: [loadAtDue, loadavg()[0]!],
     };
   } finally {
@@ -282,6 +289,15 @@ function figures(result: StormResult): Array<[string, string, string]> {
       'last kill → last email (catch-up)',
       lastKill ? seconds(lastKill.at, c.lastEmailAt) : 'n/a',
       'the killed claims are taken over after their 60 s lease',
+    ],
+    [
+      'reminders taken over after a kill / claims whose owner was killed / emails claimed',
+      result.history
+        ? `${result.history.takenOver} / ${result.history.deadClaims} / ${num(result.history.sends)}`
+        : 'n/a',
+      result.history
+        ? 'from the jobs’ history in MongoDB: the kills hit reminders in flight'
+        : 'the embedded store is the process’s own: not read from outside',
     ],
     [
       'load average (1 min) at the due time / at the end',

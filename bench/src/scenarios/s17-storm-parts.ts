@@ -7,6 +7,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { graphql, mapLimit, type Api } from '../api.js';
 import type { BenchConfig } from '../config.js';
+import { loadMongo } from '../deps.js';
 import { log } from '../log.js';
 import { freePorts } from '../ports.js';
 import { httpOk, spawnProcess, waitUntil, type Proc } from '../processes.js';
@@ -225,4 +226,43 @@ export function countStorm(
     lastEmailAt,
     firstEmailAt,
   };
+}
+
+interface StoredJob {
+  version: number;
+  history: Array<{ event: string; claimId: string; version: number }>;
+}
+
+/**
+ * From the jobs in MongoDB (distributed mode): the reminders whose last version was claimed more than once (taken
+ * over after a kill), the claims that never ended (their owner killed), and the emails claimed (`promemoria_invii`).
+ */
+export async function claimHistory(mongoUrl: string, database: string) {
+  const { MongoClient } = await loadMongo();
+  const client = await new MongoClient(mongoUrl).connect();
+  try {
+    const db = client.db(database) as unknown as {
+      collection(name: string): {
+        find(filter: object, options?: object): { toArray(): Promise<StoredJob[]> };
+        countDocuments(filter?: object): Promise<number>;
+      };
+    };
+    const jobs = await db
+      .collection('promemoria_jobs')
+      .find({}, { projection: { version: 1, history: 1 } })
+      .toArray();
+    let takenOver = 0;
+    let deadClaims = 0;
+    for (const job of jobs) {
+      const lines = job.history.filter((h) => h.version === job.version);
+      const claims = lines.filter((h) => h.event === 'claimed');
+      if (claims.length > 1) takenOver++;
+      deadClaims += claims.filter(
+        (c) => !lines.some((h) => h.event !== 'claimed' && h.claimId === c.claimId),
+      ).length;
+    }
+    return { takenOver, deadClaims, sends: await db.collection('promemoria_invii').countDocuments() };
+  } finally {
+    await client.close();
+  }
 }

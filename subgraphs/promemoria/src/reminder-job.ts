@@ -46,11 +46,17 @@ export function reminderHandler(deps: ReminderJobDeps) {
     const links = reminderLinks(deps.settings.publicUrl, issued.token);
     const emailed = deps.mailer !== null && booking!.customerEmail !== null;
     if (emailed && !(await store.sendClaimed(job.effectId)))
-      await sendOnce(deps.mailer!, store, job, {
-        to: booking!.customerEmail!,
-        ...reminderText(booking!, links, deps.timeZone),
-        messageId: `<${job.effectId}@promemoria.coperto>`,
-      });
+      await sendOnce(
+        deps.mailer!,
+        store,
+        job,
+        {
+          to: booking!.customerEmail!,
+          ...reminderText(booking!, links, deps.timeZone),
+          messageId: `<${job.effectId}@promemoria.coperto>`,
+        },
+        deps.now,
+      );
     const { startSetAt: _startSetAt, ...facts } = booking!;
     const { message } = buildEvent({
       tenantId: job.tenantId,
@@ -79,11 +85,17 @@ export function reminderHandler(deps: ReminderJobDeps) {
  * the message with the server. A refusal after the claim gives it back (nothing was delivered) and throws (the
  * job is retried); a failure with no answer after it keeps it (the message may have been delivered).
  */
-async function sendOnce(mailer: Mailer, store: PromemoriaStore, job: DueJob, email: ReminderEmail) {
+async function sendOnce(
+  mailer: Mailer,
+  store: PromemoriaStore,
+  job: DueJob,
+  email: ReminderEmail,
+  now: () => Date,
+) {
   let claimed = false;
   const commit = async () => {
     if (job.signal.aborted) return false;
-    claimed = await store.claimSend(job.effectId, new Date());
+    claimed = await store.claimSend(job.effectId, now());
     return claimed;
   };
   try {
