@@ -33,6 +33,7 @@ import { scenario13 } from './scenarios/s13-guest-search.js';
 import { scenario14 } from './scenarios/s14-rush.js';
 import { scenario15 } from './scenarios/s15-webhook-fanout.js';
 import { scenario16 } from './scenarios/s16-webhook-outage.js';
+import { scenario17 } from './scenarios/s17-reminder-storm.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -109,6 +110,7 @@ try {
   await attempt(14, '14 Friday rush', () => scenario14(ctx));
   await attempt(15, '15 webhook fan-out', () => scenario15(ctx));
   await attempt(16, '16 webhook outage', () => scenario16(ctx));
+  await attempt(17, '17 reminder storm, kill -9', () => scenario17(ctx));
 
   if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');

@@ -44,11 +44,7 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
 }
 
 export type { PrenotazioneDeps } from './context.js';
-export {
-  EMAIL_MAX_LENGTH,
-  MAX_DURATION_MINUTES,
-  MAX_TABLES_PER_BOOKING,
-} from './bookings/prenotazione-input.js';
+export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './bookings/prenotazione-input.js';
 export { SYNC_MAX_LIMIT } from './bookings/sync.js';
 export { OPTION_TTL_RANGE } from './options/opzione-record.js';
 export {
