@@ -74,6 +74,8 @@ export interface DayPlan {
   zone: number;
   /** The last table is deactivated after the day (available seats are the active tables' now). */
   deactivateLast: boolean;
+  /** A party still seated when the report is read (its stay counts up to then), at `table`. */
+  stillSeated: { table: number; turn: TurnPlan } | null;
 }
 
 const turnArb: fc.Arbitrary<TurnPlan> = fc.record({
@@ -133,6 +135,7 @@ export const dayArb: fc.Arbitrary<DayPlan> = fc.record({
   range: fc.record({ back: fc.nat(1), ahead: fc.nat(1) }),
   zone: fc.nat(),
   deactivateLast: fc.boolean(),
+  stillSeated: fc.option(fc.record({ table: fc.nat(3), turn: turnArb })),
 });
 
 /** The turn time of a party of `covers` (capacity's rows; beyond the last, the last; none: the default). */
@@ -177,7 +180,22 @@ export function normalise(plan: DayPlan): DayPlan {
           : null,
     };
   });
-  return { ...plan, tables, others };
+  // A party still seated sits last at its table: never where an early party's booking is to take the last turn.
+  const earlyAt = (i: number) => {
+    const booked = tables[i]!.booked ?? (joinedInto(tables, i) ? tables[i - 1]!.booked : null);
+    return booked !== null && !booked.late;
+  };
+  const free = tables.map((_, i) => i).filter((i) => !earlyAt(i));
+  const stillSeated =
+    plan.stillSeated && free.length > 0
+      ? {
+          table: free[plan.stillSeated.table % free.length]!,
+          turn: { ...plan.stillSeated.turn, kind: 'unbooked' as const },
+        }
+      : null;
+  if (stillSeated)
+    stillSeated.turn.covers = Math.min(stillSeated.turn.covers, tables[stillSeated.table]!.seats);
+  return { ...plan, tables, others, stillSeated };
 }
 
 /** Whether table i is the second table of the previous table's booking. */

@@ -9,6 +9,8 @@ import { joinedInto, type DayPlan, type TurnPlan } from './service-day-program.j
 import type { TruthBooking, TruthDay, TruthTable, TruthTurn } from './service-day-truth.js';
 
 const MINUTE = 60_000;
+/** The longest pause made to let turns straddle a whole minute (about one day in seven waits, 4 s on average). */
+const CROSSING_WAIT_MS = 8_000;
 const DAY = 1440 * MINUTE;
 
 /** Zones without daylight saving, whole and half hours: the test picks one whose local hour is near midday. */
@@ -164,6 +166,7 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
     table: number,
     plan: TurnPlan,
     booking: TruthBooking | null,
+    stays = false,
   ): Array<() => Promise<void>> => {
     const turn =
       turns.push({ tableId: tables[table]!.id, bookingId: booking?.id ?? null, pax: null, check: null }) - 1;
@@ -203,6 +206,8 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
         return status(table, 'payment_pending', null, cents / 100, turn);
       });
     }
+    // A party still seated when the report is read: its turn has not ended.
+    if (stays) return steps;
     steps.push(async () => {
       await status(table, plan.leaveAs, null, null, turn);
       // A waitlist party's booking ends with it (its table is held for the next seating otherwise).
@@ -213,8 +218,19 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
     return steps;
   };
   /** Plays the tables' queues of steps round robin: the tables' changes interleave, as on a floor. */
-  const roundRobin = async (queues: Array<Array<() => Promise<void>>>) => {
-    while (queues.some((q) => q.length > 0)) for (const q of queues) await q.shift()?.();
+  const roundRobin = async (queues: Array<Array<() => Promise<void>>>, afterFirstRound = async () => {}) => {
+    for (let round = 0; queues.some((q) => q.length > 0); round++) {
+      for (const q of queues) await q.shift()?.();
+      if (round === 0) await afterFirstRound();
+    }
+  };
+  /**
+   * With the parties seated, a moment's pause when the clock is about to pass a whole minute: their turns then
+   * straddle two of the one-minute services the test sets up (seat-minutes and checks split between them).
+   */
+  const acrossAMinute = async () => {
+    const wait = MINUTE - (Date.now() % MINUTE);
+    if (wait < CROSSING_WAIT_MS) await new Promise((resolve) => setTimeout(resolve, wait + 20));
   };
   const bookedTurn = (i: number) => plan.tables[i]!.booked ?? plan.tables[i - 1]!.booked!;
   const bookedOn = (late: boolean) =>
@@ -222,13 +238,18 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
       const booking = seatedBookings.get(i);
       return booking && bookedTurn(i).late === late ? stepsOf(i, bookedTurn(i).turn, booking) : [];
     });
-  await roundRobin(bookedOn(true));
+  await roundRobin(bookedOn(true), acrossAMinute);
   for (const [i, b] of seatedBookings)
     if (!joinedInto(plan.tables, i) && b.startsAt < now) await moveTo(b, 'completata');
-  await roundRobin(plan.tables.map((t, i) => t.turns.flatMap((turn) => stepsOf(i, turn, null))));
-  await roundRobin(bookedOn(false));
+  await roundRobin(
+    plan.tables.map((t, i) => t.turns.flatMap((turn) => stepsOf(i, turn, null))),
+    acrossAMinute,
+  );
+  await roundRobin(bookedOn(false), acrossAMinute);
   for (const [i, b] of seatedBookings)
     if (!joinedInto(plan.tables, i) && b.startsAt > now) await moveTo(b, 'completata');
+  if (plan.stillSeated)
+    await roundRobin([stepsOf(plan.stillSeated.table, plan.stillSeated.turn, null, true)], acrossAMinute);
   if (plan.deactivateLast) {
     await ok('PATCH', `/api/tavoli/${tables.at(-1)!.id}`, { attivo: false });
     tables.at(-1)!.active = false;
@@ -240,7 +261,12 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
     const own = asked[table]!.map((a, k) => ({ ...a, at: recorded[table]![k]! })).filter(
       (a) => a.turn === index,
     );
-    return { ...turn, start: own[0]!.at, end: own.at(-1)!.at };
+    const last = own.at(-1)!;
+    return {
+      ...turn,
+      start: own[0]!.at,
+      end: last.stato === 'free' || last.stato === 'dirty' ? last.at : null,
+    };
   });
   return {
     tenant,

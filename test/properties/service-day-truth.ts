@@ -14,7 +14,8 @@ export interface TruthTurn {
   /** The totalAmount of the turn's last payment_pending (null: never paid). */
   check: number | null;
   start: number;
-  end: number;
+  /** null: the party is still seated (its stay counts up to now). */
+  end: number | null;
 }
 
 export interface TruthBooking {
@@ -90,7 +91,7 @@ interface TruthParty {
   covers: number;
   walkIn: boolean;
   start: number;
-  end: number;
+  end: number | null;
 }
 
 interface Sums {
@@ -142,7 +143,7 @@ export function truthReport(day: TruthDay, roomId: string | null = null): TruthR
     const party = ofBooking.get(booking.id);
     if (party) {
       party.start = Math.min(party.start, turn.start);
-      party.end = Math.max(party.end, turn.end);
+      party.end = party.end === null || turn.end === null ? null : Math.max(party.end, turn.end);
     } else {
       const made = { covers: booking.covers, walkIn: booking.walkIn, start: turn.start, end: turn.end };
       ofBooking.set(booking.id, made);
@@ -188,12 +189,13 @@ export function truthReport(day: TruthDay, roomId: string | null = null): TruthR
         s.seated += p.covers;
         if (p.walkIn) s.walkIns += p.covers;
       }
-      s.seatMinutes += (p.covers * overlap(p.start, p.end, from, to)) / MINUTE;
+      s.seatMinutes += (p.covers * overlap(p.start, p.end ?? day.now, from, to)) / MINUTE;
     }
     for (const t of turns) {
       if (t.check === null) continue;
-      if (t.end === t.start) s.revenue += inside(t.start) ? t.check : 0;
-      else s.revenue += (t.check * overlap(t.start, t.end, from, to)) / (t.end - t.start);
+      const end = t.end ?? day.now;
+      if (end === t.start) s.revenue += inside(t.start) ? t.check : 0;
+      else s.revenue += (t.check * overlap(t.start, end, from, to)) / (end - t.start);
     }
     return s;
   });
@@ -236,6 +238,7 @@ export function truthReport(day: TruthDay, roomId: string | null = null): TruthR
       : [{ maxCovers: Math.max(1, ...parties.map((p) => p.covers)), minutes: day.defaultMealMinutes }];
   const stays = rows.map(() => [] as number[]);
   for (const p of seated) {
+    if (p.end === null) continue;
     const row = rows.findIndex((r) => p.covers <= r.maxCovers);
     stays[row === -1 ? rows.length - 1 : row]!.push((p.end - p.start) / MINUTE);
   }
