@@ -34,6 +34,7 @@ import { scenario14 } from './scenarios/s14-rush.js';
 import { scenario15 } from './scenarios/s15-webhook-fanout.js';
 import { scenario16 } from './scenarios/s16-webhook-outage.js';
 import { scenario17 } from './scenarios/s17-reminder-storm.js';
+import { scenario18 } from './scenarios/s18-day-times.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
 import { startEmbedded } from './stack-embedded.js';
@@ -111,8 +112,19 @@ try {
   await attempt(15, '15 webhook fan-out', () => scenario15(ctx));
   await attempt(16, '16 webhook outage', () => scenario16(ctx));
   await attempt(17, '17 reminder storm, kill -9', () => scenario17(ctx));
+  await attempt(18, "18 the whole day's times (embedded)", async () => {
+    const embedded = await startEmbedded(config, ctx.jwtSecret, { name: 'gateway-s18' });
+    try {
+      await scenario18(ctx, { mode: 'embedded', baseUrl: embedded.baseUrl, processes: [embedded.proc] });
+    } finally {
+      await embedded.proc.stop();
+    }
+  });
 
-  if (!stopping() && (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6))) {
+  if (
+    !stopping() &&
+    (runs(config, 2) || runs(config, 3) || runs(config, 4) || runs(config, 6) || runs(config, 18))
+  ) {
     log('starting mongo-java-server, nats-server, redis-server and the counting proxy');
     const [mongo, nats, redis] = await Promise.all([
       startMongo(config),
@@ -134,6 +146,13 @@ try {
     await attempt(4, '4 push latency (distributed)', () => scenario4(ctx, 'distributed', stack));
     await attempt(6, '6 booking creation', () =>
       scenario6(ctx, stack, { url: proxy.url, database, proxy, server: mongo.proc }),
+    );
+    await attempt(18, "18 the whole day's times (distributed)", () =>
+      scenario18(ctx, {
+        mode: 'distributed',
+        baseUrl: stack.baseUrl,
+        processes: [...stack.instances.map((i) => i.proc), mongo.proc],
+      }),
     );
   }
 } catch (error) {

@@ -6,13 +6,13 @@
  */
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
-import { ApiError, createApi, mapLimit, type Api } from '../api.js';
+import { createApi, mapLimit, type Api } from '../api.js';
 import { row, type BenchContext } from '../context.js';
 import { ms, num, ratio } from '../format.js';
 import { log } from '../log.js';
 import { freePorts } from '../ports.js';
 import { httpOk, spawnService, waitUntil } from '../processes.js';
-import { seedTables } from '../seed.js';
+import { seedAutoAssigned, seedTables } from '../seed.js';
 import { median } from '../stats.js';
 import { mintToken } from '../tokens.js';
 
@@ -23,37 +23,11 @@ const FIRST_DAY = Date.UTC(2030, 5, 1);
 const TIMED_REQUESTS = 5;
 /** The booked month: auto-assigned bookings per day (60 tables, 234 seats: about two seatings of most tables). */
 const BOOKINGS_PER_DAY = 110;
-const PARTIES = [2, 2, 4, 3, 2, 6, 4, 5, 2, 8, 4, 7];
-/** June in Europe/Rome (the bench's RESTAURANT_TIMEZONE) is UTC+2: the wall clock a booking's bookingDate takes. */
-const ROME_SUMMER_MS = 2 * 3_600_000;
 
-/**
- * BOOKINGS_PER_DAY auto-assigned bookings on each day, parties of 2–8 spread over the day's slots, as guests book
- * (POST /api/prenotazioni with autoAssign); a refusal (no table left) is counted, not an error.
- */
 async function seedEvenings(api: Api, daySlots: ReadonlyArray<ReadonlyArray<{ startsAt: string }>>) {
-  const plan = daySlots.flatMap((slots) =>
-    Array.from({ length: BOOKINGS_PER_DAY }, (_, k) => ({
-      startsAt: slots[(k * 7) % slots.length]!.startsAt,
-      covers: PARTIES[k % PARTIES.length]!,
-    })),
-  );
-  let refused = 0;
-  await mapLimit(plan, 8, async ({ startsAt, covers }, n) => {
-    try {
-      await api.call('POST', '/api/prenotazioni', {
-        autoAssign: true,
-        bookingDate: new Date(Date.parse(startsAt) + ROME_SUMMER_MS).toISOString().slice(0, 19),
-        covers,
-        customerName: `Ospite ${n}`,
-      });
-    } catch (error) {
-      if (!(error instanceof ApiError) || error.status !== 409) throw error;
-      refused++;
-    }
-  });
-  log(`s10: ${plan.length - refused} bookings made, ${refused} refused`);
-  return { created: plan.length - refused, refused };
+  const seeded = await seedAutoAssigned(api, daySlots, BOOKINGS_PER_DAY);
+  log(`s10: ${seeded.created} bookings made, ${seeded.refused} refused`);
+  return seeded;
 }
 
 export async function scenario10(ctx: BenchContext): Promise<void> {

@@ -1,14 +1,13 @@
 import { mapWithConcurrency } from '@coperto/async';
 import { turnMinutes, zoneOffsetMinutes } from '@coperto/domain';
-import type { SeatCandidate, Span } from '../seating/assignment.js';
 import {
   checkDisponibilita,
   checkDisponibilitaParties,
   type DisponibilitaArgs,
   type DisponibilitaPartiesArgs,
 } from './availability-input.js';
-import { readDay, readDays, readPlaces, type AvailabilityDeps } from './day-read.js';
-import { roomPlaces, searchDay, type OfferedTime } from './day-search.js';
+import { readDayInSteps, readDays, readPlaces, type AvailabilityDeps, type DayRead } from './day-read.js';
+import { roomPlaces, searchDay, type OfferedTime, type ReseatFor } from './day-search.js';
 import { searchDayForParties } from './parties-search.js';
 
 /** capacity's slots of the dates of one `days` request asked at once. */
@@ -46,31 +45,47 @@ export interface DisponibilitaView {
 
 /**
  * GET /api/disponibilita (docs/availability.md): reads the day once — capacity's slots, tavolo's active tables
- * and combinations, the agendas' holds of every table around the day and (re-seating on) the bookings holding
+ * and combinations, the agendas' holds of the tables around the day and (re-seating needed) the bookings holding
  * them — and answers every bookable time from that snapshot (day-search.ts).
  */
 export class AvailabilityService {
   constructor(private readonly deps: AvailabilityDeps) {}
 
-  /** Every bookable time of a day for one party (GET /api/disponibilita). */
+  /**
+   * Every bookable time of a day for one party (GET /api/disponibilita): searched first over the room's places
+   * alone (every place without `salaId`), and again over the whole read only when a slot has no free place and
+   * re-seating is on (day-read.ts readDayInSteps), so a day with a free place at every slot reads neither the other
+   * rooms' holds nor the bookings.
+   */
   async day(args: DisponibilitaArgs): Promise<DisponibilitaView> {
     const query = checkDisponibilita(args, this.deps.timeZone);
     const [places, slots] = await Promise.all([readPlaces(this.deps), this.deps.slots(query.date)]);
-    const read = await readDay(this.deps, places, query.date, slots);
-    const { reseat } = read;
-    const search = {
+    const steps = await readDayInSteps(this.deps, places, query.date, slots, query.salaId);
+    const searchOver = (read: DayRead, reseat: ReseatFor | null) => ({
       ...read.search,
       covers: query.covers,
       turnMinutes: turnMinutes(read.config.turnTimes, query.covers, read.config.defaultMealMinutes),
       salaId: query.salaId,
       wished: query.wished,
       limit: query.limit,
-      reseat:
-        reseat &&
-        ((fitting: readonly SeatCandidate[], window: Span) => reseat(query.covers, fitting, window)),
+      reseat,
+    });
+    let reseatAsked = false;
+    // A slot with no free place asks re-seating; a room with no place fitting the party cannot be re-seated into.
+    const ask: ReseatFor = (fitting) => {
+      if (fitting.length > 0) reseatAsked = true;
+      return null;
     };
+    let search = searchOver(steps.room, places.config.reseat ? ask : null);
+    let found = searchDay(search);
+    if (reseatAsked) {
+      const whole = await steps.whole();
+      const { reseat } = whole;
+      search = searchOver(whole, reseat && ((fitting, window) => reseat(query.covers, fitting, window)));
+      found = searchDay(search);
+    }
     const clock = wallClocks(this.deps.timeZone);
-    const times = searchDay(search).map((t) => offeredView(t, clock, this.deps.showPlaces));
+    const times = found.map((t) => offeredView(t, clock, this.deps.showPlaces));
     return dayView(query.date, query.covers, roomPlaces(search).length, times);
   }
 

@@ -85,20 +85,87 @@ export interface DateSlots {
  */
 export async function readDays(
   deps: AvailabilityDeps,
-  { config, tables, combinations }: Places,
+  places: Places,
   dates: readonly DateSlots[],
 ): Promise<DayRead[]> {
-  const zone = deps.timeZone;
-  const base = { shortenedMinMinutes: config.shortenedMinMinutes, tables, combinations, timeZone: zone };
   const now = deps.now().getTime();
-  const open = dates.filter((d) => d.slots.length > 0);
-  if (open.length === 0 || tables.length === 0) {
-    return dates.map(() => ({
-      config,
-      reseat: null,
-      search: { ...base, slots: [], holdsOf: () => [], notBefore: now },
-    }));
+  const range = dayRange(deps.timeZone, dates);
+  if (range === null || places.tables.length === 0) return dates.map(() => emptyRead(deps, places, now));
+  const held = await deps.heldIn(
+    places.tables.map((t) => t.id),
+    range.from,
+    range.to,
+  );
+  const holdsOf = spansByTable(held);
+  const reseat = places.config.reseat ? await reseatOver(deps, places, held, holdsOf, now) : null;
+  return dates.map(({ slots }) => dayRead(deps, places, holdsOf, slots, reseat, now));
+}
+
+/** One date read over the places (`readDays` of it alone). */
+async function readDay(
+  deps: AvailabilityDeps,
+  places: Places,
+  date: string,
+  slots: BookableSlot[],
+): Promise<DayRead> {
+  const [read] = await readDays(deps, places, [{ date, slots }]);
+  return read!;
+}
+
+/** A date read in two steps (`readDayInSteps`): the room's places first, everything re-seating needs on demand. */
+export interface DayInSteps {
+  /** The places of the room asked (every place without one) and their holds; no re-seating (`reseat` null). */
+  room: DayRead;
+  /** The whole read (`readDay`): every table's holds (the room's not read again) and, re-seating on, the bookings. */
+  whole: () => Promise<DayRead>;
+}
+
+/**
+ * One date, read as much as its answer needs: first only the holds of the places of the room asked (`salaId`; every
+ * place without it), which answer every slot where a place is free, a shortened stay included; the holds of every
+ * other table and the bookings holding them are read (`whole`) only when a slot has no free place and re-seating
+ * is on, because re-seating plans over every room, as the booking path does. Both steps answer a slot alike when
+ * it needs no re-seating: a place's free time and ranking read only its own tables' holds.
+ */
+export async function readDayInSteps(
+  deps: AvailabilityDeps,
+  places: Places,
+  date: string,
+  slots: BookableSlot[],
+  salaId: string | null,
+): Promise<DayInSteps> {
+  const inRoom = <T extends { salaId: string | null }>(p: T) => salaId === null || p.salaId === salaId;
+  const room: Places = {
+    config: places.config,
+    tables: places.tables.filter(inRoom),
+    combinations: places.combinations.filter(inRoom),
+  };
+  const now = deps.now().getTime();
+  const range = dayRange(deps.timeZone, [{ date, slots }]);
+  if (range === null || room.tables.length === 0) {
+    return { room: emptyRead(deps, room, now), whole: () => readDay(deps, places, date, slots) };
   }
+  const roomHeld = await deps.heldIn(
+    room.tables.map((t) => t.id),
+    range.from,
+    range.to,
+  );
+  const whole = async () => {
+    const roomIds = new Set(room.tables.map((t) => t.id));
+    const others = places.tables.filter((t) => !roomIds.has(t.id)).map((t) => t.id);
+    const held =
+      others.length > 0 ? [...roomHeld, ...(await deps.heldIn(others, range.from, range.to))] : roomHeld;
+    const holdsOf = spansByTable(held);
+    const reseat = places.config.reseat ? await reseatOver(deps, places, held, holdsOf, now) : null;
+    return dayRead(deps, places, holdsOf, slots, reseat, now);
+  };
+  return { room: dayRead(deps, room, spansByTable(roomHeld), slots, null, now), whole };
+}
+
+/** The instants to read holds over (ISO): a day before the dates' first local day to a day after the last; null when no date has a slot. */
+function dayRange(zone: string, dates: readonly DateSlots[]): { from: string; to: string } | null {
+  const open = dates.filter((d) => d.slots.length > 0);
+  if (open.length === 0) return null;
   // Each date's local day and a day either side: what re-seating reads (moved bookings overlap the window).
   const from = Math.min(
     ...open.map((d) =>
@@ -110,11 +177,52 @@ export async function readDays(
       Math.max(localDayBounds(d.date, zone).end.getTime(), ...d.slots.map((s) => s.startsAt)),
     ),
   );
-  const held = await deps.heldIn(
-    tables.map((t) => t.id),
-    new Date(from - DAY_MS).toISOString(),
-    new Date(to + DAY_MS).toISOString(),
-  );
+  return { from: new Date(from - DAY_MS).toISOString(), to: new Date(to + DAY_MS).toISOString() };
+}
+
+/** A read that offers nothing (no slot, or no table). */
+function emptyRead(deps: AvailabilityDeps, { config, tables, combinations }: Places, now: number): DayRead {
+  return {
+    config,
+    reseat: null,
+    search: {
+      shortenedMinMinutes: config.shortenedMinMinutes,
+      tables,
+      combinations,
+      timeZone: deps.timeZone,
+      slots: [],
+      holdsOf: () => [],
+      notBefore: now,
+    },
+  };
+}
+
+/** A date's search over the holds of `places`' tables. */
+function dayRead(
+  deps: AvailabilityDeps,
+  { config, tables, combinations }: Places,
+  holdsOf: (tableId: string) => OwnedSpan[],
+  slots: BookableSlot[],
+  reseat: ReseatForParty | null,
+  now: number,
+): DayRead {
+  return {
+    config,
+    reseat,
+    search: {
+      shortenedMinMinutes: config.shortenedMinMinutes,
+      tables,
+      combinations,
+      timeZone: deps.timeZone,
+      slots,
+      holdsOf,
+      notBefore: now,
+    },
+  };
+}
+
+/** The holds as owned spans, by table. */
+function spansByTable(held: readonly HeldEntry[]): (tableId: string) => OwnedSpan[] {
   const spans = new Map<string, OwnedSpan[]>();
   for (const h of held) {
     const span = {
@@ -126,44 +234,37 @@ export async function readDays(
     if (list) list.push(span);
     else spans.set(h.tableId, [span]);
   }
-  const holdsOf = (tableId: string) => spans.get(tableId) ?? [];
-  let reseat: ReseatForParty | null = null;
-  if (config.reseat) {
-    const owners = [
-      ...new Set(held.filter((h) => h.entry.owner !== 'opzione').map((h) => h.entry.bookingId)),
-    ];
-    const snapshot: ReseatSnapshot = {
-      tables,
-      combinations,
-      holdsOf,
-      bookings: new Map((owners.length ? await deps.bookings(owners) : []).map((b) => [b.id, b])),
-      frozenUntil: now + config.reseatFreezeMinutes * 60_000,
-    };
-    const dayOf = localDays(zone);
-    const lookups = memoizedLookups(snapshot);
-    reseat = (covers, fitting, window) =>
-      planReseat({
-        ...reseatSearchOf(
-          snapshot,
-          { ownerId: SEARCH_OWNER, covers, window, day: dayOf(window.start) },
-          fitting,
-        ),
-        ...lookups,
-        limits: { steps: SEARCH_RESEAT_STEPS },
-      });
-  }
-  return dates.map(({ slots }) => ({ config, reseat, search: { ...base, slots, holdsOf, notBefore: now } }));
+  return (tableId) => spans.get(tableId) ?? [];
 }
 
-/** One date read over the places (`readDays` of it alone). */
-export async function readDay(
+/** Re-seating over every place and `held` (every table's holds): the bookings holding them read once. */
+async function reseatOver(
   deps: AvailabilityDeps,
   places: Places,
-  date: string,
-  slots: BookableSlot[],
-): Promise<DayRead> {
-  const [read] = await readDays(deps, places, [{ date, slots }]);
-  return read!;
+  held: readonly HeldEntry[],
+  holdsOf: (tableId: string) => OwnedSpan[],
+  now: number,
+): Promise<ReseatForParty> {
+  const owners = [...new Set(held.filter((h) => h.entry.owner !== 'opzione').map((h) => h.entry.bookingId))];
+  const snapshot: ReseatSnapshot = {
+    tables: places.tables,
+    combinations: places.combinations,
+    holdsOf,
+    bookings: new Map((owners.length ? await deps.bookings(owners) : []).map((b) => [b.id, b])),
+    frozenUntil: now + places.config.reseatFreezeMinutes * 60_000,
+  };
+  const dayOf = localDays(deps.timeZone);
+  const lookups = memoizedLookups(snapshot);
+  return (covers, fitting, window) =>
+    planReseat({
+      ...reseatSearchOf(
+        snapshot,
+        { ownerId: SEARCH_OWNER, covers, window, day: dayOf(window.start) },
+        fitting,
+      ),
+      ...lookups,
+      limits: { steps: SEARCH_RESEAT_STEPS },
+    });
 }
 
 /**
