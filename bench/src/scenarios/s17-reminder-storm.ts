@@ -8,7 +8,10 @@
  * promemoria reports no reminder pending and counts, per booking: reminders lost (an active booking's due reminder
  * with no email), sent twice (two emails for one booking and rule), the `reminders.due` events (delivered by the
  * webhooks subgraph to an endpoint of each tenant: one distinct event id per reminder), and how long it all took.
- * Not in the CI suite: `BENCH_ONLY=17 pnpm bench`.
+ * Not in the CI suite: `BENCH_ONLY=17 pnpm bench`. Tunables (BENCH_S17_*): BOOKINGS (2400), TENANTS (3), KILLS (2),
+ * KILL_AT (25, % of the emails between kills), KILL_JITTER_MS (1000), LEAD_S_EMBEDDED / LEAD_S_DISTRIBUTED (150 /
+ * 300: seconds from the upload to the due time, enough for promemoria to plan them all), DRAIN_S (600), MODES
+ * (`embedded,distributed`).
  */
 import { loadavg } from 'node:os';
 import { createApi, type Api } from '../api.js';
