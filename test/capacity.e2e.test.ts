@@ -78,6 +78,39 @@ describe.each(MODES)('capacity (%s mode)', (mode) => {
       });
     });
 
+    it('applies a new default stay to the next bookings within moments, not once a kept copy expires', async () => {
+      const tenant = await newTenant();
+      let minute = 0;
+      const pad = (n: number) => String(n).padStart(2, '0');
+      /** The stay a new booking without durationMinutes is held for (its effective duration), each at a new time. */
+      const stayOfNewBooking = async () => {
+        const res = await stack.graphql(
+          tenant.staff,
+          'mutation ($input: PrenotazioneInput!) { createPrenotazione(input: $input) { effectiveDurationMinutes } }',
+          {
+            input: {
+              covers: 2,
+              bookingDate: `2027-03-10T${pad(12 + Math.floor(minute / 60))}:${pad(minute++ % 60)}`,
+              customerName: 'Rossi',
+            },
+          },
+        );
+        expect(res.body.errors, JSON.stringify(res.body)).toBeUndefined();
+        return res.body.data.createPrenotazione.effectiveDurationMinutes as number;
+      };
+      expect(await stayOfNewBooking()).toBe(120);
+      expect((await putConfig({ defaultMealMinutes: 75 }, tenant.admin)).status).toBe(200);
+      // prenotazione forgets its copy when capacity's change event arrives (the outbox relay: milliseconds); its
+      // copy is otherwise kept an hour (it was 10 s before the event was heard).
+      const deadline = Date.now() + 5_000;
+      let stay = await stayOfNewBooking();
+      while (stay !== 75 && Date.now() < deadline) {
+        await new Promise((r) => setTimeout(r, 50));
+        stay = await stayOfNewBooking();
+      }
+      expect(stay).toBe(75);
+    });
+
     it('saves the fields sent, replaces only the weekdays sent, and reads them back', async () => {
       const tenant = await newTenant();
       const saved = await putConfig(

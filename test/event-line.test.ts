@@ -45,7 +45,10 @@ describe('pnpm watch lines (scripts/event-line.ts)', () => {
 
   it('subscribes with one document per field, each valid against the gateway’s subscription schema', () => {
     const schema = buildSchema(
-      readFileSync(resolve(import.meta.dirname, '../gateway/src/subscriptions/schema.graphql'), 'utf8'),
+      readFileSync(
+        resolve(import.meta.dirname, '../gateway/src/subscriptions/generated/schema.graphql'),
+        'utf8',
+      ),
     );
     for (const field of Object.keys(WATCHED_FIELDS) as (keyof typeof WATCHED_FIELDS)[]) {
       expect(validate(schema, parse(subscriptionDocument(field))), field).toEqual([]);

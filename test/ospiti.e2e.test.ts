@@ -120,12 +120,15 @@ describe.each(MODES)('ospiti (%s mode)', (mode) => {
   it('answers bad input with 400 naming the field, unknown and foreign guests with 404, staff with 403 for privacy', async () => {
     const [guest] = await found('ugo', 1);
     const id = guest!.id as string;
-    const bad = await api('PATCH', `/api/ospiti/${id}`, { email: 'nope', telefono: '12' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual([
-      'telefono',
-      'email',
-    ]);
+    // The email's shape is the document's pattern (the gateway refuses it first); the phone's validity is ospiti's.
+    for (const [body, field] of [
+      [{ email: 'nope' }, 'email'],
+      [{ telefono: '12' }, 'telefono'],
+    ] as const) {
+      const bad = await api('PATCH', `/api/ospiti/${id}`, body);
+      expect(bad.status).toBe(400);
+      expect(bad.body.error.details.fields.map((f: { field: string }) => f.field)).toEqual([field]);
+    }
     expect((await api('GET', '/api/ospiti?limite=0')).status).toBe(400);
     expect((await api('POST', `/api/ospiti/${id}/unisci`, {})).status).toBe(400);
     expect((await api('GET', '/api/ospiti/nobody')).status).toBe(404);

@@ -33,6 +33,7 @@ import { scenario13 } from './scenarios/s13-guest-search.js';
 import { scenario14 } from './scenarios/s14-rush.js';
 import { scenario15 } from './scenarios/s15-webhook-fanout.js';
 import { scenario16 } from './scenarios/s16-webhook-outage.js';
+import { scenario17 } from './scenarios/s17-reminder-storm.js';
 import { scenario18 } from './scenarios/s18-day-times.js';
 import { startMongo, startNats, startRedis } from './servers.js';
 import { startDistributed } from './stack-distributed.js';
@@ -110,6 +111,7 @@ try {
   await attempt(14, '14 Friday rush', () => scenario14(ctx));
   await attempt(15, '15 webhook fan-out', () => scenario15(ctx));
   await attempt(16, '16 webhook outage', () => scenario16(ctx));
+  await attempt(17, '17 reminder storm, kill -9', () => scenario17(ctx));
   await attempt(18, "18 the whole day's times (embedded)", async () => {
     const embedded = await startEmbedded(config, ctx.jwtSecret, { name: 'gateway-s18' });
     try {

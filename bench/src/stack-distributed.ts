@@ -49,6 +49,11 @@ export interface DistributedStack {
    * caller stops it (or the cleanup does).
    */
   startGateway(name: string, env: Record<string, string>): Promise<{ proc: Proc; baseUrl: string }>;
+  /**
+   * Starts a subgraph instance again by its process name (`promemoria`, `promemoria#1`), on its ports and
+   * environment, once the caller has stopped or killed it (scenario 17); resolves when it is ready.
+   */
+  restart(name: string): Promise<Proc>;
 }
 
 type Ports = { app: number; health: number; metrics: number };
@@ -70,6 +75,8 @@ export async function startDistributed(
     database: string;
     instances?: number;
     subgraphs?: readonly string[];
+    /** More environment for every process (scenario 17: the SMTP server). */
+    env?: Record<string, string>;
   },
 ): Promise<DistributedStack> {
   const names = options.subgraphs ?? SUBGRAPHS;
@@ -87,6 +94,7 @@ export async function startDistributed(
     REDIS_URL: options.redisUrl,
     JWT_SECRET: options.jwtSecret,
     SERVICE_TOKEN_SECRET: newJwtSecret(),
+    ...options.env,
   };
   const envFor = (ports: Ports, urls: Record<string, string>) => ({
     ...shared,
@@ -101,17 +109,27 @@ export async function startDistributed(
   const instances: Instance[] = [];
   // One slice at a time: a whole slice starting at once is already a few dozen CPU-seconds on a small machine.
   const slicesStarted: Array<Array<readonly [string, Proc]>> = [];
+  const starters = new Map<string, () => Promise<Proc>>();
   for (const [i, slice] of slices.entries()) {
     slicesStarted.push(
       await Promise.all(
         slice.map(async ({ name, ports }) => {
-          const proc = spawnService(
-            config,
-            `${name}${suffix(i)}`,
-            `subgraphs/${name}/src/index.ts`,
-            envFor(ports, urlsOf(slice)),
-          );
-          await waitUntil(proc, 'readiness', httpOk(`http://127.0.0.1:${ports.health}/public/health/ready`));
+          const start = async () => {
+            const proc = spawnService(
+              config,
+              `${name}${suffix(i)}`,
+              `subgraphs/${name}/src/index.ts`,
+              envFor(ports, urlsOf(slice)),
+            );
+            await waitUntil(
+              proc,
+              'readiness',
+              httpOk(`http://127.0.0.1:${ports.health}/public/health/ready`),
+            );
+            return proc;
+          };
+          starters.set(`${name}${suffix(i)}`, start);
+          const proc = await start();
           instances.push({ proc, metricsUrl: `http://127.0.0.1:${ports.metrics}/metrics` });
           return [name, proc] as const;
         }),
@@ -147,5 +165,10 @@ export async function startDistributed(
     baseUrls: gateways.map((g) => g.baseUrl),
     instances,
     startGateway,
+    restart: async (name) => {
+      const start = starters.get(name);
+      if (!start) throw new Error(`no subgraph instance named ${name}`);
+      return start();
+    },
   };
 }

@@ -56,6 +56,10 @@ const gatewayConfigSchema = serviceConfigSchema.extend({
   RATE_LIMIT_CHANNEL_ADDRESS_RPS: count.default(10),
   /** Extra requests one client address may make with one channel key above that in a burst. */
   RATE_LIMIT_CHANNEL_ADDRESS_BURST: count.default(200),
+  /** Requests per second the guest tokens of one booking may make together (more: 429); 0 = no limit. */
+  RATE_LIMIT_GUEST_RPS: count.default(10),
+  /** Extra requests one booking's guest tokens may make above RATE_LIMIT_GUEST_RPS in a burst. */
+  RATE_LIMIT_GUEST_BURST: count.default(200),
   /**
    * Reverse proxies (addresses, CIDR ranges, or `loopback`, `linklocal`, `uniquelocal`) whose `X-Forwarded-For`
    * names the client: the client address of the channel budgets. Empty = the socket's peer is the client.

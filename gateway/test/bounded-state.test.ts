@@ -27,6 +27,7 @@ describe("the gateway's bounded state in its metrics", () => {
         tenants: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 2),
         channel_keys: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 4),
         channel_addresses: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 3),
+        guest_tokens: createMemoryRateLimiter({ ratePerSecond: 10, burst: 0 }, 2),
       },
       { limited: () => {}, failedOpen: () => {} },
     );
@@ -56,6 +57,11 @@ describe("the gateway's bounded state in its metrics", () => {
         },
         `203.0.113.${i}`,
       );
+      // A guest link of one of its bookings.
+      await rateLimit.check(
+        { ...viewerOf(tenantId), grant: { role: 'guest', bookingId: `b${i}` } },
+        `203.0.113.${i}`,
+      );
       const { message, event } = buildEvent({
         tenantId,
         type: 'tables.status',
@@ -77,6 +83,8 @@ describe("the gateway's bounded state in its metrics", () => {
     expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_channel_keys')).toBe(1);
     expect(valueOf(body, 'bounded_state_entries', 'rate_limit_channel_addresses')).toBe(3);
     expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_channel_addresses')).toBe(2);
+    expect(valueOf(body, 'bounded_state_entries', 'rate_limit_guest_tokens')).toBe(2);
+    expect(valueOf(body, 'bounded_state_evictions_total', 'rate_limit_guest_tokens')).toBe(3);
     expect(valueOf(body, 'bounded_state_entries', 'replay_log')).toBe(2);
     expect(valueOf(body, 'bounded_state_evictions_total', 'replay_log')).toBe(3);
     expect(valueOf(body, 'bounded_state_entries', 'subscription_groups')).toBe(6);
@@ -106,7 +114,7 @@ describe("the gateway's bounded state in its metrics", () => {
       http: () => ({}),
       cache: undefined,
       rateLimit: gatewayRateLimit(
-        { tenants: shared, channel_keys: shared, channel_addresses: shared },
+        { tenants: shared, channel_keys: shared, channel_addresses: shared, guest_tokens: shared },
         { limited: () => {}, failedOpen: () => {} },
       ),
       subscriptions,

@@ -83,7 +83,7 @@ describe('operation limits refuse', () => {
 
 describe('operation limits and every trusted (REST and documented) document', () => {
   const subscriptionSchema = buildSchema(
-    readFileSync(resolve(root, 'gateway/src/subscriptions/schema.graphql'), 'utf8'),
+    readFileSync(resolve(root, 'gateway/src/subscriptions/generated/schema.graphql'), 'utf8'),
   );
   it.each(trustedDocumentsManifest(root).operations.map((o) => [o.name, o] as const))(
     '%s is within every default limit with a margin of 2×',
@@ -100,7 +100,7 @@ describe('operation limits and every trusted (REST and documented) document', ()
 
 describe('operation limits and the documented subscriptions', () => {
   const subscriptions = buildSchema(
-    readFileSync(resolve(root, 'gateway/src/subscriptions/schema.graphql'), 'utf8'),
+    readFileSync(resolve(root, 'gateway/src/subscriptions/generated/schema.graphql'), 'utf8'),
   );
   const documented = [
     ...readFileSync(resolve(root, 'docs/subscriptions.md'), 'utf8').matchAll(/query: `([^`]+)`/g),

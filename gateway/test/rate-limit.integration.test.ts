@@ -21,10 +21,11 @@ describe('the gateway rate limit on Redis (distributed mode)', () => {
   const open = async () => {
     const limit = await openGatewayRateLimit({
       limits: {
-        // 0: the tenants' budget is off, so only the channel's are opened.
+        // 0: the tenants' and guests' budgets are off, so only the channel's are opened.
         tenants: { ratePerSecond: 0, burst: 0 },
         channel_keys: { ratePerSecond: 1, burst: 20 },
         channel_addresses: { ratePerSecond: 1, burst: 4 },
+        guest_tokens: { ratePerSecond: 0, burst: 0 },
       },
       mode: 'distributed',
       redisUrl: serverUrls().redisUrl,
@@ -68,6 +69,7 @@ describe('the gateway rate limit on Redis (distributed mode)', () => {
         tenants: { ratePerSecond: 0, burst: 0 },
         channel_keys: { ratePerSecond: 0, burst: 0 },
         channel_addresses: { ratePerSecond: 0, burst: 0 },
+        guest_tokens: { ratePerSecond: 0, burst: 0 },
       },
       mode: 'distributed',
       redisUrl: serverUrls().redisUrl,

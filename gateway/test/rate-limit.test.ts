@@ -4,7 +4,7 @@ import { ConfigError } from '@coperto/config';
 import { RateLimitedError } from '@coperto/errors';
 import { createMemoryRateLimiter, type RateDecision, type RateLimiter } from '@coperto/rate-limit';
 import { readGatewayConfig } from '../src/config.js';
-import { addressBucket, budgetsOf, channelKey, tenantKey } from '../src/http/rate-budgets.js';
+import { addressBucket, budgetsOf, channelKey, guestKey, tenantKey } from '../src/http/rate-budgets.js';
 import { gatewayRateLimit, type RateLimitObserver } from '../src/http/rate-limit.js';
 import { viewerOf } from './support/events.js';
 
@@ -60,12 +60,12 @@ async function passes(check: Promise<void>): Promise<boolean> {
 }
 
 describe('which budgets a request draws on', () => {
-  it("staff and a booking's guest draw on their tenant's; a channel key on its address's, then its own", () => {
+  it("staff draw on their tenant's, a booking's guest on its booking's; a channel key on its address's, then its own", () => {
     expect(budgetsOf(viewerOf('alpha'), '203.0.113.5')).toEqual([
       { budget: 'tenants', key: tenantKey('alpha') },
     ]);
     expect(budgetsOf(guestViewer('alpha'), '203.0.113.5')).toEqual([
-      { budget: 'tenants', key: tenantKey('alpha') },
+      { budget: 'guest_tokens', key: guestKey('alpha', 'b1') },
     ]);
     const draws = budgetsOf(channelViewer('alpha', 'c1'), '203.0.113.5');
     expect(draws.map((d) => d.budget)).toEqual(['channel_addresses', 'channel_keys']);
@@ -116,6 +116,28 @@ describe('the gateway rate limit', () => {
     expect(perAddress.keys).toHaveLength(1);
     expect(perKey.keys).toEqual([]);
     expect(counts.limited).toEqual(['channel_addresses']);
+  });
+
+  it("stops a booking's flooding guest link while the tenant's staff are answered", async () => {
+    const { counts, observer } = counting();
+    const limit = gatewayRateLimit(
+      {
+        tenants: createMemoryRateLimiter({ ratePerSecond: 2, burst: 0 }),
+        guest_tokens: createMemoryRateLimiter({ ratePerSecond: 2, burst: 0 }),
+      },
+      observer,
+    );
+    const guest = await Promise.all(
+      Array.from({ length: 5 }, () => passes(limit.check(guestViewer('alpha'), '::1'))),
+    );
+    expect(guest.filter(Boolean)).toHaveLength(2);
+    const refusal = await limit.check(guestViewer('alpha'), '::1').catch((e: unknown) => e);
+    expect((refusal as Error).message).toContain("this booking's guest link");
+    // The tenant's budget is untouched: its staff still have both of their requests this second.
+    expect(await passes(limit.check(viewerOf('alpha'), '::1'))).toBe(true);
+    expect(await passes(limit.check(viewerOf('alpha'), '::1'))).toBe(true);
+    expect(counts.limited.every((budget) => budget === 'guest_tokens')).toBe(true);
+    await limit.close();
   });
 
   it("stops one flooding address of a channel key while its other guests and the tenant's staff are answered", async () => {

@@ -1,4 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { mintToken, newTenantId } from '@coperto/testkit';
 import { injectableGateway } from './support/inject-gateway.js';
 import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-inject.js';
@@ -229,6 +230,89 @@ describe('REST contract regressions (inject, embedded)', () => {
     const read = await call('GET', `/api/prenotazioni/batch/${upload.body[pointer]}`);
     expect(read.status).toBe(200);
     expect(read.body.batchId).toBe(upload.body.batchId);
+  });
+
+  it('GET /api/prenotazioni/sync: modifiedSince without seconds is accepted as the document says (was ST201: documented as `format: date-time`)', async () => {
+    const { schema } = queryParam('/api/prenotazioni/sync', 'modifiedSince');
+    expect(schema.format).toBeUndefined();
+    expect(new RegExp(schema.pattern, 'u').test('1970-01-01T00:00Z')).toBe(true);
+    expect((await call('GET', '/api/prenotazioni/sync?modifiedSince=1970-01-01T00:00Z')).status).toBe(200);
+    refusedNaming(
+      await call('GET', '/api/prenotazioni/sync?modifiedSince=1970-01-01T00:00'),
+      'modifiedSince',
+    );
+  });
+
+  it('no request parameter or body states a `format` (the gateway checks none): each date is its pattern', () => {
+    const formats: string[] = [];
+    const walk = (value: unknown, at: string) => {
+      if (typeof value !== 'object' || value === null) return;
+      if ('format' in value) formats.push(at);
+      for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${key}`);
+    };
+    for (const [path, item] of Object.entries<any>(doc.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.name}`);
+        walk(op.requestBody, `${method} ${path} body`);
+      }
+    }
+    expect(formats).toEqual([]);
+  });
+
+  it('PUT /api/garanzie/politica: a penalty tier needs its hours and percent in either language, nested too (was ST202: `penalties: [{}]` documented as allowed)', async () => {
+    const op = doc.paths['/api/garanzie/politica'].put;
+    const validate = new Ajv2020({ strict: false }).compile(
+      op.requestBody.content['application/json'].schema,
+    );
+    expect(validate({ penalties: [{}] })).toBe(false);
+    expect(validate({ penalties: [{ oreAlmeno: 24, percent: 50 }] })).toBe(true);
+    expect(validate({ rules: [{ type: 'deposit', currency: 'eur' }] })).toBe(false);
+    refusedNaming(await call('PUT', '/api/garanzie/politica', { penalties: [{}] }), 'penalties.0.minHours');
+    const tiers = [{ minHours: 48, percentuale: 0 }];
+    expect((await call('PUT', '/api/garanzie/politica', { penalties: tiers })).status).toBe(200);
+  });
+
+  it('PUT /api/garanzie/politica: a field a nested rule does not have is refused as the document says, in REST words (was ST202: documented as allowed, refused by GraphQL as "not defined by type RegolaGaranziaInput")', async () => {
+    const op = doc.paths['/api/garanzie/politica'].put;
+    const validate = new Ajv2020({ strict: false }).compile(
+      op.requestBody.content['application/json'].schema,
+    );
+    const tier = { minHours: 24, percent: 50 };
+    expect(validate({ penalties: [{ ...tier, colour: 'red' }] })).toBe(false);
+    // The body's own top level still ignores other fields (the tenant comes from the token).
+    expect(validate({ penalties: [tier], tenantId: 'other' })).toBe(true);
+    refusedNaming(
+      await call('PUT', '/api/garanzie/politica', { penalties: [{ ...tier, colour: 'red' }] }),
+      'penalties.0.colour',
+    );
+    expect((await call('PUT', '/api/garanzie/politica', { penalties: [tier], tenantId: 'x' })).status).toBe(
+      200,
+    );
+  });
+
+  it('PATCH /api/ospiti/{id}: the email is an address and the lists are never null, as ospiti checks (was ST202: "email must be an email address", "allergie must be a list")', async () => {
+    const patch = bodySchema('/api/ospiti/{id}', 'patch');
+    for (const list of ['tag', 'tags', 'allergie', 'allergies']) expect(patch[list].type, list).toBe('array');
+    expect(patch.consensoMarketing.type).toBe('boolean');
+    refusedNaming(await call('PATCH', '/api/ospiti/anyone', { email: 'nope' }), 'email');
+    refusedNaming(await call('PATCH', '/api/ospiti/anyone', { allergie: null }), 'allergie');
+    await call('POST', '/api/prenotazioni', {
+      covers: 2,
+      bookingDate: '2030-01-10T20:00',
+      customerName: 'Ugo Contratto',
+      customerPhone: '+39 333 765 4321',
+    });
+    const guest = await vi.waitFor(
+      async () => {
+        const found = await call('GET', '/api/ospiti?q=contratto');
+        expect(found.body).toHaveLength(1);
+        return found.body[0];
+      },
+      { timeout: 15_000, interval: 100 },
+    );
+    for (const body of [{ email: ' Ugo@Example.com ' }, { email: '' }, { allergie: [] }]) {
+      expect((await call('PATCH', `/api/ospiti/${guest.id}`, body)).status, JSON.stringify(body)).toBe(200);
+    }
   });
 
   it('every link in the document targets an operation the document serves, with parameters it takes', () => {

@@ -84,7 +84,7 @@ describe('routeVariables: a validated request as its operation variables, from t
 });
 
 describe('fieldIssues: schema errors in the REST error body’s words', () => {
-  it('names a nested field by its path, a missing one by its name, and the allowed values of an enum', () => {
+  it('names a nested field by its path, a missing or unknown one by its name, and the allowed values of an enum', () => {
     expect(
       fieldIssues(
         [
@@ -96,6 +96,11 @@ describe('fieldIssues: schema errors in the REST error body’s words', () => {
           },
           { instancePath: '', keyword: 'required', params: { missingProperty: 'status' } },
           { instancePath: '/state', keyword: 'enum', params: { allowedValues: ['pending', null] } },
+          {
+            instancePath: '/rules/0',
+            keyword: 'additionalProperties',
+            params: { additionalProperty: 'colour' },
+          },
         ],
         'body',
       ),
@@ -103,6 +108,7 @@ describe('fieldIssues: schema errors in the REST error body’s words', () => {
       { field: 'openingHours.0.weekday', message: 'must be <= 6' },
       { field: 'status', message: 'is required' },
       { field: 'state', message: 'must be one of pending' },
+      { field: 'rules.0.colour', message: 'is not a field of this object' },
     ]);
   });
 });

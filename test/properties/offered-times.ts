@@ -2,7 +2,8 @@ import { mayHaveWritten, type HistoryEntry } from './history.js';
 
 /**
  * How long a prenotazione process may go on using seating settings older than a change (its SeatingConfigCache
- * keeps them 10 s): a search and a booking served by two instances may see a turn-time change at different times.
+ * forgets them when capacity's change event reaches it, within the outbox relay's latency): a search and a booking
+ * served by two instances may see a turn-time change at different times.
  */
 export const SETTINGS_STALE_MS = 10_000;
 

@@ -2,36 +2,14 @@ import type { ApolloServer } from '@apollo/server';
 import type { TokenVerifier } from '@coperto/auth';
 import { AppError, isErrorCode } from '@coperto/errors';
 import type { GatewayContext } from '../graphql/context.js';
+import type {
+  GoogleOperationResults,
+  GoogleOperationVariables,
+  PrenotazioneInput,
+  PrenotazionePatch,
+} from './generated/operation-types.js';
 import type { CopertoBooking, PartyDay } from './mapping.js';
-
-const BOOKING_FIELDS = 'id startsAt covers state effectiveDurationMinutes customerName customerPhone';
-
-/**
- * The operations the booking server runs through the gateway's own Apollo Server, with the restaurant's Google
- * channel key or a booking's guest token: the same search, booking, change and cancel as every other caller, under
- * the same rights. Not a second booking path.
- */
-const OPERATIONS = {
-  GoogleCreaPrenotazione: `mutation GoogleCreaPrenotazione($input: PrenotazioneInput!) {
-    createPrenotazione(input: $input) { ${BOOKING_FIELDS} }
-  }`,
-  GooglePrenotazione: `query GooglePrenotazione($id: ID!) { prenotazione(id: $id) { ${BOOKING_FIELDS} } }`,
-  GoogleAnnullaPrenotazione: `mutation GoogleAnnullaPrenotazione($id: ID!, $motivo: String) {
-    annullaPrenotazione(id: $id, motivo: $motivo) { ${BOOKING_FIELDS} }
-  }`,
-  GoogleModificaPrenotazione: `mutation GoogleModificaPrenotazione($id: ID!, $input: PrenotazionePatch!) {
-    updatePrenotazione(id: $id, input: $input) { ${BOOKING_FIELDS} }
-  }`,
-  GoogleCapienza: `query GoogleCapienza { tavoli { seats } combinazioni { maxCovers } }`,
-  GoogleIntegrazione: `query GoogleIntegrazione { integrazioneGoogle { merchantId channelId } }`,
-  GoogleDisponibilita: `query GoogleDisponibilita($dates: [LocalDate!]!, $covers: [Int!]!) {
-    disponibilitaPerCoperti(date: $dates, covers: $covers) {
-      date covers spotsTotal times { bookingDate durationMinutes spotsOpen }
-    }
-  }`,
-} as const;
-
-type OperationName = keyof typeof OPERATIONS;
+import { googleOperations, type GoogleOperationName } from './operations.js';
 
 /** Dates and party sizes one search operation asks about, at most (prenotazione's MAX_DATES, MAX_PARTIES). */
 export const SEARCH_LIMITS = { dates: 31, parties: 50 } as const;
@@ -58,73 +36,45 @@ export class GoogleApi {
     dates: readonly string[],
     parties: readonly number[],
   ): Promise<PartyDay[]> {
-    return (
-      await this.run<{ disponibilitaPerCoperti: PartyDay[] }>(auth, 'GoogleDisponibilita', {
-        dates,
-        covers: parties,
-      })
-    ).disponibilitaPerCoperti;
+    const search = await this.run(auth, 'GoogleDisponibilita', { dates: [...dates], covers: [...parties] });
+    return search.disponibilitaPerCoperti;
   }
 
-  async create(auth: Acting, input: Record<string, unknown>): Promise<CopertoBooking> {
-    return (await this.run<{ createPrenotazione: CopertoBooking }>(auth, 'GoogleCreaPrenotazione', { input }))
-      .createPrenotazione;
+  async create(auth: Acting, input: PrenotazioneInput): Promise<CopertoBooking> {
+    return (await this.run(auth, 'GoogleCreaPrenotazione', { input })).createPrenotazione;
   }
 
   async read(auth: Acting, id: string): Promise<CopertoBooking | null> {
-    return (await this.run<{ prenotazione: CopertoBooking | null }>(auth, 'GooglePrenotazione', { id }))
-      .prenotazione;
+    return (await this.run(auth, 'GooglePrenotazione', { id })).prenotazione;
   }
 
   async cancel(auth: Acting, id: string): Promise<CopertoBooking> {
     const motivo = 'Cancelled on Google';
-    return (
-      await this.run<{ annullaPrenotazione: CopertoBooking }>(auth, 'GoogleAnnullaPrenotazione', {
-        id,
-        motivo,
-      })
-    ).annullaPrenotazione;
+    return (await this.run(auth, 'GoogleAnnullaPrenotazione', { id, motivo })).annullaPrenotazione;
   }
 
-  async update(auth: Acting, id: string, input: Record<string, unknown>): Promise<CopertoBooking> {
-    return (
-      await this.run<{ updatePrenotazione: CopertoBooking }>(auth, 'GoogleModificaPrenotazione', {
-        id,
-        input,
-      })
-    ).updatePrenotazione;
+  async update(auth: Acting, id: string, input: PrenotazionePatch): Promise<CopertoBooking> {
+    return (await this.run(auth, 'GoogleModificaPrenotazione', { id, input })).updatePrenotazione;
   }
 
   /** The largest party any single table or combination seats (the feed's party sizes run up to it). */
   async largestFit(auth: Acting): Promise<number> {
-    const data = await this.run<{
-      tavoli: Array<{ seats: number }>;
-      combinazioni: Array<{ maxCovers: number }>;
-    }>(auth, 'GoogleCapienza', {});
+    const data = await this.run(auth, 'GoogleCapienza', {});
     return Math.max(0, ...data.tavoli.map((t) => t.seats), ...data.combinazioni.map((c) => c.maxCovers));
   }
 
   /** The restaurant's link to Google (administrator), or null. */
   async link(auth: Acting): Promise<{ merchantId: string; channelId: string } | null> {
-    return (
-      await this.run<{ integrazioneGoogle: { merchantId: string; channelId: string } | null }>(
-        auth,
-        'GoogleIntegrazione',
-        {},
-      )
-    ).integrazioneGoogle;
+    return (await this.run(auth, 'GoogleIntegrazione', {})).integrazioneGoogle;
   }
 
-  private run<T>(auth: Acting, operationName: OperationName, variables: Record<string, unknown>): Promise<T> {
-    return this.execute<T>(auth, operationName, OPERATIONS[operationName], variables);
-  }
-
-  private async execute<T>(
+  /** Runs the operation `operationName`: its variables and result typed by codegen (generated/operation-types.ts). */
+  private async run<N extends GoogleOperationName>(
     auth: Acting,
-    operationName: string,
-    query: string,
-    variables: Record<string, unknown>,
-  ): Promise<T> {
+    operationName: N,
+    variables: GoogleOperationVariables[N],
+  ): Promise<GoogleOperationResults[N]> {
+    const query = googleOperations[operationName];
     const viewer = await this.verifier.verifyAuthorizationHeader(auth.authorization);
     const contextValue: GatewayContext = { viewer, ...auth };
     const response = await this.apollo.executeOperation(
@@ -138,6 +88,7 @@ export class GoogleApi {
       const code = first.extensions?.code;
       throw new AppError(isErrorCode(code) ? code : 'INTERNAL', first.message, first.extensions?.details);
     }
-    return data as T;
+    // An execution without errors has the data its document selects (the generated type).
+    return data as GoogleOperationResults[N];
   }
 }

@@ -3,10 +3,18 @@ import type { Acting, GoogleApi } from './api-calls.js';
 import { offeredKey, searchDays } from './day-searches.js';
 import type { GoogleTokens } from './google-tokens.js';
 import type { PartyOffer } from './mapping.js';
-import { GOOGLE_SERVICE_ID, MAX_PARTY_SIZE } from './wire.js';
+import { GOOGLE_SERVICE_ID } from './wire.js';
 
 /** The days a feed may cover (`giorni`): Google asks for at least 30 days of inventory. */
 export const FEED_DAYS = { min: 1, max: 90, default: 30 } as const;
+
+/**
+ * The largest party size the feed lists (one search operation's party sizes, SEARCH_LIMITS). The feed's size is
+ * its times × party sizes × days: with every size up to a 1,000-seat table's, a month open all day was 444 MB
+ * built in 23 s, and 90 days a 500 (the contract test timed out on it). A larger party is not in the feed;
+ * BatchAvailabilityLookup and CreateBooking still answer it.
+ */
+export const FEED_MAX_PARTY_SIZE = 50;
 
 /** One availability record of Google's availability feed. */
 export interface FeedAvailability {
@@ -61,14 +69,14 @@ export interface FeedRequest {
 /**
  * Google's availability feed (JSON) for the next `days` days: the same search Google's BatchAvailabilityLookup and
  * the booking page use, made with the restaurant's Google channel key, for every party size up to the largest any
- * table or combination seats.
+ * table or combination seats (at most FEED_MAX_PARTY_SIZE).
  */
 export async function availabilityFeed(
   deps: { api: GoogleApi; tokens: GoogleTokens; timeZone: string },
   request: FeedRequest,
 ) {
   const { api, tokens, timeZone } = deps;
-  const largest = Math.min(await api.largestFit(request.admin), MAX_PARTY_SIZE);
+  const largest = Math.min(await api.largestFit(request.admin), FEED_MAX_PARTY_SIZE);
   const channel: Acting = {
     authorization: await tokens.channel(request.link.tenantId, request.link.channelId),
     requestId: request.admin.requestId,

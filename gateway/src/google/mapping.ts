@@ -11,34 +11,18 @@ import {
   type UpdateBookingRequest,
   type UserInformation,
 } from './wire.js';
+import type {
+  GoogleBookingFragment,
+  GoogleDisponibilitaQuery,
+  PrenotazioneInput,
+  PrenotazionePatch,
+} from './generated/operation-types.js';
 
-/** A booking as the booking server reads it from the API (operations.ts selects these fields). */
-export interface CopertoBooking {
-  id: string;
-  startsAt: string;
-  covers: number;
-  state: string;
-  effectiveDurationMinutes: number;
-  customerName: string;
-  customerPhone: string | null;
-}
+/** A booking as the booking server reads it (operations.ts's `GoogleBooking` fragment). */
+export type CopertoBooking = GoogleBookingFragment;
 
-/** A time the availability search offers (`disponibilitaPerCoperti.times`). */
-export interface OfferedTime {
-  bookingDate: string;
-  durationMinutes: number;
-  /** How many of the party's places are free for the stay. */
-  spotsOpen: number;
-}
-
-/** One party size's day as the search answers it. */
-export interface PartyDay {
-  date: string;
-  covers: number;
-  /** The party's places (tables and combinations that seat it). */
-  spotsTotal: number;
-  times: OfferedTime[];
-}
+/** One party size's day as the search answers it (`disponibilitaPerCoperti`): its places and offered times. */
+export type PartyDay = GoogleDisponibilitaQuery['disponibilitaPerCoperti'][number];
 
 /** An offered start: the longest stay it allows (minutes) and how many places are free then. */
 export interface OfferedStart {
@@ -131,9 +115,9 @@ export function guestName(user: UserInformation): string {
 }
 
 /** `createPrenotazione`'s input for a CreateBooking: the autoAssign rule, as a channel books. */
-export function bookingInput(request: CreateBookingRequest, zone: string): Record<string, unknown> {
+export function bookingInput(request: CreateBookingRequest, zone: string): PrenotazioneInput {
   const { slot, user_information: user } = request;
-  const input: Record<string, unknown> = {
+  const input: PrenotazioneInput = {
     autoAssign: true,
     bookingDate: wallClockOf(seconds(slot.start_sec), zone).dataOra,
     covers: slot.resources?.party_size,
@@ -150,7 +134,7 @@ export function bookingInput(request: CreateBookingRequest, zone: string): Recor
  * guest's change (docs/channels.md): placed again by the autoAssign rule for the party's turn time, so a new
  * `duration_sec` is not taken.
  */
-export type UpdateIntent = { kind: 'cancel' } | { kind: 'move'; patch: Record<string, unknown> } | null;
+export type UpdateIntent = { kind: 'cancel' } | { kind: 'move'; patch: PrenotazionePatch } | null;
 
 export function updateIntent(request: UpdateBookingRequest, zone: string): UpdateIntent {
   const { booking } = request;
@@ -159,7 +143,7 @@ export function updateIntent(request: UpdateBookingRequest, zone: string): Updat
   if (asked('status', booking.status !== undefined) && booking.status === 'CANCELED')
     return { kind: 'cancel' };
   const slot = booking.slot ?? {};
-  const patch: Record<string, unknown> = {};
+  const patch: PrenotazionePatch = {};
   if (asked('start_sec', slot.start_sec !== undefined) && slot.start_sec !== undefined) {
     patch.bookingDate = wallClockOf(seconds(slot.start_sec), zone).dataOra;
   }

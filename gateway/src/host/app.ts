@@ -100,6 +100,7 @@ export async function startGatewayApp(
           ratePerSecond: config.RATE_LIMIT_CHANNEL_ADDRESS_RPS,
           burst: config.RATE_LIMIT_CHANNEL_ADDRESS_BURST,
         },
+        guest_tokens: { ratePerSecond: config.RATE_LIMIT_GUEST_RPS, burst: config.RATE_LIMIT_GUEST_BURST },
       },
       mode,
       redisUrl: config.REDIS_URL,

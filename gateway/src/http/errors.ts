@@ -10,6 +10,7 @@ import {
   ValidationError,
   type FieldIssue,
 } from '@coperto/errors';
+import { EMAIL_FIELD_PATTERN } from '@coperto/domain';
 import { bodyErrorOf, type Logger } from '@coperto/server-kit';
 import { withRequestId } from './request-id.js';
 import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from '../rest/date-patterns.js';
@@ -25,13 +26,13 @@ interface SchemaIssue {
 
 /**
  * The fields a failed schema validation names, in the REST error body's words: `width` (a body field),
- * `input.openingHours.0.weekday` → `openingHours.0.weekday`, a missing field by its name. Pure.
+ * `input.openingHours.0.weekday` → `openingHours.0.weekday`, a missing or unknown field by its name. Pure.
  */
 export function fieldIssues(issues: readonly SchemaIssue[], part: string | undefined): FieldIssue[] {
   return issues.map((issue) => {
     const path = issue.instancePath.split('/').filter(Boolean);
-    const missing = issue.params.missingProperty;
-    if (typeof missing === 'string') path.push(missing);
+    const named = issue.params.missingProperty ?? issue.params.additionalProperty;
+    if (typeof named === 'string') path.push(named);
     const field = path.length > 0 ? path.join('.') : part === 'body' || part === undefined ? 'body' : part;
     return { field, message: issueMessage(issue) };
   });
@@ -40,6 +41,7 @@ export function fieldIssues(issues: readonly SchemaIssue[], part: string | undef
 function issueMessage(issue: SchemaIssue): string {
   const { allowedValues, pattern, type } = issue.params;
   if (issue.keyword === 'required') return 'is required';
+  if (issue.keyword === 'additionalProperties') return 'is not a field of this object';
   if (Array.isArray(allowedValues))
     return `must be one of ${allowedValues.filter((v) => v !== null).join(', ')}`;
   if (typeof pattern === 'string') return PATTERN_MESSAGES[pattern] ?? 'has an invalid format';
@@ -53,6 +55,7 @@ const PATTERN_MESSAGES: Readonly<Record<string, string>> = {
   [LOCAL_DATE_TIME_PATTERN]: 'must be an ISO 8601 date-time (restaurant-local, or with Z or an offset)',
   [TIMESTAMP_PATTERN]: 'must be an ISO 8601 timestamp with Z or an offset',
   [NOT_BLANK_PATTERN]: 'must not be blank',
+  [EMAIL_FIELD_PATTERN]: 'must be an email address',
 };
 
 /** A fastify error (schema validation, body reading) as the gateway's AppError; undefined if it is none. */

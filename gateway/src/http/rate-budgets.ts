@@ -1,12 +1,12 @@
-import { CHANNEL_ROLE, type Viewer } from '@coperto/auth';
+import { CHANNEL_ROLE, GUEST_ROLE, type Viewer } from '@coperto/auth';
 import ipaddr from 'ipaddr.js';
 
 /**
- * The gateway's request budgets (docs/rate-limits.md): a tenant's (staff and administrators, guest tokens), a
- * booking channel key's, and a channel key's per client address. Their names are the `bounded_state_*` structures
- * of the memory limiter (`rate_limit_<name>`).
+ * The gateway's request budgets (docs/rate-limits.md): a tenant's (staff and administrators), a booking channel
+ * key's, a channel key's per client address, and a guest token's (one booking's). Their names are the
+ * `bounded_state_*` structures of the memory limiter (`rate_limit_<name>`).
  */
-export const BUDGETS = ['tenants', 'channel_keys', 'channel_addresses'] as const;
+export const BUDGETS = ['tenants', 'channel_keys', 'channel_addresses', 'guest_tokens'] as const;
 export type BudgetName = (typeof BUDGETS)[number];
 
 /** One budget a request draws on: which, and the key within it. */
@@ -24,6 +24,9 @@ export const channelKey = (tenantId: string, channelId: string) => `channel:${te
 /** The key of one client address's budget on one channel key. */
 export const channelAddressKey = (tenantId: string, channelId: string, address: string) =>
   `channel-address:${tenantId}:${channelId}:${addressBucket(address)}`;
+
+/** The key of a guest token's budget: one booking's (every token issued for it shares it). */
+export const guestKey = (tenantId: string, bookingId: string) => `guest:${tenantId}:${bookingId}`;
 
 /** Leading 16-bit groups of an IPv6 address that name one client: its /64, what one line or device is given. */
 const IPV6_CLIENT_GROUPS = 4;
@@ -46,7 +49,8 @@ export function addressBucket(address: string): string {
  * own rate budget, per key and per client address"), per client address first, so that one abuser is stopped by
  * his address before he spends the key's budget that every other guest of the public page shares; any other
  * token, its tenant's. A channel's requests never spend the tenant's budget: a flood of the public booking page
- * does not lock the restaurant's staff out.
+ * does not lock the restaurant's staff out. A guest token draws on its booking's own budget, never the tenant's:
+ * whoever holds one booking's link cannot spend the budget the restaurant's staff work with either.
  */
 export function budgetsOf(viewer: Viewer, clientAddress: string): BudgetDraw[] {
   const grant = viewer.grant;
@@ -59,5 +63,7 @@ export function budgetsOf(viewer: Viewer, clientAddress: string): BudgetDraw[] {
       { budget: 'channel_keys', key: channelKey(viewer.tenantId, grant.channelId) },
     ];
   }
+  if (grant?.role === GUEST_ROLE)
+    return [{ budget: 'guest_tokens', key: guestKey(viewer.tenantId, grant.bookingId) }];
   return [{ budget: 'tenants', key: tenantKey(viewer.tenantId) }];
 }

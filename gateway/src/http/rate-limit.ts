@@ -40,6 +40,7 @@ const REFUSED_FOR: Record<BudgetName, string> = {
   tenants: 'this tenant',
   channel_keys: 'this booking channel',
   channel_addresses: 'this booking channel from this address',
+  guest_tokens: "this booking's guest link",
 };
 
 /**

@@ -2,20 +2,8 @@ import type { Options } from 'ajv';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import type { FastifySchemaCompiler } from 'fastify';
 
-/**
- * `format: date` and `date-time` (the GraphQL date scalars' in the OpenAPI document) describe a value; each
- * route's `pattern` is what checks a date (one message per bad field), so ajv takes the formats as known and
- * does not check them again.
- */
-export const DOCUMENTED_FORMATS: NonNullable<Options['formats']> = { date: true, 'date-time': true };
-
-const COMMON: Options = {
-  strict: false,
-  allErrors: true,
-  useDefaults: false,
-  removeAdditional: false,
-  formats: DOCUMENTED_FORMATS,
-};
+// No `format`: a request's dates are patterns (rest/date-patterns.ts), so everything the document states is checked.
+const COMMON: Options = { strict: false, allErrors: true, useDefaults: false, removeAdditional: false };
 
 type Validator = ReturnType<FastifySchemaCompiler<Record<string, unknown>>>;
 /** What ajv compiles: a validator that takes a data context and carries its compiled schema. */

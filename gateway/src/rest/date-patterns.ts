@@ -1,3 +1,5 @@
+import type { DateScalarName } from '@coperto/domain';
+
 /**
  * Regular expressions (JSON Schema `pattern`) of the dates the REST facade accepts: a real calendar day
  * (February 29 in leap years only) of a year from 1970 to 2999, hours 00–23, and an offset under 18 hours.
@@ -23,3 +25,16 @@ export const LOCAL_DATE_TIME_PATTERN = `^${DATE}[Tt ]${TIME}${OFFSET}?$`;
 export const TIMESTAMP_PATTERN = `^${DATE}T(?:[01]\\d|2[0-3]):[0-5]\\d(?::[0-5]\\d(?:\\.\\d{1,3})?)?(?:Z|[+-](?:0\\d|1[0-7]):[0-5]\\d)$`;
 /** A wall-clock time `HH:MM`, and `24:00` (the end of a day): the GraphQL `LocalTime`. */
 export const LOCAL_TIME_PATTERN = '^(?:(?:[01]\\d|2[0-3]):[0-5]\\d|24:00)$';
+
+/**
+ * What a REST request may carry for each GraphQL date scalar: the one rule of a date input, stated by
+ * /openapi.json and checked by the gateway's request validation (request-schema.ts), with no `format` beside it
+ * that nobody checks. Each accepts only text the scalar itself accepts (gateway/test/date-patterns.test.ts).
+ * `DateTime` takes an instant without seconds (`1970-01-01T00:00Z`): sync's `modifiedSince` always did.
+ */
+export const DATE_SCALAR_PATTERNS: Readonly<Record<DateScalarName, string>> = {
+  LocalDate: LOCAL_DATE_PATTERN,
+  LocalDateTime: LOCAL_DATE_TIME_PATTERN,
+  LocalTime: LOCAL_TIME_PATTERN,
+  DateTime: TIMESTAMP_PATTERN,
+};

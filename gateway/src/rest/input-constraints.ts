@@ -1,4 +1,10 @@
-import { ACTIVE_BOOKING_STATES, TURN_TIME_MAX_MINUTES, TURN_TIME_MIN_MINUTES } from '@coperto/domain';
+import {
+  ACTIVE_BOOKING_STATES,
+  EMAIL_FIELD_PATTERN,
+  EMAIL_MAX_LENGTH,
+  TURN_TIME_MAX_MINUTES,
+  TURN_TIME_MIN_MINUTES,
+} from '@coperto/domain';
 import {
   MAX_CAPACITY_PER_SLOT,
   MAX_COVERS_RANGE,
@@ -25,7 +31,6 @@ import { HISTORY_LIMITS } from '@coperto/subgraph-rapporti';
 import {
   DISPONIBILITA_LIMIT_RANGE,
   DISPONIBILITA_MAX_COVERS,
-  EMAIL_MAX_LENGTH,
   MAX_DURATION_MINUTES,
   MAX_TABLES_PER_BOOKING,
   OPTION_TTL_RANGE,
@@ -39,7 +44,6 @@ import {
   MAX_TABLE_SIDE,
 } from '@coperto/subgraph-tavolo';
 import { EVENT_TYPES, WEBHOOK_LIMITS, WEBHOOK_URL_PATTERN } from '@coperto/subgraph-webhooks';
-import { LOCAL_DATE_PATTERN, LOCAL_DATE_TIME_PATTERN, TIMESTAMP_PATTERN } from './date-patterns.js';
 
 /** A local wall-clock time 'HH:MM' (00:00..23:59). */
 const CLOCK_PATTERN = '^([01]\\d|2[0-3]):[0-5]\\d$';
@@ -50,7 +54,8 @@ const TIME_ZONE_NAME = '^[A-Za-z][A-Za-z0-9_+-]*(/[A-Za-z0-9_+-]+)*$';
 export type JsonSchema = Record<string, unknown>;
 
 /**
- * What a field's GraphQL type does not say: the ranges, lengths, patterns and nullability the services enforce.
+ * What a field's GraphQL type does not say: the ranges, lengths, patterns and nullability the services enforce
+ * (a date's pattern is its scalar's, date-patterns.ts).
  * Merged into the JSON Schema derived from the GraphQL type (openapi/json-schema.ts). `nullable: false` drops
  * the `null` a nullable GraphQL type allows (the service refuses an explicit null).
  */
@@ -66,8 +71,6 @@ const text = (maxLength: number, options: { required?: boolean } = {}): FieldCon
   options.required ? { minLength: 1, maxLength, pattern: NOT_BLANK_PATTERN } : { maxLength };
 const notNull: FieldConstraint = { nullable: false };
 const positive: FieldConstraint = { exclusiveMinimum: 0 };
-const localDateTime: FieldConstraint = { pattern: LOCAL_DATE_TIME_PATTERN };
-const localDate: FieldConstraint = { pattern: LOCAL_DATE_PATTERN };
 const deviceId = text(200, { required: true });
 /** An id the service trims and refuses blank (combinationId, opzioneId). */
 const idText = text(200, { required: true });
@@ -79,6 +82,8 @@ const tableIdList = (minItems: number, maxItems: number): FieldConstraint => ({
   items: { minLength: 1, pattern: NOT_BLANK_PATTERN },
 });
 const covers = { ...int(1, 1000), ...notNull };
+/** An email field: an address (@coperto/domain's one rule, as the services test it), or empty. */
+const email: FieldConstraint = { maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_FIELD_PATTERN };
 
 const SALA = {
   codice: text(50, { required: true }),
@@ -101,12 +106,12 @@ const TAVOLO = {
 const PRENOTAZIONE = {
   covers: { ...int(1, 1000), ...notNull },
   numeroPersone: { ...int(1, 1000), ...notNull },
-  bookingDate: { ...localDateTime, ...notNull },
-  dataOra: { ...localDateTime, ...notNull },
+  bookingDate: notNull,
+  dataOra: notNull,
   customerName: { ...text(200, { required: true }), ...notNull },
   cliente: { ...text(200, { required: true }), ...notNull },
   customerPhone: text(50),
-  customerEmail: text(EMAIL_MAX_LENGTH),
+  customerEmail: email,
   lingua: notNull,
   language: notNull,
   notes: text(2000),
@@ -117,8 +122,8 @@ const PRENOTAZIONE = {
 const OPZIONE = {
   covers,
   numeroPersone: covers,
-  bookingDate: { ...localDateTime, ...notNull },
-  dataOra: { ...localDateTime, ...notNull },
+  bookingDate: notNull,
+  dataOra: notNull,
   tableIds: tableIdList(1, MAX_TABLES_PER_BOOKING),
   combinationId: idText,
   ttl: int(...OPTION_TTL_RANGE),
@@ -153,15 +158,18 @@ const OSPITE = {
   name: text(GUEST_LIMITS.nameMaxLength, { required: true }),
   telefono: text(50),
   phone: text(50),
-  email: text(254),
+  email,
   lingua: { pattern: LANGUAGE_PATTERN },
   language: { pattern: LANGUAGE_PATTERN },
-  tag: labels,
-  tags: labels,
-  allergie: labels,
-  allergies: labels,
+  // A list, never null (`[]` clears it); consent true or false.
+  tag: { ...labels, ...notNull },
+  tags: { ...labels, ...notNull },
+  allergie: { ...labels, ...notNull },
+  allergies: { ...labels, ...notNull },
   note: text(GUEST_LIMITS.notesMaxLength),
   notes: text(GUEST_LIMITS.notesMaxLength),
+  consensoMarketing: notNull,
+  marketingConsent: notNull,
 };
 const CATEGORY = {
   name: { ...text(NAME_MAX_LENGTH, { required: true }), ...notNull },
@@ -237,7 +245,6 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   ...prefixed('TavoloInput', TAVOLO),
   ...prefixed('TavoloPatch', { ...TAVOLO, deviceId }),
   'TavoliFilter.capacitaMin': int(0, 100_000),
-  'DisponibilitaInput.dataOra': localDateTime,
   'DisponibilitaInput.numeroPersone': int(1, 1000),
   'DisponibilitaInput.durataMediaPasto': int(DURATA_MEDIA_PASTO_MINUTES.min, DURATA_MEDIA_PASTO_MINUTES.max),
   'TableStatusInput.orderId': text(200),
@@ -261,12 +268,7 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'SiediAttesaInput.combinationId': { minLength: 1, pattern: NOT_BLANK_PATTERN },
   'AnnullaAttesaInput.motivo': text(500),
   'AnnullaAttesaInput.state': { enum: ['left', 'cancelled', null] },
-  'PrenotazioniFilter.dal': localDate,
-  'PrenotazioniFilter.al': localDate,
   'AnnullaPrenotazione.$motivo': text(500),
-  'SyncPrenotazioni.$modifiedSince': { pattern: TIMESTAMP_PATTERN },
-  'SyncPrenotazioni.$dal': localDate,
-  'SyncPrenotazioni.$al': localDate,
   'SyncPrenotazioni.$limit': int(1, SYNC_MAX_LIMIT),
   'UploadBatch.$items': { type: 'array', maxItems: MAX_BATCH_ITEMS },
   ...prefixed('OspitePatch', OSPITE),
@@ -299,11 +301,11 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'TurnTimeInput.minutes': int(TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES),
   'SlotConfigInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
   'SlotConfigInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
-  'ReminderRuleInput.orePrima': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
-  'ReminderRuleInput.hoursBefore': int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
-  'CapacitySlots.$date': localDate,
-  'Disponibilita.$data': localDate,
-  'Disponibilita.$date': localDate,
+  'ReminderRuleInput.orePrima': { ...int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max), ...notNull },
+  'ReminderRuleInput.hoursBefore': {
+    ...int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
+    ...notNull,
+  },
   'Disponibilita.$coperti': int(1, DISPONIBILITA_MAX_COVERS),
   'Disponibilita.$covers': int(1, DISPONIBILITA_MAX_COVERS),
   'Disponibilita.$ora': { pattern: CLOCK_PATTERN },
@@ -312,13 +314,7 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'Disponibilita.$roomId': idText,
   'Disponibilita.$limite': int(...DISPONIBILITA_LIMIT_RANGE),
   'StoricoTavolo.$limite': int(1, HISTORY_LIMITS.max),
-  'Report.$dal': localDate,
-  'Report.$al': localDate,
   'Report.$salaId': idText,
-  'TurniSuggeriti.$dal': localDate,
-  'TurniSuggeriti.$al': localDate,
-  'ApplicaTurniSuggeriti.$dal': localDate,
-  'ApplicaTurniSuggeriti.$al': localDate,
   'Disponibilita.$limit': int(...DISPONIBILITA_LIMIT_RANGE),
 };
 
@@ -379,7 +375,8 @@ const optionBooking = {
 };
 
 /**
- * Rules over several fields of a body: keyed by its input type (every route that takes it), or
+ * Rules over several fields of a body: keyed by its input type (every route that takes it, wherever it is
+ * nested: json-schema.ts applies them to each input object), or
  * `Operation.$variable` for one operation's body only (a create's required fields, when a change takes the same
  * type). Required twins, x with y, the seating placement's exclusive fields.
  */
@@ -393,6 +390,8 @@ export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
     ],
   },
   PenaleGaranziaInput: { allOf: [eitherOf('minHours', 'oreAlmeno'), eitherOf('percent', 'percentuale')] },
+  // A reminder rule's hours, under one of its names.
+  ReminderRuleInput: eitherOf('hoursBefore', 'orePrima'),
   TavoloInput: {
     allOf: [
       eitherOf('name', 'nome'),

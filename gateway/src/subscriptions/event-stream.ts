@@ -23,7 +23,7 @@ export interface EventStream extends AsyncIterableIterator<CloudEvent> {
   accepts(event: CloudEvent): boolean;
 }
 
-/** Whether a subscription's source stream is one of ours (a field of schema.graphql), so it can be replayed. */
+/** Whether a subscription's source stream is one of ours (a field of events.graphql), so it can be replayed. */
 export function isEventStream(value: unknown): value is EventStream {
   return typeof value === 'object' && value !== null && 'subject' in value && 'accepts' in value;
 }

@@ -1,6 +1,6 @@
 import { GraphQLError, Kind, print, visit, type DocumentNode, type ValueNode } from 'graphql';
 
-/** The argument every subscription field takes to resume after an event (schema.graphql). */
+/** The argument every subscription field takes to resume after an event (events.graphql). */
 const AFTER = 'after';
 
 /** Where a subscription resumes, and what its group key holds instead of its document and variables. */

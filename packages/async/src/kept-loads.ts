@@ -19,6 +19,8 @@ export interface KeptLoads<V> {
   /** The value kept for `key`, else the running load of it, else a new `load()`. */
   get(key: string, load: () => Promise<V>): Promise<V>;
   delete(key: string): void;
+  /** Forgets every key, as `delete` does one. */
+  clear(): void;
   /** Keys kept now. */
   readonly size: number;
   /** Keys kept, the bound, keys dropped (the bound or their TTL), reads answered from a kept value or not. */
@@ -60,6 +62,11 @@ export function createKeptLoads<V>(options: KeptLoadsOptions): KeptLoads<V> {
       generation += 1;
       kept.delete(key);
       loads.forget(key);
+    },
+    clear() {
+      generation += 1;
+      kept.clear();
+      loads.clear();
     },
     get size() {
       return kept.size;

@@ -62,6 +62,20 @@ describe('createKeptLoads', () => {
     expect(await kept.get('t', async () => 4)).toBe(3);
   });
 
+  it('clear forgets every value and running load, as delete does one', async () => {
+    const kept = createKeptLoads<number>({ ttlMs: 10_000, maxKeys: 10 });
+    expect(await kept.get('a', async () => 1)).toBe(1);
+    const gate = deferred<number>();
+    const running = kept.get('b', () => gate.promise);
+    kept.clear();
+    expect(kept.size).toBe(0);
+    expect(await kept.get('a', async () => 3)).toBe(3);
+    expect(await kept.get('b', async () => 4)).toBe(4);
+    gate.resolve(2);
+    expect(await running).toBe(2);
+    expect(await kept.get('b', async () => 5)).toBe(4);
+  });
+
   it('with a TTL of 0 only callers of a running load share it', async () => {
     const kept = createKeptLoads<number>({ ttlMs: 0, maxKeys: 10 });
     const gate = deferred<number>();

@@ -14,3 +14,5 @@ export { isPublishSubject, isSubjectPattern, isSubjectToken, subjectMatches } fr
 export { decodeEvent, encodeEvent, isCloudEvent } from './codec.js';
 export { DUPLICATE_WINDOW_MS, MAX_AGE_MS, STREAM_SUBJECTS } from './stream-settings.js';
 export { DEFAULT_MAX_PENDING } from './subscription-queue.js';
+export { keepFollowing, type KeepFollowingOptions, type KeptFollow } from './keep-following.js';
+export { tenantOfSubject } from './subject-tenant.js';

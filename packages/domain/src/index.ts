@@ -5,3 +5,4 @@ export * from './meal-duration.js';
 export * from './seating.js';
 export * from './date-scalars.js';
 export * from './reminders.js';
+export * from './email-address.js';

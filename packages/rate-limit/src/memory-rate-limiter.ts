@@ -21,22 +21,29 @@ export function createMemoryRateLimiter(limits: RateLimits, maxKeys = MAX_MEMORY
   });
   const longestWindowMs = Math.max(...windows.map((w) => w.duration)) * 1000;
   let evictions = 0;
-  /** The keys whose windows may still run, most recently seen last. */
-  const held = new LRUCache<string, true>({
-    max: maxKeys,
-    ttl: longestWindowMs,
-    dispose: (_value, key, reason) => {
-      if (reason !== 'evict') return;
-      evictions += 1;
-      for (const window of windows) void window.delete(key).catch(() => false);
-    },
-  });
+  /**
+   * The keys whose windows may still run, most recently seen last. Made on the first request: lru-cache allocates
+   * its arrays for `max` entries up front (≈ 2 MB at 50,000 keys with TTLs), which a budget no request has used yet
+   * (a deployment with no booking channel) should not hold.
+   */
+  let held: LRUCache<string, true> | undefined;
+  const heldKeys = () =>
+    (held ??= new LRUCache<string, true>({
+      max: maxKeys,
+      ttl: longestWindowMs,
+      dispose: (_value, key, reason) => {
+        if (reason !== 'evict') return;
+        evictions += 1;
+        for (const window of windows) void window.delete(key).catch(() => false);
+      },
+    }));
   return {
     consume(key) {
-      held.set(key, true);
+      heldKeys().set(key, true);
       return decide(consumer, key, () => {});
     },
     bounded() {
+      if (!held) return { entries: 0, capacity: maxKeys, evictions };
       held.purgeStale();
       return { entries: held.size, capacity: maxKeys, evictions };
     },

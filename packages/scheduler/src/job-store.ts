@@ -144,6 +144,11 @@ export class JobStore {
     );
   }
 
+  /** Extends a running claim's lease (null when the claim is no longer current: cancelled, rescheduled, retaken). */
+  renew(job: JobRecord, leaseUntil: string): Promise<JobRecord | null> {
+    return this.jobs.findOneAndUpdate(currentClaim(job), { $set: { leaseUntil } });
+  }
+
   /** Marks the claimed version finished, with its events in the same write; null when the claim was no longer current. */
   finish(
     job: JobRecord,

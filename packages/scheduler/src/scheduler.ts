@@ -4,6 +4,7 @@ import { sleep } from '@coperto/async';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import type { DocumentStore } from '@coperto/store';
 import { JobStore } from './job-store.js';
+import { keepLease } from './lease.js';
 import { claimDecision, effectIdOf, nextPollDelay, retryDelay } from './rules.js';
 import type { JobHandler, JobHistoryEntry, JobRecord, JobResult, ScheduleRequest } from './types.js';
 
@@ -17,6 +18,10 @@ export interface SchedulerOptions {
   owner?: string;
   /** How long a claim keeps other instances off a job: a killed owner's job is retaken after it. Default 60 s. */
   leaseMs?: number;
+  /** How often a running claim renews its lease (a live owner keeps its job however long it runs). Default leaseMs / 3. */
+  renewMs?: number;
+  /** The longest a handler keeps its lease: then renewals stop and its signal is aborted. Default 5 × leaseMs. */
+  maxRunMs?: number;
   /** Jobs claimed per poll (they run concurrently). Default 20. */
   batchSize?: number;
   /** The longest sleep between polls. Default 5 s. */
@@ -49,6 +54,8 @@ export class Scheduler {
   private readonly jobs: JobStore;
   private readonly now: () => Date;
   private readonly leaseMs: number;
+  private readonly renewMs: number;
+  private readonly maxRunMs: number;
   private readonly batchSize: number;
   private readonly pollMs: number;
   private readonly maxAttempts: number;
@@ -65,6 +72,8 @@ export class Scheduler {
     this.now = options.now ?? (() => new Date());
     this.owner = options.owner ?? `${hostname()}:${process.pid}:${randomBytes(4).toString('hex')}`;
     this.leaseMs = options.leaseMs ?? 60_000;
+    this.renewMs = options.renewMs ?? Math.max(1, Math.floor(this.leaseMs / 3));
+    this.maxRunMs = options.maxRunMs ?? 5 * this.leaseMs;
     this.batchSize = options.batchSize ?? 20;
     this.pollMs = options.pollMs ?? 5_000;
     this.maxAttempts = options.maxAttempts ?? 10;
@@ -181,6 +190,15 @@ export class Scheduler {
   /** Runs the handler for a claimed job and records its end. */
   private async run(job: JobRecord): Promise<'done' | 'skipped' | 'failed' | 'lost'> {
     let result: JobResult;
+    const lease = keepLease({
+      renew: async (leaseUntil) => (await this.jobs.renew(job, leaseUntil)) !== null,
+      now: this.now,
+      leaseMs: this.leaseMs,
+      renewMs: this.renewMs,
+      maxRunMs: this.maxRunMs,
+      leaseUntil: job.leaseUntil!,
+      onError: (error) => this.options.onError?.(error, job),
+    });
     try {
       result = await this.options.handler({
         tenantId: trustedTenantId(job.tenant),
@@ -190,11 +208,14 @@ export class Scheduler {
         version: job.version,
         effectId: effectIdOf(job.id, job.dueAt),
         attempt: job.attempts,
+        signal: lease.signal,
       });
     } catch (error) {
+      await lease.stop();
       this.options.onError?.(error, job);
       return this.recordFailure(job, error);
     }
+    await lease.stop();
     const reason = result.outcome === 'skipped' ? result.reason : null;
     const entry = this.entry(result.outcome, job.version, job.claimId!, this.now(), reason ?? undefined);
     const events = result.outcome === 'done' ? (result.events ?? []) : [];

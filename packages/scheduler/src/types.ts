@@ -71,6 +71,11 @@ export interface DueJob {
   effectId: string;
   /** 1 on the first attempt. */
   attempt: number;
+  /**
+   * Aborted (reason: a `ClaimEndedError`) when the claim ends while the handler runs: the job was cancelled,
+   * rescheduled or retaken, or the handler ran `maxRunMs`. Check it just before an effect's point of no return.
+   */
+  signal: AbortSignal;
 }
 
 /** What a handler reports. Events are stored with the job's `done` mark, in the same atomic write (outbox). */

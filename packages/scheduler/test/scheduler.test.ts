@@ -5,8 +5,14 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId } from '@coperto/auth';
 import { openEmbeddedStore, type DocumentStore } from '@coperto/store';
-import { SCHEDULER_PARTITION, Scheduler, type JobHandler, type JobResult } from '../src/index.js';
-import { programs, runProgram } from './support/programs.js';
+import {
+  ClaimEndedError,
+  SCHEDULER_PARTITION,
+  Scheduler,
+  type JobHandler,
+  type JobResult,
+} from '../src/index.js';
+import { killable, programs, runProgram } from './support/programs.js';
 
 const tenant = trustedTenantId('t1');
 let store: DocumentStore;
@@ -25,9 +31,9 @@ afterAll(async () => {
 function setup(handler: JobHandler, options: { leaseMs?: number } = {}) {
   let time = Date.parse('2026-06-01T10:00:00.000Z');
   const collection = `jobs_${++collections}`;
-  const make = (owner: string, h = handler) =>
+  const make = (owner: string, h = handler, on: DocumentStore = store) =>
     new Scheduler({
-      store,
+      store: on,
       collection,
       handler: h,
       owner,
@@ -168,6 +174,42 @@ describe('Scheduler', () => {
     ]);
   });
 
+  it('a handler that runs past maxRunMs stops being renewed and is told so (overran); the job is then retaken', async () => {
+    let time = Date.parse('2026-06-01T10:00:00.000Z');
+    const collection = `jobs_${++collections}`;
+    const reasons: string[] = [];
+    const make = (owner: string, handler: JobHandler) =>
+      new Scheduler({
+        store,
+        collection,
+        owner,
+        handler,
+        now: () => new Date(time),
+        leaseMs: 30_000,
+        renewMs: 10,
+        maxRunMs: 90_000,
+      });
+    // stuck: it waits until its signal tells it the claim is over
+    const stuck = make('stuck', async (job) => {
+      await new Promise((resolve) => job.signal.addEventListener('abort', resolve));
+      const reason: unknown = job.signal.reason;
+      reasons.push(reason instanceof ClaimEndedError ? reason.why : String(reason));
+      return new Promise<JobResult>(() => {});
+    });
+    await stuck.schedule({ tenantId: tenant, key: 'k', dueAt: new Date(time) });
+    void stuck.poll();
+    await expect.poll(async () => (await stuck.get(tenant, 'k'))!.owner).toBe('stuck');
+    time += 60_000;
+    await expect
+      .poll(async () => (await stuck.get(tenant, 'k'))!.leaseUntil)
+      .toBe(new Date(time + 30_000).toISOString());
+    time += 30_000;
+    await expect.poll(() => reasons).toEqual(['overran']);
+    const lastLease = (await stuck.get(tenant, 'k'))!.leaseUntil!;
+    time = Date.parse(lastLease);
+    expect(await make('b', done).poll()).toMatchObject({ claimed: 1, done: 1 });
+  });
+
   it('a second instance retakes a job whose owner died holding it, after the lease', async () => {
     let calls = 0;
     const { a, make, at, advance } = setup(async () => {
@@ -175,10 +217,16 @@ describe('Scheduler', () => {
       return done();
     });
     await a.schedule({ tenantId: tenant, key: 'k', dueAt: at(0) });
-    // the dead owner's claim, as it left it: claimed, never finished
-    const dead = make('dead', () => new Promise<JobResult>(() => {}));
+    // the dead owner's claim, as it left it: claimed, never finished, its lease no longer renewed (kill -9)
+    let killed = false;
+    const dead = make(
+      'dead',
+      () => new Promise<JobResult>(() => {}),
+      killable(store, () => killed),
+    );
     void dead.poll();
     await expect.poll(async () => (await a.get(tenant, 'k'))!.owner).toBe('dead');
+    killed = true;
     const b = make('b');
     expect((await b.poll()).claimed).toBe(0);
     advance(30_000);

@@ -1,4 +1,4 @@
-import type { Consumer, EventBus } from '@coperto/bus';
+import { arrivalSubject, keepFollowing, type Consumer, type EventBus, type KeptFollow } from '@coperto/bus';
 import type { Logger } from './logger.js';
 import type { Subgraph } from './subgraph.js';
 
@@ -8,7 +8,8 @@ export interface RunningConsumers {
 }
 
 /**
- * Starts the durable event consumers the subgraphs declare, on the process's bus. Call after the subgraphs'
+ * Starts the durable event consumers and the per-process event followers the subgraphs declare, on the process's
+ * bus. Call after the subgraphs'
  * `init` and before the outbox relay starts: in embedded mode the in-process bus hands an event only to the
  * consumers registered when it is published.
  *
@@ -22,8 +23,25 @@ export async function startEventConsumers(
   logger: Logger,
   options: { scope?: string } = {},
 ): Promise<RunningConsumers> {
-  const running: Consumer[] = [];
+  const running: Array<Consumer | KeptFollow> = [];
+  const stopOne = async (c: Consumer | KeptFollow) => ('stop' in c ? c.stop() : c.close());
   try {
+    for (const subgraph of subgraphs) {
+      for (const follower of subgraph.eventFollowers ?? []) {
+        running.push(
+          await keepFollowing(bus, follower.subject, {
+            handle: (event) => {
+              // The tenant is the subject's, never the body's: an event without one is not acted on.
+              const subject = arrivalSubject(event);
+              if (subject) follower.handle(event, subject);
+            },
+            onGap: () => follower.reset(),
+            onTrouble: (message, error) =>
+              logger.warn(`event follower of ${subgraph.name}: ${message}`, error ? { error } : {}),
+          }),
+        );
+      }
+    }
     for (const subgraph of subgraphs) {
       for (const consumer of subgraph.eventConsumers ?? []) {
         running.push(
@@ -41,10 +59,10 @@ export async function startEventConsumers(
       }
     }
   } catch (error) {
-    await Promise.allSettled(running.map((c) => c.stop()));
+    await Promise.allSettled(running.map(stopOne));
     throw error;
   }
-  return { stop: async () => void (await Promise.allSettled(running.map((c) => c.stop()))) };
+  return { stop: async () => void (await Promise.allSettled(running.map(stopOne))) };
 }
 
 /** `<name>_<scope>`, the scope reduced to what a durable name may hold. */

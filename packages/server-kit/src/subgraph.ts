@@ -36,6 +36,12 @@ export interface Subgraph<Context = unknown> {
    */
   readonly eventConsumers?: readonly EventConsumer[];
   /**
+   * Feeds of bus events that every process of the subgraph sees, each all of them (a durable consumer's events are
+   * shared out between the instances instead): what keeps a process's own copy of another subgraph's data current.
+   * Started with the consumers.
+   */
+  readonly eventFollowers?: readonly EventFollower[];
+  /**
    * Background work beside the requests (a `@coperto/scheduler` poll loop): the hosting process starts each once
    * it serves (its outbox relay running) and stops it before the relay and the store close.
    */
@@ -56,6 +62,15 @@ export interface EventConsumer {
   /** Subject pattern (`tenant.*.restaurant.>`); the tenant of an event is its subject's, never its body's. */
   readonly subject: string;
   handle(event: CloudEvent, subject: string): Promise<void>;
+}
+
+/** A per-process feed a subgraph declares (see `Subgraph.eventFollowers`): at most once, never retried. */
+export interface EventFollower {
+  /** Subject pattern (`tenant.*.restaurant.capacity.config.updated`); the tenant is the subject's. */
+  readonly subject: string;
+  handle(event: CloudEvent, subject: string): void;
+  /** The feed ended and was followed again: events may have been missed meanwhile; drop what they keep current. */
+  reset(): void;
 }
 
 /** A background loop a subgraph runs (see `Subgraph.workers`). */

@@ -97,6 +97,10 @@ export async function startMailpit(): Promise<Mailpit> {
       join(dir, 'mailpit.db'),
       '--smtp-auth-accept-any',
       '--smtp-auth-allow-insecure',
+      // Every message kept: by default mailpit deletes all but the newest 500, and one run's shared server receives
+      // more than that (a test counting its emails would find some gone).
+      '--max',
+      '0',
       '--quiet',
     ],
     { stdio: ['ignore', 'ignore', 'pipe'] },

@@ -1,5 +1,5 @@
 import { trustedTenantId } from '@coperto/auth';
-import { isSubjectToken, type CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { GaranzieStore } from './garanzie-store.js';
@@ -48,12 +48,6 @@ export function stepOf(event: CloudEvent): BookingStep | null {
   if (state === 'no_show') return { kind: 'close', bookingId: id, end: { kind: 'no_show' } };
   if (state === 'completata') return { kind: 'close', bookingId: id, end: { kind: 'completed' } };
   return null;
-}
-
-/** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
-function tenantOfSubject(subject: string): string | null {
-  const [first, tenant, third] = subject.split('.');
-  return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
 }
 
 /** The consumer that asks for each new booking's guarantee and closes it when the booking ends. */

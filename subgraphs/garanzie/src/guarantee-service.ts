@@ -9,7 +9,7 @@ import {
   modeFor,
   type BookingFacts,
 } from './rules.js';
-import { InvalidTransitionError, NotFoundError } from '@coperto/errors';
+import { InvalidTransitionError, NotFoundError, WriteConflictError } from '@coperto/errors';
 import { chiusuraOf, settlement, stuckRefund, type BookingEnd, type Settlement } from './state-flow.js';
 import { StripeRefusal, type StripePayments } from './stripe-payments.js';
 
@@ -112,7 +112,7 @@ export class GuaranteeService {
       if (saved) return saved;
       record = (await store.guarantee(booking.id))!;
     }
-    throw new Error(`Guarantee ${booking.id} kept changing while its intent was stored`);
+    throw new WriteConflictError('Garanzia', booking.id);
   }
 
   /**
@@ -158,7 +158,7 @@ export class GuaranteeService {
       const saved = await this.deps.store.updateGuarantee(current, changes, this.stamp());
       if (saved) return saved;
     }
-    throw new Error(`Guarantee ${bookingId} kept changing while it was settled`);
+    throw new WriteConflictError('Garanzia', bookingId);
   }
 
   private stamp(): string {

@@ -1,5 +1,5 @@
 import type { Viewer } from '@coperto/auth';
-import { AppError, ForbiddenError } from '@coperto/errors';
+import { AppError, ForbiddenError, WriteConflictError } from '@coperto/errors';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { GaranziaRecord } from './garanzia-record.js';
 import type { GaranzieStore } from './garanzie-store.js';
@@ -59,7 +59,7 @@ export class WebhookService {
       if (saved.spostaPrenotazione && (await this.moveBooking(saved)) === 'stuck') return 'stuck';
       return verdict.outcome;
     }
-    throw new Error(`Guarantee ${facts.bookingId} kept changing while an event was applied`);
+    throw new WriteConflictError('Garanzia', facts.bookingId!);
   }
 
   /**

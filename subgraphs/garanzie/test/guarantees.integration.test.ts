@@ -185,6 +185,7 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
       version: 1,
       effectId: 'e1',
       attempt: 1,
+      signal: new AbortController().signal,
     };
     expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'done' });
     const { prenotazione } = await h.run(
@@ -212,6 +213,7 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
       version: 1,
       effectId: 'e2',
       attempt: 1,
+      signal: new AbortController().signal,
     };
     expect(await dueTimeJob(deps, due)).toEqual({ outcome: 'skipped', reason: 'guarantee paid' });
     expect(await stateOf(id)).toBe('caparra_pagata');

@@ -1,7 +1,7 @@
 // The Stripe calls of guarantees through the official SDK against stripe-mock (Stripe's own API mock, which checks
 // every request against Stripe's OpenAPI description): each call is accepted (the SDK throws on any 4xx or 5xx).
 import { describe, expect, it } from 'vitest';
-import { stripeMockUrl } from '@coperto/testkit';
+import { startStripeMock, stripeMockUrl } from '@coperto/testkit';
 import type { GaranziaRecord } from '../src/garanzia-record.js';
 import {
   createStripePayments,
@@ -62,9 +62,15 @@ describe('Stripe payments against stripe-mock', () => {
   });
 
   it('turns a request Stripe refuses into a StripeRefusal (not retried)', async () => {
-    const stripe = createStripePayments(settings())!;
-    // An amount that is not an integer: stripe-mock answers 400 as Stripe would.
-    await expect(stripe.createIntent(plan({ importo: 12.5 }))).rejects.toBeInstanceOf(StripeRefusal);
+    // A stripe-mock of its own: the run's shared one fails the run on any refusal (testkit's stripe-mock-watch).
+    const own = await startStripeMock();
+    try {
+      const stripe = createStripePayments({ secretKey: 'sk_test_coperto', apiBase: new URL(own.url) })!;
+      // An amount that is not an integer: stripe-mock answers 400 as Stripe would.
+      await expect(stripe.createIntent(plan({ importo: 12.5 }))).rejects.toBeInstanceOf(StripeRefusal);
+    } finally {
+      await own.stop();
+    }
   });
 
   it('keys every call by tenant, booking, attempt and step', () => {

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH, isEmailAddress } from '@coperto/domain';
 import { isSupportedCountry, parsePhoneNumberFromString, type CountryCode } from 'libphonenumber-js';
 
 /** The country of numbers written without a prefix when the tenant has set none. */
@@ -18,13 +19,11 @@ export function isPhoneCountry(country: string): boolean {
   return isSupportedCountry(country);
 }
 
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-
 /** An email address trimmed and lower-cased, or null when it is not one. */
 export function normalizeEmail(raw: string | null | undefined): string | null {
   if (!raw) return null;
   const email = raw.trim().toLowerCase();
-  return EMAIL.test(email) && email.length <= 254 ? email : null;
+  return isEmailAddress(email) && email.length <= EMAIL_MAX_LENGTH ? email : null;
 }
 
 /** The key of a contact in `ospiti_recapiti`: the record that says which guest owns it. */

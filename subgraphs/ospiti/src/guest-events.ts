@@ -1,5 +1,5 @@
 import { trustedTenantId, type ServiceTokenIssuer } from '@coperto/auth';
-import { isSubjectToken, type CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer, SubgraphClient } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { eraseRecords } from './erasure.js';
@@ -13,12 +13,6 @@ export const GUEST_CONSUMER = 'ospiti';
 
 /** Every restaurant event; the handler keeps the bookings', the waitlist's and the tables' payments. */
 export const GUEST_EVENTS_SUBJECT = 'tenant.*.restaurant.>';
-
-/** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
-export function tenantOfSubject(subject: string): string | null {
-  const [first, tenant, third] = subject.split('.');
-  return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
-}
 
 export interface GuestEventDeps {
   store: DocumentStore;

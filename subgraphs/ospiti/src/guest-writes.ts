@@ -1,3 +1,4 @@
+import { WriteConflictError } from '@coperto/errors';
 import type { OspiteRecord } from './ospite-record.js';
 import type { GuestFields, OspitiStore } from './ospiti-store.js';
 
@@ -36,5 +37,5 @@ export async function changeGuest(
     });
     if (saved) return saved;
   }
-  throw new Error(`Guest ${id} kept changing during an update`);
+  throw new WriteConflictError('Ospite', id);
 }

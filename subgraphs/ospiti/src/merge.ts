@@ -1,4 +1,4 @@
-import { AppError, NotFoundError, ValidationError } from '@coperto/errors';
+import { AppError, NotFoundError, ValidationError, WriteConflictError } from '@coperto/errors';
 import { earliest, latest } from './counts.js';
 import { refuseErased } from './guest-patch.js';
 import { changeGuest } from './guest-writes.js';
@@ -79,5 +79,5 @@ async function freeze(store: OspitiStore, into: string, otherId: string): Promis
     });
     if (frozen) return frozen;
   }
-  throw new Error(`Guest ${otherId} kept changing during a merge`);
+  throw new WriteConflictError('Ospite', otherId);
 }

@@ -4,7 +4,7 @@ import { loadSchemaFile, type Subgraph } from '@coperto/server-kit';
 import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneDeps } from './context.js';
 import { ensureOpzioniIndexes } from './options/opzione-store.js';
 import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './bookings/prenotazione-store.js';
-import { SeatingConfigCache } from './seating/seating-sources.js';
+import { SeatingConfigCache, seatingConfigFollower } from './seating/seating-sources.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Opzione } from './resolvers/Opzione.js';
@@ -35,6 +35,7 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
     outboxCollections: [PRENOTAZIONI_COLLECTION, WAITLIST_COLLECTION],
     createContext: (request) => createPrenotazioneContext(deps, request, seatingConfig),
     bounded: () => ({ seating_config: seatingConfig.stats() }),
+    eventFollowers: [seatingConfigFollower(seatingConfig)],
     init: async () => {
       await ensurePrenotazioniIndexes(deps.store);
       await ensureOpzioniIndexes(deps.store);
@@ -44,11 +45,7 @@ export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<Pre
 }
 
 export type { PrenotazioneDeps } from './context.js';
-export {
-  EMAIL_MAX_LENGTH,
-  MAX_DURATION_MINUTES,
-  MAX_TABLES_PER_BOOKING,
-} from './bookings/prenotazione-input.js';
+export { MAX_DURATION_MINUTES, MAX_TABLES_PER_BOOKING } from './bookings/prenotazione-input.js';
 export { SYNC_MAX_LIMIT } from './bookings/sync.js';
 export { OPTION_TTL_RANGE } from './options/opzione-record.js';
 export {

@@ -72,6 +72,11 @@ export class PromemoriaStore {
     }
   }
 
+  /** Whether an attempt already claimed the reminder's email (it went out, or began to at its commit point). */
+  async sendClaimed(effectId: string): Promise<boolean> {
+    return (await this.sends.findById(effectId)) !== null;
+  }
+
   /** Gives a claimed send back after the SMTP server refused it (nothing went out): the job's retry sends it. */
   async releaseSend(effectId: string): Promise<void> {
     await this.sends.deleteOne({ id: effectId });

@@ -1,5 +1,5 @@
 import { trustedTenantId } from '@coperto/auth';
-import { isSubjectToken, type CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import type { Scheduler } from '@coperto/scheduler';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
@@ -12,12 +12,6 @@ export const REMINDER_CONSUMER = 'promemoria';
 
 /** The booking events (created, updated, cancelled) of every tenant. */
 export const REMINDER_EVENTS_SUBJECT = 'tenant.*.restaurant.bookings.>';
-
-/** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
-export function tenantOfSubject(subject: string): string | null {
-  const [first, tenant, third] = subject.split('.');
-  return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
-}
 
 /** Keeps each booking's facts and plans its reminders from its events (idempotent: at least once is fine). */
 export function reminderEventConsumer(store: DocumentStore, scheduler: Scheduler): EventConsumer {

@@ -1,12 +1,11 @@
 import { trustedTenantId, type TenantId } from '@coperto/auth';
-import type { CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import { DEFAULT_REMINDER_RULES, type ReminderRule } from '@coperto/domain';
 import type { Scheduler } from '@coperto/scheduler';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { currentRules, planBooking } from './planner.js';
 import { PromemoriaStore, type RulesRecord } from './promemoria-store.js';
-import { tenantOfSubject } from './reminder-events.js';
 
 /** The durable consumer of capacity's config changes (every promemoria instance shares it). */
 export const RULES_CONSUMER = 'promemoria-regole';

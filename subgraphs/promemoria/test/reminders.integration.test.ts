@@ -29,7 +29,7 @@ import {
   uniqueName,
   type Mailpit,
 } from '@coperto/testkit';
-import { createSmtpMailer } from '../src/mailer.js';
+import { createSmtpMailer, type Mailer } from '../src/mailer.js';
 import { mailSettingsOf } from '../src/mail-settings.js';
 import { dueAtOf } from '../src/plan.js';
 import { PromemoriaStore } from '../src/promemoria-store.js';
@@ -414,6 +414,7 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       version: 1,
       effectId,
       attempt,
+      signal: new AbortController().signal,
     });
     const mailer = createSmtpMailer(settings)!;
     try {
@@ -424,8 +425,14 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       const mine = async () => (await mailpit.messages()).filter((m) => m.To[0]?.Address === email);
       expect(await mine()).toHaveLength(1);
 
-      // SMTP refuses (nothing sent): the claim is given back, and the retry sends.
-      const refusing = { send: () => Promise.reject(new Error('421 try again later')), close: () => {} };
+      // SMTP refuses the message at its end (nothing delivered): the claim is given back, and the retry sends.
+      const refusing: Mailer = {
+        send: async (_email, commit) => {
+          expect(await commit()).toBe(true);
+          throw Object.assign(new Error('421 try again later'), { responseCode: 421 });
+        },
+        close: () => {},
+      };
       await expect(reminderHandler({ ...deps, mailer: refusing })(job('e2', 1))).rejects.toThrow('421');
       expect(await handle(job('e2', 2))).toMatchObject({ outcome: 'done' });
       expect(await mine()).toHaveLength(2);

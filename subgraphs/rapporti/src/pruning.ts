@@ -26,9 +26,17 @@ export function pruningJob(at: Date): { key: string; dueAt: Date } {
   return { key: `potatura/${day}`, dueAt: new Date(`${day}T00:00:00.000Z`) };
 }
 
+/**
+ * The most tenants one process remembers having scheduled today (`PruningScheduler.ensureToday`); beyond it the
+ * first remembered goes (its next booking event of the day schedules again: the same job, one more write).
+ */
+export const PRUNING_TENANTS_KEPT = 10_000;
+
 export interface PruningDeps {
   store: DocumentStore;
   now: () => Date;
+  /** The bound of the tenants remembered as scheduled today (default PRUNING_TENANTS_KEPT). */
+  maxTenants?: number;
 }
 
 /**
@@ -40,11 +48,14 @@ export interface PruningDeps {
  */
 export class PruningScheduler {
   readonly scheduler: Scheduler;
-  /** `<tenant>/<day>` of the days this process already scheduled (today's only: cleared when the day changes). */
-  private scheduled = new Set<string>();
+  /** The tenants this process already scheduled today (cleared when the day changes; oldest first, bounded). */
+  private readonly scheduled = new Set<string>();
   private scheduledDay = '';
+  private evictions = 0;
+  private readonly maxTenants: number;
 
   constructor(private readonly deps: PruningDeps) {
+    this.maxTenants = deps.maxTenants ?? PRUNING_TENANTS_KEPT;
     this.scheduler = new Scheduler({
       store: deps.store,
       collection: PRUNING_JOBS_COLLECTION,
@@ -61,12 +72,22 @@ export class PruningScheduler {
   async ensureToday(tenantId: TenantId): Promise<void> {
     const job = pruningJob(this.deps.now());
     if (job.key !== this.scheduledDay) {
+      this.evictions += this.scheduled.size;
       this.scheduled.clear();
       this.scheduledDay = job.key;
     }
     if (this.scheduled.has(tenantId)) return;
     await this.scheduler.schedule({ tenantId, ...job });
     this.scheduled.add(tenantId);
+    if (this.scheduled.size > this.maxTenants) {
+      this.scheduled.delete(this.scheduled.values().next().value!);
+      this.evictions += 1;
+    }
+  }
+
+  /** The tenants remembered as scheduled today, the bound, and how many went (for it, or at the day's end). */
+  stats(): { entries: number; capacity: number; evictions: number } {
+    return { entries: this.scheduled.size, capacity: this.maxTenants, evictions: this.evictions };
   }
 
   private async handle(job: DueJob): Promise<JobResult> {

@@ -17,6 +17,8 @@ const resolvers: Resolvers = { Query, Mutation, Tavolo };
 export interface RapportiOptions {
   /** Status changes kept per table (default HISTORY_PER_TABLE). */
   historyPerTable?: number;
+  /** Tenants one process remembers having scheduled today's pruning for (default PRUNING_TENANTS_KEPT). */
+  pruningTenants?: number;
 }
 
 /**
@@ -29,7 +31,7 @@ export function createRapportiSubgraph(
 ): Subgraph<RapportiContext> {
   const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const now = deps.now ?? (() => new Date());
-  const pruning = new PruningScheduler({ store: deps.store, now });
+  const pruning = new PruningScheduler({ store: deps.store, now, maxTenants: options.pruningTenants });
   return {
     name: 'rapporti',
     typeDefs,
@@ -40,6 +42,7 @@ export function createRapportiSubgraph(
       await ensureRapportiIndexes(deps.store);
       await pruning.init();
     },
+    bounded: () => ({ pruning_tenants: pruning.stats() }),
     eventConsumers: [
       tableEventConsumer({ store: deps.store, now, pruning, historyPerTable: options.historyPerTable }),
     ],

@@ -3,7 +3,7 @@ import type { RestaurantEventType } from '@coperto/bus';
 /** One published event type: the record its `data` carries and what it means. */
 export interface EventChannel {
   /**
-   * The GraphQL type of `data` in the gateway's subscription schema (subscriptions/schema.graphql), which
+   * The GraphQL type of `data` in the gateway's subscription schema (subscriptions/generated/schema.graphql), which
    * mirrors the subgraph type as the subgraph publishes it (gateway/test/subscription-schema-drift.test.ts).
    */
   record: string;

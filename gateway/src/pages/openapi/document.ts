@@ -1,5 +1,4 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { DOCUMENTED_FORMATS } from '../../http/request-validation.js';
 import { parse, type GraphQLSchema } from 'graphql';
 import type { RestRoute } from '../../rest/rest-route.js';
 import { twinNote } from './bilingual-names.js';
@@ -182,7 +181,7 @@ function parametersOf(schema: JsonSchema | undefined, location: 'path' | 'query'
   }));
 }
 
-const emptyBodyValidator = new Ajv2020({ strict: false, formats: DOCUMENTED_FORMATS });
+const emptyBodyValidator = new Ajv2020({ strict: false });
 
 /** The request body: its schema (request-schema.ts) with each field's description and twin note. */
 function requestBody(

@@ -21,11 +21,21 @@ import {
   type SelectionSetNode,
 } from 'graphql';
 
-import { LOCAL_DATE_TIME_PATTERN, LOCAL_TIME_PATTERN } from '../../rest/date-patterns.js';
-import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../../rest/input-constraints.js';
+import {
+  DATE_SCALAR_PATTERNS,
+  LOCAL_DATE_TIME_PATTERN,
+  LOCAL_TIME_PATTERN,
+} from '../../rest/date-patterns.js';
+import {
+  INPUT_CONSTRAINTS,
+  OBJECT_CONSTRAINTS,
+  type FieldConstraint,
+  type JsonSchema,
+} from '../../rest/input-constraints.js';
 
 export type { JsonSchema };
 
+/** The JSON of each scalar as an answer carries it. */
 const SCALARS: Record<string, JsonSchema> = {
   ID: { type: 'string' },
   String: { type: 'string' },
@@ -34,16 +44,27 @@ const SCALARS: Record<string, JsonSchema> = {
   Float: { type: 'number' },
   Boolean: { type: 'boolean' },
   JSON: {},
-  // The date scalars (@coperto/domain's date-scalars.ts) are ISO 8601 text; a route's own pattern
-  // (input-constraints.ts) narrows what it accepts further.
+  // The date scalars (@coperto/domain's date-scalars.ts) are ISO 8601 text: the services answer dates with
+  // seconds (`format` describes them); a request's dates are INPUT_SCALARS'.
   LocalDate: { type: 'string', format: 'date' },
   LocalDateTime: { type: 'string', pattern: LOCAL_DATE_TIME_PATTERN },
   LocalTime: { type: 'string', pattern: LOCAL_TIME_PATTERN },
   DateTime: { type: 'string', format: 'date-time' },
 };
 
-function scalarOrEnum(type: GraphQLNamedType): JsonSchema | undefined {
-  if (isScalarType(type)) return { ...(SCALARS[type.name] ?? {}) };
+/**
+ * A scalar in a request: the date scalars are the patterns the gateway checks (date-patterns.ts), so that the
+ * document states exactly what is accepted (a `format` is only a description to ajv).
+ */
+const INPUT_SCALARS: Record<string, JsonSchema> = {
+  ...SCALARS,
+  ...Object.fromEntries(
+    Object.entries(DATE_SCALAR_PATTERNS).map(([name, pattern]) => [name, { type: 'string', pattern }]),
+  ),
+};
+
+function scalarOrEnum(type: GraphQLNamedType, scalars = SCALARS): JsonSchema | undefined {
+  if (isScalarType(type)) return { ...(scalars[type.name] ?? {}) };
   if (isEnumType(type)) return { type: 'string', enum: type.getValues().map((v) => v.name) };
   return undefined;
 }
@@ -206,18 +227,24 @@ export function withoutNull(schema: JsonSchema): JsonSchema {
 function nonNullInput(type: GraphQLInputType): JsonSchema {
   if (isNonNullType(type)) return nonNullInput(type.ofType);
   if (isListType(type)) return { type: 'array', items: inputSchema(type.ofType) };
-  const simple = scalarOrEnum(type);
+  const simple = scalarOrEnum(type, INPUT_SCALARS);
   if (simple) return simple;
   if (!isInputObjectType(type)) throw new Error(`OpenAPI: unsupported input type ${String(type)}`);
   const fields = Object.values(type.getFields());
   const required = fields.filter((f) => isNonNullType(f.type)).map((f) => f.name);
-  return {
+  const shape: JsonSchema = {
     type: 'object',
     properties: Object.fromEntries(
       fields.map((f) => [f.name, describe(inputSchema(f.type, `${type.name}.${f.name}`), f.description)]),
     ),
     ...(required.length > 0 ? { required } : {}),
+    // GraphQL refuses a field its input type does not have (only a body's top level ignores other fields:
+    // request-schema.ts picks the route's own), so the document does too.
+    additionalProperties: false,
   };
+  // The type's rules over several fields (a required bilingual twin…), wherever the type is nested.
+  const rules = OBJECT_CONSTRAINTS[type.name];
+  return rules ? constrain(shape, rules) : shape;
 }
 
 function describe(schema: JsonSchema, description: string | null | undefined): JsonSchema {

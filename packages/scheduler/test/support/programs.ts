@@ -74,6 +74,9 @@ class Instance {
       owner: name,
       now: clock,
       leaseMs: LEASE_MS,
+      // Renewal runs on real time while the programs run on their own clock: left out of them (it would make a
+      // held poll's outcome depend on how fast the machine is), tested on its own (scheduler.integration.test.ts).
+      renewMs: 24 * 60 * 60_000,
       batchSize: 3,
       maxAttempts: 1000,
       retryBaseMs: 1000,
@@ -93,7 +96,7 @@ class Instance {
 }
 
 /** The store as a killed process sees it: every call fails once `isKilled()`. */
-function killable(store: DocumentStore, isKilled: () => boolean): DocumentStore {
+export function killable(store: DocumentStore, isKilled: () => boolean): DocumentStore {
   const check = () => {
     if (isKilled()) throw new Error('killed: no store');
   };

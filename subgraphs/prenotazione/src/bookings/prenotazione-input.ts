@@ -1,5 +1,7 @@
 import {
+  EMAIL_MAX_LENGTH,
   InputChecks,
+  isEmailAddress,
   localDateOf,
   parseRestaurantDateTime,
   preferEnglish,
@@ -17,9 +19,6 @@ export interface BookingMoment {
 
 export const MAX_TABLES_PER_BOOKING = 20;
 export const MAX_DURATION_MINUTES = 720;
-export const EMAIL_MAX_LENGTH = 254;
-/** An email address's shape: something, an @, a domain with a dot; no white space. */
-const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 /** English wins over Italian; both are then stored. */
 export function mergeAliases(input: PrenotazionePatch) {
@@ -75,7 +74,7 @@ export function checkPrenotazione(
     }
   }
   const email = normalizedEmail(input.customerEmail);
-  if (email && !EMAIL.test(email)) checks.add('customerEmail', 'must be an email address');
+  if (email && !isEmailAddress(email)) checks.add('customerEmail', 'must be an email address');
   checks
     .intInRange('covers', merged.covers, 1, 1000)
     .text('customerName', merged.customerName, { min: 1, max: 200 })

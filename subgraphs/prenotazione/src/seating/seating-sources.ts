@@ -1,6 +1,7 @@
 import { createKeptLoads } from '@coperto/async';
+import { tenantOfSubject } from '@coperto/bus';
 import { turnMinutes, type TurnTime } from '@coperto/domain';
-import type { SubgraphClient } from '@coperto/server-kit';
+import type { EventFollower, SubgraphClient } from '@coperto/server-kit';
 import { PrenotazioneSeatingConfigDocument } from '../generated/capacity-calls.js';
 import {
   PrenotazioneActiveCombinationsDocument,
@@ -68,16 +69,23 @@ export async function stayMinutes(
   return turnMinutes(config.turnTimes, covers, config.defaultMealMinutes);
 }
 
-/** How long a tenant's seating settings are reused before asking capacity again. */
-export const SEATING_CONFIG_TTL_MS = 10_000;
+/**
+ * How long a tenant's seating settings are reused at most. capacity announces every change
+ * (`capacity.config.updated`), and each process forgets the tenant's settings when it hears it
+ * (seatingConfigFollower), so this only bounds how long a change missed while the bus could not deliver it is used.
+ */
+export const SEATING_CONFIG_TTL_MS = 60 * 60_000;
 /** Tenants whose settings one process keeps (the least recently used is dropped beyond it). */
 const MAX_TENANTS_KEPT = 10_000;
+/** The events that tell a change of capacity's settings, every tenant's. */
+export const SEATING_CONFIG_EVENTS = 'tenant.*.restaurant.capacity.config.updated';
 
 /**
- * The tenant's seating settings (capacity `slotConfig`), asked with the caller's token and kept
- * SEATING_CONFIG_TTL_MS per tenant (one cache per process, shared by requests), so a batch of 500 bookings asks
- * once. A change in capacity applies to bookings created or moved after the TTL; existing bookings keep the
- * effective duration stored with them.
+ * The tenant's seating settings (capacity `slotConfig`), asked with the caller's token and kept per tenant (one
+ * cache per process, shared by requests) until capacity announces a change, at most SEATING_CONFIG_TTL_MS, so a
+ * batch of 500 bookings asks once and a tenant's next burst an hour later still finds them. A change applies to
+ * bookings created or moved once its event has arrived (the outbox relay's latency, milliseconds); existing
+ * bookings keep the effective duration stored with them.
  */
 export class SeatingConfigCache {
   private readonly kept;
@@ -91,6 +99,16 @@ export class SeatingConfigCache {
       maxKeys: MAX_TENANTS_KEPT,
       now: () => now().getTime(),
     });
+  }
+
+  /** Forgets a tenant's settings (capacity changed them): its next booking asks again. */
+  forget(tenantId: string): void {
+    this.kept.delete(tenantId);
+  }
+
+  /** Forgets every tenant's (changes may have gone unheard). */
+  forgetAll(): void {
+    this.kept.clear();
   }
 
   /** Tenants kept, the bound, evictions, reads answered from a kept value or not. */
@@ -139,5 +157,17 @@ export function createSeatingSources(options: {
       );
       return tableIds.filter((_, i) => !_entities[i]);
     },
+  };
+}
+
+/** Keeps a process's SeatingConfigCache current: a tenant's settings are forgotten when capacity changes them. */
+export function seatingConfigFollower(cache: SeatingConfigCache): EventFollower {
+  return {
+    subject: SEATING_CONFIG_EVENTS,
+    handle(_event, subject) {
+      const tenant = tenantOfSubject(subject);
+      if (tenant) cache.forget(tenant);
+    },
+    reset: () => cache.forgetAll(),
   };
 }

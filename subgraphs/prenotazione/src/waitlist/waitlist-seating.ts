@@ -1,4 +1,4 @@
-import { AppError, NoTableAvailableError } from '@coperto/errors';
+import { AppError, NoTableAvailableError, WriteConflictError } from '@coperto/errors';
 import type { Logger } from '@coperto/server-kit';
 import type { CreateOutcome } from '../bookings/new-bookings.js';
 import { importedId } from '../bookings/prenotazione-record.js';
@@ -147,7 +147,7 @@ export class WaitlistSeating {
       this.deps.onEventsWritten();
       return saved;
     }
-    throw new Error(`Waitlist entry ${entry.id} kept changing while being seated`);
+    throw new WriteConflictError('VoceAttesa', entry.id);
   }
 
   /** Rolls a half-done seating forward on a read; a failure is logged and left for the next reader. */

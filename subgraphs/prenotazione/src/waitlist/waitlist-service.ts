@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { WaitlistEventType } from '@coperto/bus';
 import { localDateOf } from '@coperto/domain';
-import { InvalidTransitionError } from '@coperto/errors';
+import { InvalidTransitionError, WriteConflictError } from '@coperto/errors';
 import type { WaitlistEvent } from '../events.js';
 import type { AnnullaAttesaInput, SiediAttesaInput, VoceAttesaInput } from '../generated/resolvers-types.js';
 import {
@@ -148,7 +148,7 @@ export class WaitlistService {
       if (!saved) continue;
       return this.view(await this.deps.seating.finish(saved));
     }
-    throw new Error(`Waitlist entry ${id} kept changing while being seated`);
+    throw new WriteConflictError('VoceAttesa', id);
   }
 
   private async changeState(id: string, to: StatoAttesa, motivo: string | null): Promise<WaitlistView> {
@@ -173,7 +173,7 @@ export class WaitlistService {
       this.deps.onEventsWritten();
       return this.view(saved);
     }
-    throw new Error(`Waitlist entry ${id} kept changing during the state change`);
+    throw new WriteConflictError('VoceAttesa', id);
   }
 
   /** The entry with its place in today's queue (when it is waiting today). */

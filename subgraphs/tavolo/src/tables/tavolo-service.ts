@@ -55,6 +55,8 @@ export interface TavoloServiceDeps {
 
 const MAX_CAS_ATTEMPTS = 8;
 const EVENT_SOURCE = 'coperto/tavolo';
+/** Statuses of a table with a party at it (one turn: from `occupied` to `free` or `dirty`). */
+const PARTY_STATUSES: ReadonlySet<string> = new Set(['occupied', 'open', 'payment_pending']);
 
 /** Rules for tables: validation, aliases, status changes with their event, advisory locks. */
 export class TavoloService {
@@ -148,7 +150,11 @@ export class TavoloService {
     return { id, deleted };
   }
 
-  /** Any status from any status; moving to free clears the order fields. Publishes tables.status. */
+  /**
+   * Any status from any status; moving to free clears the order fields, and so does a party sitting down at a table
+   * that had none (`occupied` after free, dirty or reserved): its orderId, pax and bill are its own, never the
+   * previous party's (reports and guests' spend read them). Publishes tables.status.
+   */
   async setStatus(id: string, input: TableStatusInput): Promise<TavoloRecord> {
     new InputChecks()
       .text('orderId', input.orderId, { max: 200 })
@@ -159,11 +165,14 @@ export class TavoloService {
     const saved = await this.writeWithRetry(
       id,
       input.deviceId ?? undefined,
-      () =>
+      (current) =>
         input.status === 'free'
           ? { stato: 'free', orderId: null, pax: null, totalAmount: null }
           : {
               stato: input.status,
+              ...(input.status === 'occupied' && !PARTY_STATUSES.has(current.stato)
+                ? { orderId: null, pax: null, totalAmount: null }
+                : {}),
               ...(input.orderId != null ? { orderId: input.orderId } : {}),
               ...(input.pax != null ? { pax: input.pax } : {}),
               ...(input.totalAmount != null ? { totalAmount: input.totalAmount } : {}),

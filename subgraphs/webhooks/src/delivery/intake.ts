@@ -1,5 +1,5 @@
 import { trustedTenantId } from '@coperto/auth';
-import { isSubjectToken, type CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer } from '@coperto/server-kit';
 import { DuplicateKeyError, type DocumentStore } from '@coperto/store';
 import { wantsEvent } from '../event-types.js';
@@ -10,12 +10,6 @@ import { createRetentionSweeper } from './retention-sweep.js';
 
 /** The durable consumer's name: every webhooks instance shares it (each event is taken in by one of them). */
 export const WEBHOOKS_CONSUMER = 'webhooks';
-
-/** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
-export function tenantOfSubject(subject: string): string | null {
-  const [first, tenant, third] = subject.split('.');
-  return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
-}
 
 /** A new delivery of `event` to an endpoint, due at once. */
 export function newDelivery(webhookId: string, event: CloudEvent, now: Date): DeliveryRecord {
