@@ -9,9 +9,14 @@ import { joinedInto, type DayPlan, type TurnPlan } from './service-day-program.j
 import type { TruthBooking, TruthDay, TruthTable, TruthTurn } from './service-day-truth.js';
 
 const MINUTE = 60_000;
-/** The longest pause made to let turns straddle a whole minute (about one day in seven waits, 4 s on average). */
+/**
+ * The longest pause made to let turns straddle a whole minute (at most one a minute: when a day's parties are
+ * seated in the last 8 s of one).
+ */
 const CROSSING_WAIT_MS = 8_000;
 const DAY = 1440 * MINUTE;
+/** How long the events may take to reach rapporti (its consumer lags on a loaded machine). */
+export const SETTLE_MS = 30_000;
 
 /** Zones without daylight saving, whole and half hours: the test picks one whose local hour is near midday. */
 const ZONES = [
@@ -164,7 +169,7 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
   /** The steps of one turn at a table (each one request or two), in order. */
   const stepsOf = (
     table: number,
-    plan: TurnPlan,
+    party: TurnPlan,
     booking: TruthBooking | null,
     stays = false,
   ): Array<() => Promise<void>> => {
@@ -176,16 +181,16 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
       return pax;
     };
     const steps: Array<() => Promise<void>> = [];
-    if (plan.reservedBefore) steps.push(() => status(table, 'reserved', null, null, -1));
-    if (plan.kind === 'waitlist' && !booking) {
+    if (party.reservedBefore) steps.push(() => status(table, 'reserved', null, null, -1));
+    if (party.kind === 'waitlist' && !booking) {
       steps.push(async () => {
-        const entry = await ok('POST', '/api/attesa', { customerName: 'Passante', covers: plan.covers });
+        const entry = await ok('POST', '/api/attesa', { customerName: 'Passante', covers: party.covers });
         const seated = await ok('POST', `/api/attesa/${entry.id}/siedi`, { tableIds: [tables[table]!.id] });
         const made = await ok('GET', `/api/prenotazioni/${seated.prenotazioneId}`);
         const walkIn = {
           id: made.id,
           startsAt: Date.parse(made.startsAt),
-          covers: plan.covers,
+          covers: party.covers,
           tableIds: [tables[table]!.id],
           state: made.state,
           walkIn: true,
@@ -193,14 +198,14 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
         bookings.push(walkIn);
         record.bookingId = walkIn.id;
         // siedi sets the table occupied with the party's covers as pax.
-        asked[table]!.push({ stato: 'occupied', pax: givePax(plan.covers), amount: null, turn });
+        asked[table]!.push({ stato: 'occupied', pax: givePax(party.covers), amount: null, turn });
       });
     } else {
-      steps.push(() => status(table, 'occupied', givePax(plan.paxAtSeat ? plan.covers : null), null, turn));
+      steps.push(() => status(table, 'occupied', givePax(party.paxAtSeat ? party.covers : null), null, turn));
     }
-    if (plan.paxLater) steps.push(() => status(table, 'open', givePax(plan.covers), null, turn));
-    if (plan.reoccupy) steps.push(() => status(table, 'occupied', null, null, turn));
-    for (const cents of plan.checks) {
+    if (party.paxLater) steps.push(() => status(table, 'open', givePax(party.covers), null, turn));
+    if (party.reoccupy) steps.push(() => status(table, 'occupied', null, null, turn));
+    for (const cents of party.checks) {
       steps.push(() => {
         record.check = cents / 100;
         return status(table, 'payment_pending', null, cents / 100, turn);
@@ -209,12 +214,12 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
     // A party still seated when the report is read: its turn has not ended.
     if (stays) return steps;
     steps.push(async () => {
-      await status(table, plan.leaveAs, null, null, turn);
+      await status(table, party.leaveAs, null, null, turn);
       // A waitlist party's booking ends with it (its table is held for the next seating otherwise).
       const walkIn = bookings.find((b) => b.id === record.bookingId && b.walkIn);
       if (walkIn) await moveTo(walkIn, 'completata');
     });
-    if (plan.leaveAs === 'dirty' && plan.cleaned) steps.push(() => status(table, 'free', null, null, -1));
+    if (party.leaveAs === 'dirty' && party.cleaned) steps.push(() => status(table, 'free', null, null, -1));
     return steps;
   };
   /** Plays the tables' queues of steps round robin: the tables' changes interleave, as on a floor. */
@@ -292,7 +297,7 @@ export async function playDay(stack: Stack, plan: DayPlan): Promise<PlayedDay> {
  * holds them all, must be exactly those changes (statuses, pax and amounts given).
  */
 async function recordedTimes(ok: Ok, tableId: string, asked: readonly Asked[]): Promise<number[]> {
-  const deadline = Date.now() + 20_000;
+  const deadline = Date.now() + SETTLE_MS;
   for (;;) {
     const { storico } = await ok('GET', `/api/tavoli/${tableId}/storico?limite=500`);
     if (storico.length >= asked.length) {

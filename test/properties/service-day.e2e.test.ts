@@ -14,7 +14,7 @@ import { MODES } from '../support/modes.js';
 import type { Stack } from '../support/stack.js';
 import { assertProperty, budget } from './budget.js';
 import { dayArb, normalise, type DayPlan } from './service-day-program.js';
-import { localDate, playDay, type PlayedDay } from './service-day-runner.js';
+import { localDate, playDay, SETTLE_MS, type PlayedDay } from './service-day-runner.js';
 import { truthCsv, truthReport, type TruthDay, type TruthReport } from './service-day-truth.js';
 import { startPropertyStack, type PropertyStack } from './stacks.js';
 
@@ -241,7 +241,7 @@ async function checkDay(stack: Stack, raw: DayPlan, seen: Seen): Promise<void> {
     `zone ${played.zone}, ${query}, opening ${JSON.stringify(intervals.map((i) => i.map(hhmm)))}\n` +
     `turns ${JSON.stringify(played.day.turns)}\nbookings ${JSON.stringify(played.day.bookings)}`;
   // The bookings' facts reach rapporti through the events: the report equals the truth once they are all in.
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + SETTLE_MS;
   for (;;) {
     const json = await between(truthAt(), async () => english((await read(`/api/report?${query}`)).body));
     if (differences(json.answer, json.early, json.late).length === 0) {
