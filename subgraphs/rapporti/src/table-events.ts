@@ -1,5 +1,5 @@
 import { trustedTenantId } from '@coperto/auth';
-import { isSubjectToken, type CloudEvent } from '@coperto/bus';
+import { tenantOfSubject, type CloudEvent } from '@coperto/bus';
 import type { EventConsumer } from '@coperto/server-kit';
 import type { DocumentStore } from '@coperto/store';
 import { factsOf } from './event-facts.js';
@@ -14,12 +14,6 @@ export const RAPPORTI_CONSUMER = 'rapporti';
 
 /** Every restaurant event; the handler keeps the tables' status changes and the bookings. */
 export const RAPPORTI_EVENTS_SUBJECT = 'tenant.*.restaurant.>';
-
-/** The tenant an event was published for: its subject's (`tenant.<id>.restaurant.…`), never its body's. */
-export function tenantOfSubject(subject: string): string | null {
-  const [first, tenant, third] = subject.split('.');
-  return first === 'tenant' && third === 'restaurant' && tenant && isSubjectToken(tenant) ? tenant : null;
-}
 
 export interface TableEventDeps {
   store: DocumentStore;
