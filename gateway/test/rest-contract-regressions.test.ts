@@ -272,6 +272,22 @@ describe('REST contract regressions (inject, embedded)', () => {
     expect((await call('PUT', '/api/garanzie/politica', { penalties: tiers })).status).toBe(200);
   });
 
+  it('PUT /api/garanzie/politica: two tiers with the same hours, under either name, are the 400 its description states (was ST202 with every check: a rule between rows)', async () => {
+    const op = doc.paths['/api/garanzie/politica'].put;
+    expect(op.description).toContain('No two cancellation tiers have the same `minHours|oreAlmeno`');
+    // English names win: the second tier's 670 repeats the first's.
+    const repeated = [
+      { oreAlmeno: 94, minHours: 670, percent: 50 },
+      { oreAlmeno: 670, percentuale: 80 },
+    ];
+    refusedNaming(await call('PUT', '/api/garanzie/politica', { penalties: repeated }), 'penalties');
+    const distinct = [
+      { oreAlmeno: 94, percent: 50 },
+      { oreAlmeno: 670, percentuale: 80 },
+    ];
+    expect((await call('PUT', '/api/garanzie/politica', { penalties: distinct })).status).toBe(200);
+  });
+
   it('PUT /api/garanzie/politica: a field a nested rule does not have is refused as the document says, in REST words (was ST202: documented as allowed, refused by GraphQL as "not defined by type RegolaGaranziaInput")', async () => {
     const op = doc.paths['/api/garanzie/politica'].put;
     const validate = new Ajv2020({ strict: false }).compile(

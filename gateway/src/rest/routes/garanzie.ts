@@ -26,7 +26,8 @@ export const garanzieRoutes: readonly RestRoute[] = [
       description:
         'Administrator only. The whole policy (what is not sent takes its default: no rules, 60 minutes, no ' +
         'tiers, 100 % for a no-show). Amounts in minor units (cents) per cover. Rules while no Stripe key is ' +
-        'configured: 409 `STRIPE_NOT_CONFIGURED`, nothing stored. English names win over Italian ones.',
+        'configured: 409 `STRIPE_NOT_CONFIGURED`, nothing stored. English names win over Italian ones. No two ' +
+        'cancellation tiers have the same `minHours|oreAlmeno` (a rule between rows): 400 naming `penalties`.',
       body: { into: 'input' },
       errors: ['STRIPE_NOT_CONFIGURED'],
       example: {
