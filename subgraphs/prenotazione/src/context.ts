@@ -1,6 +1,7 @@
 import DataLoader from 'dataloader';
 import { AvailabilityService } from './availability/availability-service.js';
 import { capacitySlots } from './availability/bookable-slots.js';
+import { DayArrivals } from './availability/day-arrivals.js';
 import type { BookableSlot } from './availability/day-search.js';
 import type { ServiceTokenIssuer, Viewer } from '@coperto/auth';
 import type { Logger, SubgraphClient, SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
@@ -51,6 +52,8 @@ export interface PrenotazioneServices {
   waitlist: WaitlistService;
   /** The bookable times of a day (`disponibilita`). */
   availability: AvailabilityService;
+  /** A day's active bookings summed by start and stay (`arriviGiorno`, capacity's pacing count). */
+  arrivals: DayArrivals;
   /** The erasure of a guest's data from its bookings and entries (ospiti's oblio). */
   guestData: GuestDataEraser;
 }
@@ -163,6 +166,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     }),
     prenotazioni,
     availability,
+    arrivals: new DayArrivals(store),
     guestData: new GuestDataEraser({
       viewer,
       bookings: store,

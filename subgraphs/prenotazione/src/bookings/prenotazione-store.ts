@@ -1,6 +1,8 @@
 import type {
   DocumentStore,
   Filter,
+  Group,
+  GroupSpec,
   IndexSpec,
   OutboxMessage,
   TenantCollection,
@@ -47,6 +49,12 @@ export function prenotazioniFilter(query: PrenotazioniQuery): Filter {
 
 export const LIST_LIMIT = 5000;
 
+/** A day's arrivals (`arrivalsOfDay`): by start and stay (the effective duration, and the own one of older records). */
+const ARRIVALS: GroupSpec = {
+  by: ['startsAt', 'effectiveDurationMinutes', 'durationMinutes'] satisfies Array<keyof PrenotazioneRecord>,
+  sum: ['covers'] satisfies Array<keyof PrenotazioneRecord>,
+};
+
 /** Storage of one tenant's bookings: nothing but reads and writes. */
 export class PrenotazioneStore {
   private readonly prenotazioni: TenantCollection<PrenotazioneRecord>;
@@ -60,6 +68,14 @@ export class PrenotazioneStore {
       sort: { startsAt: 1, id: 1 },
       limit: LIST_LIMIT,
     });
+  }
+
+  /** The active bookings of a local day (as `list` finds them) grouped by start and stay, their covers summed. */
+  arrivalsOfDay(localDate: string): Promise<Group[]> {
+    return this.prenotazioni.group(
+      prenotazioniFilter({ dal: localDate, al: localDate, activeOnly: true }),
+      ARRIVALS,
+    );
   }
 
   findById(id: string): Promise<PrenotazioneRecord | null> {
