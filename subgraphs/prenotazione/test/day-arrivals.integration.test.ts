@@ -6,12 +6,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { trustedTenantId, type Viewer } from '@coperto/auth';
+import { bumpReadScope, createMemoryCache, READ_SCOPES, readScopeVersion, type Cache } from '@coperto/cache';
 import { connectMongoStore, openEmbeddedStore, type DocumentStore } from '@coperto/store';
 import { newTenantId, serverUrls, uniqueName } from '@coperto/testkit';
-import { arrivalsOf, type Arrivals } from '../src/availability/day-arrivals.js';
+import { arrivalsOf, createKeptArrivals, type Arrivals } from '../src/availability/day-arrivals.js';
 import type { PrenotazioneRecord } from '../src/bookings/prenotazione-record.js';
-import { PRENOTAZIONI_COLLECTION } from '../src/bookings/prenotazione-store.js';
-import { createPrenotazioneServices } from '../src/context.js';
+import { PRENOTAZIONI_COLLECTION, PrenotazioneStore } from '../src/bookings/prenotazione-store.js';
+import { createPrenotazioneServices, type ServiceParts } from '../src/context.js';
 import { effectiveMinutes } from '../src/seating/holds.js';
 import { noSubgraphCalls, seatingWorld, worldSources } from './seating-fixture.js';
 
@@ -66,7 +67,7 @@ describe.each(stores)('arriviGiorno on the %s store', (_, open) => {
     await opened?.close();
   });
 
-  const services = (tenant: string) => {
+  const services = (tenant: string, parts: Partial<ServiceParts> = {}) => {
     const viewer: Viewer = {
       tenantId: trustedTenantId(tenant),
       subject: null,
@@ -92,6 +93,7 @@ describe.each(stores)('arriviGiorno on the %s store', (_, open) => {
       now: () => new Date('2027-03-01T10:00:00Z'),
       seating: worldSources(world),
       onEventsWritten: () => {},
+      ...parts,
     });
   };
   const booking = (
@@ -142,7 +144,9 @@ describe.each(stores)('arriviGiorno on the %s store', (_, open) => {
     const tenant = newTenantId();
     const { prenotazioni, arrivals } = services(tenant);
     const current = await prenotazioni.create(booking(2, '21:00')); // 90 minutes, stored
-    const collection = opened.store.forTenant(trustedTenantId(tenant)).collection(PRENOTAZIONI_COLLECTION);
+    const collection = opened.store
+      .forTenant(trustedTenantId(tenant))
+      .collection<PrenotazioneRecord>(PRENOTAZIONI_COLLECTION);
     const legacy = (id: string, durationMinutes: number | null) => {
       const { effectiveDurationMinutes: _, ...record } = current;
       return collection.insertOne({
@@ -160,6 +164,53 @@ describe.each(stores)('arriviGiorno on the %s store', (_, open) => {
       [120, 2, 1],
     ]);
     expect(answer).toEqual(sumsOf(await prenotazioni.day(DAY)));
+  });
+
+  describe('kept in each process under the bookings read scope', () => {
+    /** One process's services for the tenant: its own kept sums, the shared cache, its store reads counted. */
+    const process = (tenant: string, cache: Cache) => {
+      const tenantCache = cache.forTenant(trustedTenantId(tenant));
+      const onBookingsWritten = () => bumpReadScope(tenantCache, READ_SCOPES.bookings);
+      const store = new PrenotazioneStore(opened.store.forTenant(trustedTenantId(tenant)), onBookingsWritten);
+      const sums = { reads: 0 };
+      const arrivalsOfDay = store.arrivalsOfDay.bind(store);
+      store.arrivalsOfDay = (date) => {
+        sums.reads++;
+        return arrivalsOfDay(date);
+      };
+      const built = services(tenant, {
+        stores: { bookings: store },
+        keptArrivals: {
+          copies: createKeptArrivals(),
+          tenantId: tenant,
+          version: () => readScopeVersion(tenantCache, READ_SCOPES.bookings),
+        },
+      });
+      return { ...built, sums };
+    };
+    const covers = async (p: ReturnType<typeof process>) =>
+      (await p.arrivals.ofDay(DAY)).reduce((sum, a) => sum + a.covers, 0);
+
+    it('sums a day once while nobody books, and counts a booking made or cancelled through any process at once', async () => {
+      const cache = createMemoryCache();
+      const tenant = newTenantId();
+      const [one, two] = [process(tenant, cache), process(tenant, cache)];
+      const first = await one.prenotazioni.create(booking(2, '19:00'));
+      expect(await covers(one)).toBe(2);
+      expect(await covers(one)).toBe(2);
+      expect(one.sums.reads).toBe(1);
+      await two.prenotazioni.create(booking(4, '20:00')); // the other process's write
+      expect(await covers(one)).toBe(6);
+      expect(one.sums.reads).toBe(2);
+      await two.prenotazioni.changeState(first.id, 'annullata'); // a replace
+      expect(await covers(one)).toBe(4);
+      expect(await covers(two)).toBe(4);
+      // another tenant's writes leave this tenant's kept sums alone
+      await process(newTenantId(), cache).prenotazioni.create(booking(3, '19:00'));
+      expect(await covers(one)).toBe(4);
+      expect(one.sums.reads).toBe(3);
+      await cache.close();
+    });
   });
 
   it('answers nothing for a day without bookings and refuses a bad date (400)', async () => {

@@ -1,3 +1,4 @@
+import { createKeptLoads, type KeptLoads } from '@coperto/async';
 import { parseLocalDate } from '@coperto/domain';
 import { ValidationError } from '@coperto/errors';
 import type { Group } from '@coperto/store';
@@ -14,18 +15,47 @@ export interface Arrivals {
   bookings: number;
 }
 
+/** How long one process reuses a day's sums at most (a write it was not told of is missed at most this long). */
+export const ARRIVALS_KEPT_MS = 60_000;
+/** Tenant days whose sums one process keeps (the least recently used is dropped beyond it). */
+const ARRIVALS_KEPT_DAYS = 10_000;
+
+/** The day sums one process keeps, shared by its requests (`DayArrivals`' `kept`). */
+export function createKeptArrivals(now?: () => number): KeptLoads<Arrivals[]> {
+  return createKeptLoads<Arrivals[]>({ ttlMs: ARRIVALS_KEPT_MS, maxKeys: ARRIVALS_KEPT_DAYS, now });
+}
+
+/** Where a tenant's day sums are kept: the process's copies, under the version of its bookings' read scope. */
+export interface KeptDayArrivals {
+  copies: KeptLoads<Arrivals[]>;
+  tenantId: string;
+  /** The version of the tenant's bookings read scope (READ_SCOPES.bookings), replaced by every booking write. */
+  version: () => Promise<string>;
+}
+
 /**
  * `arriviGiorno`: what capacity's pacing and occupancy count reads of a day (its slots' covers booked to arrive
- * and seated), summed by the store instead of read booking by booking: the count does not grow with the
- * restaurant's bookings beyond the store's own pass over the day's records.
+ * and seated), summed by the store instead of read booking by booking. With `kept`, the sums of a day are kept in
+ * this process under the version of the tenant's bookings read scope, which every booking write replaces before
+ * it is answered (PrenotazioneStore's `onWritten`; in the shared cache, Redis in distributed mode, so a write
+ * through any prenotazione process is seen by all): each count asks the version first (one cache get) and reuses
+ * sums loaded under it, so a booking written is in the next count, and a day nobody books meanwhile is summed
+ * once. At most ARRIVALS_KEPT_MS in any case (a version the cache lost while it could not be reached).
  */
 export class DayArrivals {
-  constructor(private readonly store: Pick<PrenotazioneStore, 'arrivalsOfDay'>) {}
+  constructor(
+    private readonly store: Pick<PrenotazioneStore, 'arrivalsOfDay'>,
+    private readonly kept: KeptDayArrivals | null = null,
+  ) {}
 
   async ofDay(data: string): Promise<Arrivals[]> {
     const date = parseLocalDate(data);
     if (!date) throw new ValidationError([{ field: 'data', message: 'must be a date YYYY-MM-DD' }]);
-    return arrivalsOf(await this.store.arrivalsOfDay(date));
+    const load = async () => arrivalsOf(await this.store.arrivalsOfDay(date));
+    if (!this.kept) return load();
+    // The version is read before the sums: sums loaded after it hold every write answered before it was replaced.
+    const version = await this.kept.version();
+    return this.kept.copies.get(`${this.kept.tenantId}\u0000${date}\u0000${version}`, load);
   }
 }
 

@@ -59,7 +59,14 @@ const ARRIVALS: GroupSpec = {
 export class PrenotazioneStore {
   private readonly prenotazioni: TenantCollection<PrenotazioneRecord>;
 
-  constructor(tenantStore: TenantStore) {
+  /**
+   * `onWritten` runs after every write (insert, replace), before it is answered, also when the write failed (it may
+   * have happened): it replaces the version of the bookings' read scope (day sums kept under it, DayArrivals).
+   */
+  constructor(
+    tenantStore: TenantStore,
+    private readonly onWritten: () => Promise<void> = async () => {},
+  ) {
     this.prenotazioni = tenantStore.collection<PrenotazioneRecord>(PRENOTAZIONI_COLLECTION);
   }
 
@@ -90,18 +97,30 @@ export class PrenotazioneStore {
     return this.prenotazioni.findOne({ codice });
   }
 
-  insert(record: PrenotazioneRecord, events: readonly OutboxMessage[]): Promise<PrenotazioneRecord> {
-    return this.prenotazioni.insertOne(record, { events });
+  async insert(record: PrenotazioneRecord, events: readonly OutboxMessage[]): Promise<PrenotazioneRecord> {
+    try {
+      return await this.prenotazioni.insertOne(record, { events });
+    } finally {
+      await this.onWritten();
+    }
   }
 
   /** Compare-and-set on `version`, events in the same atomic write; null when the record changed meanwhile. */
-  replace(
+  async replace(
     expectedVersion: number,
     next: PrenotazioneRecord,
     events: readonly OutboxMessage[],
   ): Promise<PrenotazioneRecord | null> {
     const { id, ...fields } = next;
-    return this.prenotazioni.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields }, { events });
+    try {
+      return await this.prenotazioni.findOneAndUpdate(
+        { id, version: expectedVersion },
+        { $set: fields },
+        { events },
+      );
+    } finally {
+      await this.onWritten();
+    }
   }
 
   /** Changes in sync order: updatedAt in (after, upTo], then id; at most `limit`. */
