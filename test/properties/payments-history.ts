@@ -22,6 +22,7 @@ export type PayIntent =
   | { kind: 'policy'; version: number }
   | { kind: 'book'; ref: number; covers: number }
   | { kind: 'move'; ref: number }
+  | { kind: 'party'; ref: number; covers: number }
   | { kind: 'confirm' | 'cancel' | 'noShow' | 'complete'; ref: number }
   | {
       kind: 'webhook';

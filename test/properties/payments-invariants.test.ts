@@ -65,7 +65,7 @@ function rightHistory(): PaymentHistory {
     policies: [{ version: 0, terms: POLICIES[0]!, entry: 0 }],
     entries: [
       entry(0, { kind: 'policy', version: 0 }, 0, 200, {}),
-      entry(1, { kind: 'book', ref: 0, covers: 6 }, 200, 201, { id: 'b0', startsAt: iso(START) }),
+      entry(1, { kind: 'book', ref: 0, covers: 6 }, 200, 201, { id: 'b0', startsAt: iso(START), covers: 6 }),
       webhook(2, 1_000),
       entry(3, { kind: 'cancel', ref: 0 }, 10_000, 200, { state: 'annullata' }),
     ],
@@ -169,6 +169,26 @@ describe('payments invariants', () => {
     lateKept.entries[2] = webhook(2, 10_500, 200, 'stuck');
     lateKept.reads = [];
     only('chargedOnlyForAReason', lateKept);
+  });
+
+  it('chargedOnlyForAReason: a party changed before any money, the amount not following it', () => {
+    const party = (covers: number, sent = 500) =>
+      entry(9, { kind: 'party', ref: 0, covers }, sent, 200, { covers });
+    const unpaid = rightHistory();
+    unpaid.entries = [unpaid.entries[0]!, unpaid.entries[1]!, party(8), unpaid.entries[3]!];
+    unpaid.reads = [];
+    unpaid.reminders = [];
+    unpaid.mails = [];
+    unpaid.entries[1]!.response.startsAt = iso(2 * HOUR);
+    unpaid.finals[0]!.startsAt = iso(2 * HOUR);
+    unpaid.finals[0]!.guarantee = { ...guarantee, status: 'released', charged: 0 };
+    only('chargedOnlyForAReason', unpaid);
+    unpaid.finals[0]!.guarantee = { ...guarantee, amount: 8000, status: 'released', charged: 0 };
+    expect(paymentViolations(unpaid)).toEqual([]);
+    // Paid before the change: the amount paid stays.
+    const paidFirst = rightHistory();
+    paidFirst.entries.splice(3, 0, party(8, 2_000));
+    expect(paymentViolations(paidFirst)).toEqual([]);
   });
 
   it('everyGuaranteeEnds: a cancelled booking’s deposit still paid, a stuck one not listed', () => {

@@ -188,12 +188,26 @@ export function chargedOnlyForAReason(h: PaymentHistory): string[] {
     if (g.charged > g.amount || g.charged + g.refunded > g.amount)
       found.push(`booking ${f.ref}: charged ${g.charged} and refunded ${g.refunded} of ${g.amount}`);
     const starts = inForceAt(startsOf(h, f.ref), made);
+    const end = endOf(h, f.ref);
+    const money = appliedMoney(h, f.ref, g);
+    // The rule is the booked party's (the guarantee is asked for on the booking's creation); the amount is per cover
+    // times a party the booking had: while requested it follows the party, once secured it stays.
+    const parties = partiesOf(h, f.ref);
+    const cutoff = end?.answeredAt ?? h.judgedAt;
+    const had = parties.filter((p) => p.sentAt <= cutoff).map((p) => p.value);
     const candidates = inForceAt(
       policies.filter((p) => p.answeredAt !== Infinity),
       made,
     ).flatMap((terms) => {
       const rule = ruleFor(terms, booking.covers);
-      if (!rule || rule.amountPerCover * booking.covers !== g.amount) return [];
+      if (!rule || !had.some((covers) => rule.amountPerCover * covers === g.amount)) return [];
+      if (money.length === 0 && end && parties.length > 1) {
+        const atEnd = inForceAt(parties, end.sentAt);
+        if (!atEnd.some((covers) => rule.amountPerCover * covers === g.amount))
+          found.push(
+            `booking ${f.ref}: guarantee never paid, amount ${g.amount} did not follow the party (${atEnd.join(' or ')} at its end)`,
+          );
+      }
       return starts
         .filter(
           (s) =>
@@ -212,8 +226,6 @@ export function chargedOnlyForAReason(h: PaymentHistory): string[] {
         found.push(`booking ${f.ref} (${f.state}) charged before its end`);
       continue;
     }
-    const end = endOf(h, f.ref);
-    const money = appliedMoney(h, f.ref, g);
     // In place before the end was sent: the end's terms apply. Sent after the end was answered: it came for a
     // booking already ended (stuck, never charged). Overlapping the end: either.
     const before = money.some((e) => !end || e.answeredAt < end.sentAt);
@@ -233,6 +245,13 @@ export function chargedOnlyForAReason(h: PaymentHistory): string[] {
     }
   }
   return found;
+}
+
+/** The booking's parties as its acknowledged book and party (PATCH covers) requests gave them. */
+function partiesOf(h: PaymentHistory, ref: number) {
+  return h.entries
+    .filter((e) => refOf(e) === ref && (e.intent.kind === 'book' || e.intent.kind === 'party') && ok(e))
+    .map((e) => ({ sentAt: e.sentAt, answeredAt: e.answeredAt, value: e.response.covers as number }));
 }
 
 /** The booking's starts (UTC ms) as its acknowledged book and move answers gave them. */

@@ -1,8 +1,8 @@
 /**
  * Generated payments programs (payments.e2e.test.ts): bookings, policy changes, Stripe events (repeated, reordered,
- * late, badly signed, of the wrong kind), cancellations, no-shows, completions, moves and clock advances, in one
- * tenant of the program's own. The clock is the stack's virtual one (payments-stack.ts): an `advance` moves it
- * minutes forward, so that a `soon` booking's one-hour reminder (due 5 to 15 minutes after it is booked) and its
+ * late, badly signed, of the wrong kind), cancellations, no-shows, completions, moves, party changes and clock
+ * advances, in one tenant of the program's own. The clock is the stack's virtual one (payments-stack.ts): an
+ * `advance` moves it minutes forward, so that a `soon` booking's one-hour reminder (due 5 to 15 minutes after it is booked) and its
  * guarantee's due time (10 or 30 minutes after it is asked for, by the policy) fall due within a program.
  */
 import fc from 'fast-check';
@@ -74,6 +74,8 @@ export type PayStep =
   | { kind: 'end'; booking: number; how: Ending }
   | { kind: 'confirm'; booking: number }
   | { kind: 'move'; booking: number; offset: number }
+  /** A new party (PATCH covers): a guarantee still requested follows it, one in place keeps its amount. */
+  | { kind: 'party'; booking: number; covers: number }
   /** Move the clock `minutes` forward (reminders and due times fall due), and let the service catch up. */
   | { kind: 'advance'; minutes: number };
 
@@ -130,6 +132,14 @@ const step: fc.Arbitrary<PayStep> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('confirm' as const), booking }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), booking, offset }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('party' as const),
+      booking,
+      covers: fc.integer({ min: 1, max: 8 }),
+    }),
+  },
   {
     weight: 2,
     arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 40 }) }),

@@ -358,6 +358,17 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
         await observed(r);
         return;
       }
+      case 'party': {
+        const r = ref(step.booking);
+        if (r === null || !h.bookings[r]!.id) return;
+        const id = h.bookings[r]!.id!;
+        await record({ kind: 'party', ref: r, covers: step.covers }, 'PATCH', `/api/prenotazioni/${id}`, {
+          token: staff,
+          body: { covers: step.covers },
+        });
+        await observed(r);
+        return;
+      }
       case 'advance':
         return advance(step.minutes * MINUTE);
     }
