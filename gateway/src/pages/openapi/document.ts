@@ -105,24 +105,16 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
   const { operation } = operationOf(parse(document), route.operation);
   const success = responseSchema(route, options.schema, document, registry);
   const status = route.status ?? 200;
-  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
   const successResponse: Record<string, unknown> = {
     description: success.description,
-    headers,
+    headers: REQUEST_ID_HEADERS,
     content: {
       'application/json': { schema: success.schema },
       // The route's CSV form (`Accept: text/csv`): a header line and one line per row.
       ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
     },
   };
-  const responses: Record<string, unknown> = { [status]: successResponse };
-  for (const [errorStatus, codes] of routeErrors(route)) {
-    responses[errorStatus] = {
-      description: codes.join(', '),
-      headers,
-      content: { 'application/json': { schema: errorBodySchema(codes) } },
-    };
-  }
+  const responses = { [status]: successResponse, ...errorResponses(routeErrors(route)) };
   const request = requestSchemas(route, options.schema, document);
   const parameters = [...parametersOf(request.params, 'path'), ...parametersOf(request.querystring, 'query')];
   const described = {
@@ -144,6 +136,22 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
   };
 }
 
+/** Every response carries the request's id. */
+const REQUEST_ID_HEADERS = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
+
+/** A route's error responses by status, each with the codes it may carry. */
+function errorResponses(errors: ReturnType<typeof routeErrors>): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of errors) {
+    responses[status] = {
+      description: codes.join(', '),
+      headers: REQUEST_ID_HEADERS,
+      content: { 'application/json': { schema: errorBodySchema(codes) } },
+    };
+  }
+  return responses;
+}
+
 /** A route's links as OpenAPI Link Objects (the target named by its operationId, which is its operation). */
 function linksObject(links: Readonly<Record<string, RouteLink>>) {
   return Object.fromEntries(
@@ -155,18 +163,16 @@ function linksObject(links: Readonly<Record<string, RouteLink>>) {
 }
 
 function documentedOperation(route: DocumentedRoute) {
-  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
-  const responses: Record<string, unknown> = {
-    200: { description: route.summary, headers, content: { 'application/json': { schema: route.response } } },
+  const responses = {
+    200: {
+      description: route.summary,
+      headers: REQUEST_ID_HEADERS,
+      content: { 'application/json': { schema: route.response } },
+    },
+    ...errorResponses(
+      routeErrors({ method: route.method, path: route.path, docs: { errors: route.errors } }),
+    ),
   };
-  const errors = routeErrors({ method: route.method, path: route.path, docs: { errors: route.errors } });
-  for (const [errorStatus, codes] of errors) {
-    responses[errorStatus] = {
-      description: codes.join(', '),
-      headers,
-      content: { 'application/json': { schema: errorBodySchema(codes) } },
-    };
-  }
   return {
     operationId: route.operationId,
     summary: route.summary,
