@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { describeEventBus } from '../src/contract.js';
+import { describeEventBus } from './support/contract.js';
 import { createMemoryBus } from '../src/memory-bus.js';
 import { DEFAULT_REPLAY_LOG } from '../src/replay-log.js';
 import type { CloudEvent } from '../src/types.js';

@@ -2,7 +2,7 @@ import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { serverUrls, startNatsServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { connect, ErrorCode, NatsError, type NatsConnection } from 'nats';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { describeEventBus } from '../src/contract.js';
+import { describeEventBus } from './support/contract.js';
 import { BusUnavailableError } from '../src/errors.js';
 import { buildEvent } from '../src/events.js';
 import { connectNatsBus } from '../src/nats-bus.js';

@@ -1,6 +1,6 @@
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
-import { describeCache } from '../src/contract.js';
+import { describeCache } from './support/contract.js';
 import { createMemoryCache } from '../src/index.js';
 import { humanBytes } from '../src/human-bytes.js';
 import { tenantKey } from '../src/keys.js';

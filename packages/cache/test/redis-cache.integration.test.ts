@@ -2,7 +2,7 @@ import { trustedTenantId } from '@coperto/auth';
 import { serverUrls, startRedisServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeCache } from '../src/contract.js';
+import { describeCache } from './support/contract.js';
 import { connectRedisCache, type Cache } from '../src/index.js';
 
 describeCache('redis', () =>

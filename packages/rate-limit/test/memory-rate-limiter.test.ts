@@ -1,4 +1,4 @@
-import { describeRateLimiter } from '../src/contract.js';
+import { describeRateLimiter } from './support/contract.js';
 import { createMemoryRateLimiter } from '../src/memory-rate-limiter.js';
 
 describeRateLimiter('memory', async (limits) => createMemoryRateLimiter(limits));

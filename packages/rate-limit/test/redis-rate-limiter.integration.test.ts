@@ -1,6 +1,6 @@
 import { serverUrls, startRedisServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeRateLimiter } from '../src/contract.js';
+import { describeRateLimiter } from './support/contract.js';
 import { connectRedisRateLimiter, type RateLimiter } from '../src/index.js';
 
 describeRateLimiter('redis', (limits) =>

@@ -16,11 +16,6 @@ export function claimDecision(
   return 'claim';
 }
 
-/** When a pending job can next be claimed: its due time, or later while a lease or retry wait holds it. */
-export function claimableAt(job: Pick<JobRecord, 'dueAt' | 'leaseUntil'>): string {
-  return job.leaseUntil !== null && job.leaseUntil > job.dueAt ? job.leaseUntil : job.dueAt;
-}
-
 /**
  * How long to sleep before the next poll: at once after a full batch (more may be due), else until the earliest
  * claimable job, never longer than `pollMs` (another instance may schedule sooner) nor shorter than `minMs`.

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import {
   canonicalJson,
-  claimableAt,
   claimDecision,
   effectIdOf,
   jobId,
@@ -25,14 +24,6 @@ describe('claimDecision', () => {
     expect(claimDecision({ state: 'pending', dueAt: at(-1), leaseUntil: at(1) }, now)).toBe('leased');
     for (const state of ['done', 'cancelled', 'failed'] as const)
       expect(claimDecision({ state, dueAt: at(-1), leaseUntil: null }, now)).toBe('finished');
-  });
-});
-
-describe('claimableAt', () => {
-  it('is the due time, or the lease end when that is later', () => {
-    expect(claimableAt({ dueAt: at(0), leaseUntil: null })).toBe(at(0));
-    expect(claimableAt({ dueAt: at(0), leaseUntil: at(-1) })).toBe(at(0));
-    expect(claimableAt({ dueAt: at(0), leaseUntil: at(7) })).toBe(at(7));
   });
 });
 

@@ -6,26 +6,46 @@ import { connectDependencies } from './dependencies.js';
 import { createSubgraphExecutor } from './execute-subgraph.js';
 import { startEventConsumers, type RunningConsumers } from './event-consumers.js';
 import { startHost, type Host } from './host.js';
-import type { Logger } from './logger.js';
+import { createLogger, type Logger } from './logger.js';
 import { createSubgraphHttpServer } from './serve-subgraph.js';
 import { operationLimitsFromConfig, type ServiceConfig } from './service-config.js';
 import { createHttpSubgraphClient } from './subgraph-client.js';
-import type { SubgraphFactory } from './subgraph.js';
+import type { Subgraph, SubgraphDeps, SubgraphFactory } from './subgraph.js';
 import { startWorkers } from './workers.js';
 
-/**
- * Distributed mode: one subgraph in its own process, with MongoDB, NATS and Redis, its own outbox relay,
- * its GraphQL endpoint on PORT (reached only by the gateway and sibling subgraphs), health and metrics.
- */
-export async function startSubgraphProcess(options: {
+interface SubgraphProcessOptions {
   name: string;
   create: SubgraphFactory;
   config: ServiceConfig;
   /** URLs of the subgraphs this one calls (SUBGRAPH_<NAME>_URL). */
   subgraphUrls: Readonly<Record<string, string>>;
-  logger: Logger;
-  handleSignals?: boolean;
-}): Promise<Host> {
+}
+
+/**
+ * A subgraph process's main (its `src/index.ts`): `startSubgraphProcess` with a logger named after the subgraph
+ * (which `create` may use); a process that cannot start logs why and exits with status 1.
+ */
+export async function runSubgraphProcess(
+  options: Omit<SubgraphProcessOptions, 'create'> & {
+    create: (deps: SubgraphDeps, logger: Logger) => Subgraph<unknown>;
+  },
+): Promise<void> {
+  const logger = createLogger({ name: options.name, level: options.config.LOG_LEVEL });
+  try {
+    await startSubgraphProcess({ ...options, create: (deps) => options.create(deps, logger), logger });
+  } catch (error) {
+    logger.error(`${options.name} failed to start`, { error });
+    process.exit(1);
+  }
+}
+
+/**
+ * Distributed mode: one subgraph in its own process, with MongoDB, NATS and Redis, its own outbox relay,
+ * its GraphQL endpoint on PORT (reached only by the gateway and sibling subgraphs), health and metrics.
+ */
+export async function startSubgraphProcess(
+  options: SubgraphProcessOptions & { logger: Logger; handleSignals?: boolean },
+): Promise<Host> {
   const { config, logger } = options;
   const deps = await connectDependencies(config, {
     mode: 'distributed',

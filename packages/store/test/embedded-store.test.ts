@@ -2,7 +2,7 @@ import { mkdir, readFile, readdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { trustedTenantId } from '@coperto/auth';
 import { describe, expect, it } from 'vitest';
-import { describeDocumentStore } from '../src/contract.js';
+import { describeDocumentStore } from './support/contract.js';
 import { LOCK_FILE } from '../src/directory-lock.js';
 import { MAX_ID_BYTES } from '../src/lmdb-engine.js';
 import {

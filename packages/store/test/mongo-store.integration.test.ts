@@ -1,7 +1,7 @@
 import { serverUrls, startMongoServer, uniqueName, type TestServer } from '@coperto/testkit';
 import { trustedTenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { describeDocumentStore } from '../src/contract.js';
+import { describeDocumentStore } from './support/contract.js';
 import {
   StoreUnavailableError,
   connectMongoStore,

@@ -5,9 +5,9 @@
 import { randomBytes } from 'node:crypto';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { arrivalSubject } from './arrival-subject.js';
-import { BusUnavailableError } from './errors.js';
-import { buildEvent } from './events.js';
+import { arrivalSubject } from '../../src/arrival-subject.js';
+import { BusUnavailableError } from '../../src/errors.js';
+import { buildEvent } from '../../src/events.js';
 import { describeReplay } from './replay-contract.js';
 import {
   natsSubject,
@@ -15,7 +15,7 @@ import {
   type EventBus,
   type RestaurantEventType,
   type Subscription,
-} from './types.js';
+} from '../../src/types.js';
 
 const WAIT_MS = 5000;
 

@@ -2,9 +2,9 @@
 import { randomBytes } from 'node:crypto';
 import { trustedTenantId } from '@coperto/auth';
 import { expect, it } from 'vitest';
-import { arrivalSequence, arrivalSubject } from './arrival-subject.js';
-import { buildEvent } from './events.js';
-import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from './types.js';
+import { arrivalSequence, arrivalSubject } from '../../src/arrival-subject.js';
+import { buildEvent } from '../../src/events.js';
+import { natsSubject, type CloudEvent, type EventBus, type RestaurantEventType } from '../../src/types.js';
 
 const OPTIONS = { windowMs: 60_000, maxEvents: 100 };
 

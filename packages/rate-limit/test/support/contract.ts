@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { afterAll, describe, expect, it } from 'vitest';
-import type { RateDecision, RateLimiter, RateLimits } from './types.js';
+import type { RateDecision, RateLimiter, RateLimits } from '../../src/types.js';
 
 const newKey = () => `contract:${randomBytes(6).toString('hex')}`;
 

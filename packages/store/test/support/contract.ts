@@ -6,7 +6,7 @@
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { uniqueName } from '@coperto/testkit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DuplicateKeyError } from './errors.js';
+import { DuplicateKeyError } from '../../src/errors.js';
 import type {
   DocumentStore,
   Filter,
@@ -16,7 +16,7 @@ import type {
   PendingOutbox,
   TenantCollection,
   Update,
-} from './types.js';
+} from '../../src/types.js';
 
 /** The update argument of a collection's findOneAndUpdate (the cases below pass ill-typed ones on purpose). */
 type UpdateOf<C extends { findOneAndUpdate: (...args: never[]) => unknown }> = Parameters<

@@ -8,7 +8,7 @@
 import { randomBytes } from 'node:crypto';
 import { trustedTenantId, type TenantId } from '@coperto/auth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Cache } from './types.js';
+import type { Cache } from '../../src/types.js';
 
 const tenant = (label: string) => trustedTenantId(`${label}-${randomBytes(4).toString('hex')}`);
 
