@@ -1,7 +1,8 @@
 // Writes gateway/src/subscriptions/generated/schema.graphql, the gateway's subscription schema: its own part
 // (gateway/src/subscriptions/events.graphql: the subscription fields, the event envelopes, the records only events
 // carry and the fields only events add) and the records the events carry that a subgraph owns, copied from the
-// owner's schema.graphql (descriptions included) less the fields events never carry, with the types they use.
+// owner's schema.graphql (descriptions included) less the fields events never carry, with the types they use; a
+// record only events carry may take a subgraph's record's fields after its own (EXTENDED_RECORDS).
 // So a field added to a subgraph's record reaches the subscription schema with `pnpm schema`, and a stale file
 // fails test/subscription-schema.test.ts. `--check`: fails when the committed file is out of date.
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -48,6 +49,22 @@ export const EVENT_RECORDS: Readonly<Record<string, EventRecord>> = {
   SlotConfig: { subgraph: 'capacity' },
   // webhooks.disabled: never the endpoint's secret, shown only in the answer that made it.
   Webhook: { subgraph: 'webhooks', leaveOut: ['secret'] },
+};
+
+/**
+ * Records only events carry that reuse a subgraph's record: events.graphql writes the fields only they have, and
+ * they get the owner's record's fields after those (descriptions included), less `leaveOut`.
+ */
+export const EXTENDED_RECORDS: Readonly<Record<string, EventRecord & { from: string }>> = {
+  // guests.*: the guest's counts and erasure, never its personal data (docs/events.md), nor its bookings.
+  CambioOspite: {
+    from: 'Ospite',
+    subgraph: 'ospiti',
+    leaveOut: [
+      ...['nome', 'name', 'telefono', 'phone', 'email', 'lingua', 'language', 'tag', 'tags', 'allergie'],
+      ...['allergies', 'note', 'notes', 'consensoMarketing', 'marketingConsent', 'prenotazioni', 'bookings'],
+    ],
+  },
 };
 
 const HEADER =
@@ -107,7 +124,10 @@ function copied(definition: TypeDefinitionNode, leaveOut: readonly string[]): Ty
   };
 }
 
-/** The records and every type they use, from their owners' schema.graphql, in the order first reached. */
+/**
+ * The records and every type they use, from their owners' schema.graphql, in the order first reached; `own`'s
+ * extended records get their owner's fields (EXTENDED_RECORDS), in place.
+ */
 function recordDefinitions(own: Map<string, TypeDefinitionNode>): TypeDefinitionNode[] {
   const reached = new Map<string, TypeDefinitionNode>();
   const subgraphs = new Map<string, Map<string, TypeDefinitionNode>>();
@@ -134,19 +154,40 @@ function recordDefinitions(own: Map<string, TypeDefinitionNode>): TypeDefinition
     }
   };
   for (const [name, record] of Object.entries(EVENT_RECORDS)) visit(name, record.subgraph, record.leaveOut);
+  for (const [name, record] of Object.entries(EXTENDED_RECORDS)) {
+    const written = own.get(name);
+    const owners = sdlOf(record.subgraph).get(record.from);
+    if (written?.kind !== Kind.OBJECT_TYPE_DEFINITION || owners?.kind !== Kind.OBJECT_TYPE_DEFINITION) {
+      throw new Error(`${name} and ${record.from} must both be object types`);
+    }
+    const ownNames = new Set((written.fields ?? []).map((f) => f.name.value));
+    const added = (copied(owners, record.leaveOut ?? []) as typeof owners).fields!.filter(
+      (f) => !ownNames.has(f.name.value),
+    );
+    own.set(name, { ...written, fields: [...(written.fields ?? []), ...added] });
+    for (const field of added) {
+      const used = namedType(field.type);
+      if (!BUILT_IN_SCALARS.has(used)) visit(used, record.subgraph);
+    }
+  }
   return [...reached.values()];
 }
 
 /** The subscription schema's SDL, as generated/schema.graphql holds it. */
 export function subscriptionSchemaText(): string {
   const ownDocument = readDocument(OWN_PART);
-  const records = recordDefinitions(definitionsOf(ownDocument));
+  const own = definitionsOf(ownDocument);
+  const records = recordDefinitions(own);
   // The scalars the records use, first: the order the schema was written in before it was generated.
   const scalars = records.filter((d) => d.kind === Kind.SCALAR_TYPE_DEFINITION);
   const others = records.filter((d) => d.kind !== Kind.SCALAR_TYPE_DEFINITION);
   const document: DocumentNode = {
     kind: Kind.DOCUMENT,
-    definitions: [...scalars, ...ownDocument.definitions, ...others],
+    definitions: [
+      ...scalars,
+      ...ownDocument.definitions.map((d) => (isTypeDefinition(d) ? own.get(d.name.value)! : d)),
+      ...others,
+    ],
   };
   return `${HEADER}${printSchema(buildASTSchema(document))}\n`;
 }

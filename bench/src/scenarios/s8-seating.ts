@@ -11,6 +11,7 @@ import { num, ratio } from '../format.js';
 import { log } from '../log.js';
 import { freePorts } from '../ports.js';
 import { generateDemand } from '../seating/demand.js';
+import { toleranceModelFromEnv, type ToleranceModel } from '../seating/guest-flexibility.js';
 import { addDays, localInstant } from '../seating/local-time.js';
 import { needsSeatingApi, POLICIES, reseatFor, shortenedFor, type PolicyName } from '../seating/policies.js';
 import { replayEvening } from '../seating/replay.js';
@@ -61,6 +62,7 @@ const seedFromEnv = () => {
 
 export async function scenario8(ctx: BenchContext) {
   const seed = seedFromEnv();
+  const tolerance = toleranceModelFromEnv();
   const spec = restaurant();
   const available = seatMinutesAvailable(spec);
   const policies = policiesFromEnv();
@@ -96,7 +98,7 @@ export async function scenario8(ctx: BenchContext) {
       if (missing.length > 0 && needsSeatingApi(policy)) {
         throw new Error(`the service lacks the seating API: ${missing.join('; ')}`);
       }
-      const demand = generateDemand(seed + Math.round(level * 1000), level, spec, available);
+      const demand = generateDemand(seed + Math.round(level * 1000), level, spec, available, tolerance);
       const diagnose = process.env.BENCH_SEATING_DIAG === '1' ? setUp.seats : undefined;
       const evening = await replayEvening({
         api,
@@ -131,7 +133,7 @@ export async function scenario8(ctx: BenchContext) {
   await stack.proc.stop();
 
   addMainRows(ctx, runs);
-  ctx.sections.set(SEATING_HEADING, renderSection(seed, spec.tables.length, runs));
+  ctx.sections.set(SEATING_HEADING, renderSection(seed, spec.tables.length, runs, tolerance));
   ctx.method.push(
     '- **8**: the embedded process runs on a virtual clock (a bench-only `--import` preload fakes `Date` with ' +
       '@sinonjs/fake-timers; timers stay real); the simulator moves it to each event and replays one evening ' +
@@ -189,11 +191,16 @@ function addMainRows(ctx: BenchContext, runs: readonly RunFigures[]) {
   );
 }
 
-function renderSection(seed: number, tables: number, runs: readonly RunFigures[]): string {
+function renderSection(
+  seed: number,
+  tables: number,
+  runs: readonly RunFigures[],
+  tolerance: ToleranceModel,
+): string {
   return [
     SEATING_HEADING,
     '',
-    `Seed ${seed} (\`BENCH_SEATING_SEED\`); ${tables} tables; one evening per run, 18:00–23:00, demand as a ` +
+    `Seed ${seed} (\`BENCH_SEATING_SEED\`), guests' tolerance \`${tolerance}\` (\`BENCH_SEATING_TOLERANCE\`); ${tables} tables; one evening per run, 18:00–23:00, demand as a ` +
       "share of the evening's seat-minutes. The model, the policies and the walk-away rule: bench/README.md " +
       '("Scenario 8"). "gave up" = reneged after waiting or still waiting at closing time.',
     '',

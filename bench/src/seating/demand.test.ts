@@ -7,7 +7,7 @@ import {
   partyCount,
   WALK_IN_SHARE,
 } from './demand.js';
-import { SHORTENED_MIX, TOLERANCE_MIX } from './guest-flexibility.js';
+import { SHORTENED_MIX, TOLERANCE_MIX, toleranceModelFromEnv } from './guest-flexibility.js';
 import { seededRandom } from './random.js';
 import { restaurant, seatMinutesAvailable, turnMinutes } from './restaurant.js';
 
@@ -135,6 +135,21 @@ describe('demand model', () => {
       );
       expect(Math.abs(seen - expected), `shortest stay ${fraction}`).toBeLessThan(0.03);
     }
+  });
+
+  it("under issue 37's model every guest bends ±30 minutes, with the same parties and shortened floors", () => {
+    for (const seed of [1, 2, 3]) {
+      const mixed = generateDemand(seed, 1.4, spec, available).bookings;
+      const issue = generateDemand(seed, 1.4, spec, available, 'issue').bookings;
+      expect(issue.map((b) => b.flexibility.toleranceMinutes)).toEqual(mixed.map(() => 30));
+      const withoutTolerance = (b: (typeof mixed)[number]) => ({
+        ...b,
+        flexibility: { ...b.flexibility, toleranceMinutes: 0 },
+      });
+      expect(issue.map(withoutTolerance)).toEqual(mixed.map(withoutTolerance));
+    }
+    expect(() => toleranceModelFromEnv('everyone')).toThrow(/BENCH_SEATING_TOLERANCE/);
+    expect(toleranceModelFromEnv('')).toBe('mixed');
   });
 
   it('draws the flexibility from a stream of its own: the parties are those the model drew without it', () => {

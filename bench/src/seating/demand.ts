@@ -20,7 +20,12 @@
  *   10..60 minutes: it leaves at once when the quoted wait exceeds it (balks), and gives up after waiting
  *   max(quote, patience) + RENEGE_GRACE_MINUTES (reneges).
  */
-import { drawFlexibility, flexibilitySeed, type Flexibility } from './guest-flexibility.js';
+import {
+  drawFlexibility,
+  flexibilitySeed,
+  type Flexibility,
+  type ToleranceModel,
+} from './guest-flexibility.js';
 import { turnMinutes, type RestaurantSpec } from './restaurant.js';
 import { seededRandom, type Random } from './random.js';
 
@@ -134,7 +139,13 @@ export function partyCount(spec: RestaurantSpec, level: number, available: numbe
   return Math.round((level * available) / perParty);
 }
 
-export function generateDemand(seed: number, level: number, spec: RestaurantSpec, available: number): Demand {
+export function generateDemand(
+  seed: number,
+  level: number,
+  spec: RestaurantSpec,
+  available: number,
+  tolerance: ToleranceModel = 'mixed',
+): Demand {
   const random = seededRandom(seed);
   const flexible = seededRandom(flexibilitySeed(seed));
   const parties = partyCount(spec, level, available);
@@ -157,7 +168,7 @@ export function generateDemand(seed: number, level: number, spec: RestaurantSpec
       cancelAt,
       noShow: cancelAt === null && noShow,
       stay: stayMinutes(random, spec, covers),
-      flexibility: drawFlexibility(flexible, turnMinutes(spec.turnTimes, covers)),
+      flexibility: drawFlexibility(flexible, turnMinutes(spec.turnTimes, covers), tolerance),
     });
   }
   const walkIns: WalkIn[] = [];

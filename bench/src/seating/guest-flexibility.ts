@@ -47,10 +47,33 @@ export interface Flexibility {
   shortestStayMinutes: number;
 }
 
+/**
+ * Which tolerance a guest has: `mixed` draws it from TOLERANCE_MIX (the default); `issue` is the demand model issue 37
+ * states for its own measurement ("parties asking for their preferred time and trying ±15 and ±30 minutes"): every
+ * guest bends ±30 minutes. The shortened-seating floor is drawn from SHORTENED_MIX under both, and the stream is
+ * consumed the same way, so the parties and their shortened floors are the same under both.
+ */
+export const TOLERANCE_MODELS = ['mixed', 'issue'] as const;
+export type ToleranceModel = (typeof TOLERANCE_MODELS)[number];
+export const ISSUE_TOLERANCE_MINUTES = 30;
+
+/** BENCH_SEATING_TOLERANCE (`mixed`, the default, or `issue`). */
+export function toleranceModelFromEnv(raw = process.env.BENCH_SEATING_TOLERANCE): ToleranceModel {
+  if (raw === undefined || raw === '') return 'mixed';
+  if (!(TOLERANCE_MODELS as readonly string[]).includes(raw))
+    throw new Error(`BENCH_SEATING_TOLERANCE: ${raw} is not one of ${TOLERANCE_MODELS.join(', ')}`);
+  return raw as ToleranceModel;
+}
+
 /** One guest's flexibility, for a party whose turn time is `turnMinutes`. */
-export function drawFlexibility(random: Random, turnMinutes: number): Flexibility {
-  const toleranceMinutes = random.weighted(TOLERANCE_MIX);
+export function drawFlexibility(
+  random: Random,
+  turnMinutes: number,
+  model: ToleranceModel = 'mixed',
+): Flexibility {
+  const drawn = random.weighted(TOLERANCE_MIX);
   const share = random.weighted(SHORTENED_MIX);
+  const toleranceMinutes = model === 'issue' ? ISSUE_TOLERANCE_MINUTES : drawn;
   return { toleranceMinutes, shortestStayMinutes: Math.ceil(share * turnMinutes) };
 }
 

@@ -420,6 +420,8 @@ export type ListTavoliQuery = { tavoli: Array<{ id: string, nome: string, name: 
 
 export type TavoloFieldsFragment = { id: string, nome: string, name: string, capacita: number, seats: number, stato: TableStatus, status: TableStatus, salaId: string | null, roomId: string | null, attivo: boolean, posizione: string | null, x: number | null, y: number | null, width: number, height: number, shape: TableShape, rotation: number, orderId: string | null, pax: number | null, totalAmount: number | null, createdAt: string, updatedAt: string, lock: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } | null };
 
+export type LockFieldsFragment = { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number };
+
 export type GetTavoloQueryVariables = Exact<{
   id: string | number;
 }>;
@@ -464,8 +466,6 @@ export type LockTavoloMutationVariables = Exact<{
 
 
 export type LockTavoloMutation = { lockTavolo: { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number } };
-
-export type LockFieldsFragment = { tableId: string, deviceId: string, operatorName: string | null, acquiredAt: string, expiresAt: string, ttl: number };
 
 export type UnlockTavoloMutationVariables = Exact<{
   id: string | number;

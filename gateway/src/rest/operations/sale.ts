@@ -1,5 +1,7 @@
 /** Operations behind the room routes. */
-const SALA_FIELDS = /* GraphQL */ `
+
+/** A room as every room route answers it (and the read cache's list of room fields: cacheable-fields.ts). */
+export const SALA_FIELDS = /* GraphQL */ `
   fragment SalaFields on Sala {
     id
     codice

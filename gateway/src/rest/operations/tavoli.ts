@@ -1,6 +1,22 @@
 import { COMBINAZIONE_FIELDS } from './combinazioni.js';
 
 /** Operations behind the table routes. */
+const LOCK_FIELDS = /* GraphQL */ `
+  fragment LockFields on TableLock {
+    tableId
+    deviceId
+    operatorName
+    acquiredAt
+    expiresAt
+    ttl
+  }
+`;
+
+/**
+ * A table as every table route answers it (and the read cache's list of table fields: cacheable-fields.ts).
+ * The one list of a table's fields outside the schema: gateway/test/rest-fragments.test.ts fails when the schema has a
+ * field of Tavolo this neither selects nor names as left out.
+ */
 export const TAVOLO_FIELDS = /* GraphQL */ `
   fragment TavoloFields on Tavolo {
     id
@@ -24,27 +40,12 @@ export const TAVOLO_FIELDS = /* GraphQL */ `
     pax
     totalAmount
     lock {
-      tableId
-      deviceId
-      operatorName
-      acquiredAt
-      expiresAt
-      ttl
+      ...LockFields
     }
     createdAt
     updatedAt
   }
-`;
-
-const LOCK_FIELDS = /* GraphQL */ `
-  fragment LockFields on TableLock {
-    tableId
-    deviceId
-    operatorName
-    acquiredAt
-    expiresAt
-    ttl
-  }
+  ${LOCK_FIELDS}
 `;
 
 export const tavoliOperations = {

@@ -179,20 +179,27 @@ export type CambioOspite = {
   /** guests.merged: the guest merged into this one (gone; its id reads as this one). Null in the other events. */
   unitoDa?: Maybe<Scalars['ID']['output']>;
   mergedFrom?: Maybe<Scalars['ID']['output']>;
+  /** Bookings that reached completata. */
   visite: Scalars['Int']['output'];
   visits: Scalars['Int']['output'];
+  /** Covers of those visits. */
   coperti: Scalars['Int']['output'];
   covers: Scalars['Int']['output'];
+  /** Bookings that reached no_show. */
   noShow: Scalars['Int']['output'];
   noShows: Scalars['Int']['output'];
+  /** Cancellations within 24 hours of the booking's start. */
   annullamentiTardivi: Scalars['Int']['output'];
   lateCancellations: Scalars['Int']['output'];
+  /** Local date-time of the first and the last visit (YYYY-MM-DDTHH:mm:ss). */
   primaVisita?: Maybe<Scalars['LocalDateTime']['output']>;
   firstVisit?: Maybe<Scalars['LocalDateTime']['output']>;
   ultimaVisita?: Maybe<Scalars['LocalDateTime']['output']>;
   lastVisit?: Maybe<Scalars['LocalDateTime']['output']>;
+  /** The bills (totalAmount) of the tables its bookings were seating when they went to payment, summed. */
   spesaTotale: Scalars['Float']['output'];
   totalSpend: Scalars['Float']['output'];
+  /** True once the guest was erased (oblio): no name, phone, email, notes, tags or allergies are kept. */
   cancellato: Scalars['Boolean']['output'];
   erased: Scalars['Boolean']['output'];
   cancellatoAt?: Maybe<Scalars['DateTime']['output']>;
