@@ -201,20 +201,8 @@ function dayRange(zone: string, dates: readonly DateSlots[]): { from: string; to
 }
 
 /** A read that offers nothing (no slot, or no table). */
-function emptyRead(deps: AvailabilityDeps, { config, tables, combinations }: Places, now: number): DayRead {
-  return {
-    config,
-    reseat: null,
-    search: {
-      shortenedMinMinutes: config.shortenedMinMinutes,
-      tables,
-      combinations,
-      timeZone: deps.timeZone,
-      slots: [],
-      holdsOf: () => [],
-      notBefore: now,
-    },
-  };
+function emptyRead(deps: AvailabilityDeps, places: Places, now: number): DayRead {
+  return dayRead(deps, places, () => [], [], null, now);
 }
 
 /** A date's search over the holds of `places`' tables. */
