@@ -71,6 +71,30 @@ describe('seatings', () => {
     ]);
   });
 
+  // Found by the service-day torture run (embedded, FC_SEED=-1010177769): a booked party's turn began 146 ms before
+  // the next party came off the waitlist, and the walk-in's booking (its window an hour early, like any booking's)
+  // was the closer: it took the booked party's turn, the walk-ins took each other's, and the booking the last one.
+  it("a walk-in's booking never takes the turn of the party before it on that table", () => {
+    const seatings = tableSeatings([
+      change('t1', '2026-11-14T20:00:00.000Z', 'occupied', { pax: 4 }),
+      change('t1', '2026-11-14T20:00:00.031Z', 'free'),
+      change('t1', '2026-11-14T20:00:00.330Z', 'occupied', { pax: 4 }),
+      change('t1', '2026-11-14T20:00:00.553Z', 'free'),
+      change('t1', '2026-11-14T20:00:00.699Z', 'occupied', { pax: 5 }),
+      change('t1', '2026-11-14T20:00:00.835Z', 'free'),
+    ]);
+    const parties = partiesOf(seatings, [
+      booking('booked', '2026-11-14T19:55:38.357Z', { covers: 7 }),
+      booking('walk-in-1', '2026-11-14T20:00:00.146Z', { covers: 4, walkIn: true }),
+      booking('walk-in-2', '2026-11-14T20:00:00.648Z', { covers: 5, walkIn: true }),
+    ]);
+    expect(parties.map((p) => [p.bookingId, p.start - T('2026-11-14T20:00:00.000Z')])).toEqual([
+      ['booked', 0],
+      ['walk-in-1', 330],
+      ['walk-in-2', 699],
+    ]);
+  });
+
   it('a booking over two tables is one party: its covers once, from the first table taken to the last freed', () => {
     const seatings = tableSeatings([
       change('t1', '2026-11-14T20:00:00Z', 'occupied'),
