@@ -1,6 +1,6 @@
 import type { ServiceTokenIssuer } from '@coperto/auth';
 import type { BoundedStats } from '@coperto/metrics';
-import { createCountedLru } from '../host/counted-lru.js';
+import { createCountedLru } from '@coperto/async';
 
 /** The tenant the booking server names in the token it asks canali's directory with (any valid id would do). */
 const DIRECTORY_CALLER = 'google-booking-server';

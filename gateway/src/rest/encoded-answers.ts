@@ -1,5 +1,5 @@
 import type { BoundedStats } from '@coperto/metrics';
-import { createCountedLru } from '../host/counted-lru.js';
+import { createCountedLru } from '@coperto/async';
 
 /** The encoder of cached answers, and what it holds against its bound. */
 export interface EncodedAnswers {

@@ -1,5 +1,4 @@
-import { createSingleFlight, type BoundedStats } from '@coperto/async';
-import { LRUCache } from 'lru-cache';
+import { createCountedLru, createSingleFlight, type BoundedStats } from '@coperto/async';
 import type { TenantId } from './viewer.js';
 
 /**
@@ -31,25 +30,15 @@ export function cachedChannelDirectory(
   const activeForMs = options.activeForMs ?? 2000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const counts = { hits: 0, misses: 0, evictions: 0 };
-  const known = new LRUCache<string, { active: boolean; until: number }>({
-    max: maxEntries,
-    dispose: (_entry, _key, reason) => {
-      if (reason === 'evict') counts.evictions++;
-    },
-  });
+  const known = createCountedLru<{ active: boolean; until: number }>(maxEntries);
   const lookups = createSingleFlight();
 
   return {
-    stats: () => ({ entries: known.size, capacity: maxEntries, ...counts }),
+    stats: () => known.stats(),
     async isActive(tenantId, channelId, token) {
       const key = `${tenantId}\u0000${channelId}`;
-      const entry = known.get(key);
-      if (entry !== undefined && now() < entry.until) {
-        counts.hits++;
-        return entry.active;
-      }
-      counts.misses++;
+      const entry = known.get(key, (e) => now() < e.until);
+      if (entry !== undefined) return entry.active;
       return lookups.run(key, async () => {
         const active = await lookup.isActive(tenantId, channelId, token);
         known.set(key, { active, until: active ? now() + activeForMs : Infinity });

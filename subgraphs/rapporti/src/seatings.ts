@@ -123,32 +123,24 @@ export function partiesOf(seatings: readonly TableSeating[], bookings: readonly 
   const alone: Party[] = [];
   seatings.forEach((seating, index) => {
     const booking = bookingOf.get(index);
-    if (!booking) {
-      alone.push({
-        bookingId: null,
-        covers: seating.pax ?? 0,
-        walkIn: true,
-        start: seating.start,
-        end: seating.end,
-        seatings: [seating],
-      });
+    const party = booking && parties.get(booking.id);
+    if (party) {
+      party.seatings.push(seating);
+      party.start = Math.min(party.start, seating.start);
+      party.end = party.end === null || seating.end === null ? null : Math.max(party.end, seating.end);
       return;
     }
-    const party = parties.get(booking.id);
-    if (!party) {
-      parties.set(booking.id, {
-        bookingId: booking.id,
-        covers: booking.covers,
-        walkIn: booking.walkIn,
-        start: seating.start,
-        end: seating.end,
-        seatings: [seating],
-      });
-      return;
-    }
-    party.seatings.push(seating);
-    party.start = Math.min(party.start, seating.start);
-    party.end = party.end === null || seating.end === null ? null : Math.max(party.end, seating.end);
+    // A seating no booking explains is a walk-in party of its own.
+    const first: Party = {
+      bookingId: booking?.id ?? null,
+      covers: booking ? booking.covers : (seating.pax ?? 0),
+      walkIn: booking ? booking.walkIn : true,
+      start: seating.start,
+      end: seating.end,
+      seatings: [seating],
+    };
+    if (booking) parties.set(booking.id, first);
+    else alone.push(first);
   });
   return [...parties.values(), ...alone].sort((a, b) => a.start - b.start);
 }

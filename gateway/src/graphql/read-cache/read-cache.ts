@@ -2,7 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Viewer } from '@coperto/auth';
 import { readScopesKey, type Cache, type TenantCache } from '@coperto/cache';
 import type { BoundedStats } from '@coperto/metrics';
-import { createCountedLru } from '../../host/counted-lru.js';
+import { createCountedLru } from '@coperto/async';
 import { createEncodedAnswers } from '../../rest/encoded-answers.js';
 import { readScopesOf } from './read-scopes-of.js';
 

@@ -1,5 +1,5 @@
 import { LRUCache } from 'lru-cache';
-import type { BoundedStats } from '@coperto/metrics';
+import type { BoundedStats } from './bounded-stats.js';
 
 /** A memory of at most `capacity` values by key (the least recently used goes first), counted for bounded_state. */
 export interface CountedLru<V> {
@@ -10,7 +10,7 @@ export interface CountedLru<V> {
   stats(): BoundedStats;
 }
 
-/** lru-cache, counting what the gateway reports of each of its memories (`bounded_state_*`). */
+/** lru-cache, counting what a process reports of each of its memories (`bounded_state_*`). */
 export function createCountedLru<V extends object>(capacity: number): CountedLru<V> {
   const counts = { hits: 0, misses: 0, evictions: 0 };
   const values = new LRUCache<string, V>({

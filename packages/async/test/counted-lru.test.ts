@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { createCountedLru } from '../src/host/counted-lru.js';
+import { createCountedLru } from '../src/counted-lru.js';
 
 describe('createCountedLru: a bounded memory counted for bounded_state', () => {
   it('drops the least recently used past its capacity, counting only what the bound dropped', () => {
