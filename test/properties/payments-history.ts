@@ -1,9 +1,9 @@
 /**
  * The recorded history of a generated payments program (payments.e2e.test.ts): every request with its send and
- * answer times (wall clock, ms since the epoch, so that they compare with the service's own timestamps on the same
- * machine), the policies sent, the reminders.due events and emails that came out, the reads of each booking (state,
- * guarantee, reminders) during the run and at its end, and the stuck list. The invariants (payments-invariants.ts)
- * read only this.
+ * answer times (the stack's virtual clock, ms since the epoch, so that they compare with the service's own
+ * timestamps), the policies sent, the clock's advances, the reminders.due events (distributed mode) and emails that
+ * came out, the requests the service made to Stripe, the reads of each booking (state, guarantee, reminders) during
+ * the run and at its end, and the stuck list. The invariants (payments-invariants.ts) read only this.
  */
 
 /** The guarantee policy as the checkers reason on it (the suite's policies use no weekday or time window). */
@@ -11,6 +11,8 @@ export interface PolicyTerms {
   rules: Array<{ type: 'deposit' | 'card'; minCovers: number; amountPerCover: number; currency: string }>;
   penalties: Array<{ minHours: number; percent: number }>;
   noShowPercent: number;
+  /** scadenzaMinuti: a guarantee is due this long after it is asked for (never after the start). */
+  dueMinutes: number;
 }
 
 export type Signature = 'good' | 'wrong' | 'old' | 'none';
@@ -20,6 +22,7 @@ export type PayIntent =
   | { kind: 'policy'; version: number }
   | { kind: 'book'; ref: number; covers: number }
   | { kind: 'move'; ref: number }
+  | { kind: 'party'; ref: number; covers: number }
   | { kind: 'confirm' | 'cancel' | 'noShow' | 'complete'; ref: number }
   | {
       kind: 'webhook';
@@ -51,6 +54,8 @@ export interface GuaranteeView {
   refunded: number;
   stripeIntentId: string | null;
   createdAt: string;
+  /** Unpaid after it, the booking is cancelled (motivo guarantee_not_provided). */
+  dueAt: string;
 }
 
 export interface ReminderView {
@@ -66,6 +71,8 @@ export interface BookingRead {
   state: string;
   startsAt: string;
   cancelledAt: string | null;
+  /** Why it was cancelled (`guarantee_not_provided`: its guarantee's due time passed unpaid). */
+  motivo: string | null;
   guarantee: GuaranteeView | null;
   reminders: ReminderView[];
 }
@@ -80,6 +87,25 @@ export interface ReminderEvent {
   email: boolean;
 }
 
+/** A reminder email to one of the program's guests. */
+export interface ReminderMail {
+  to: string;
+  messageId: string;
+  subject: string;
+  /** Its Date header (the service's clock when it sent it, whole seconds). */
+  sentAt: number;
+}
+
+/** A request the service made to Stripe (the suite's watch in front of stripe-mock), for the program's tenant. */
+export interface StripeCall {
+  method: string;
+  path: string;
+  /** `coperto:<tenant>:<booking>:<attempt>:<step>` (subgraphs/garanzie stripe-payments.ts). */
+  idempotencyKey: string;
+  body: string;
+  status: number;
+}
+
 export interface PaymentHistory {
   /** Every policy the program sent (version 0: the one of the setup), as the checkers read them. */
   policies: Array<{ version: number; terms: PolicyTerms; entry: number }>;
@@ -92,9 +118,14 @@ export interface PaymentHistory {
   finals: BookingRead[];
   /** Booking ids in GET /api/garanzie/bloccate at the end. */
   stuckListed: string[];
+  /** The reminders.due events, when they could be watched (`eventsObserved`: distributed mode). */
   reminders: ReminderEvent[];
-  /** The Message-IDs of the emails to the program's guests (each guest's address is the booking's own). */
-  mails: Array<{ to: string; messageId: string }>;
+  eventsObserved: boolean;
+  /** The emails to the program's guests (each guest's address is the booking's own). */
+  mails: ReminderMail[];
+  /** Each move of the clock: when (virtual, before it) and by how much. */
+  advances: Array<{ at: number; ms: number }>;
+  stripeCalls: StripeCall[];
   /** When the final reads were made. */
   judgedAt: number;
 }
@@ -112,12 +143,18 @@ export function describeHistory(h: PaymentHistory): string {
   return [
     '--- requests ---',
     ...h.entries.map(describePayEntry),
+    `--- clock advances --- ${h.advances.map((a) => `${new Date(a.at).toISOString()} +${a.ms / 60_000} min`).join(', ')}`,
+    '--- Stripe calls ---',
+    ...h.stripeCalls.map(
+      (c) => `${c.method} ${c.path} [${c.idempotencyKey}] ${c.body.slice(0, 200)} → ${c.status}`,
+    ),
     '--- final reads ---',
     ...h.finals.map((r) => JSON.stringify(r)),
     `--- stuck listed --- ${JSON.stringify(h.stuckListed)}`,
     '--- reminders.due ---',
     ...h.reminders.map((r) => JSON.stringify(r)),
-    `--- mails --- ${JSON.stringify(h.mails)}`,
+    '--- mails ---',
+    ...h.mails.map((m) => `${new Date(m.sentAt).toISOString()} ${m.to}: ${m.subject}`),
   ].join('\n');
 }
 
@@ -137,6 +174,9 @@ export function tallyInto(tally: PayTally, h: PaymentHistory): void {
   add('caparra_pagata reads', h.reads.filter((r) => r.state === 'caparra_pagata').length);
   add('reminders sent', h.reminders.length);
   add('emails', h.mails.length);
+  add('clock advances', h.advances.length);
+  add('cancelled for no guarantee', h.finals.filter((f) => f.motivo === 'guarantee_not_provided').length);
+  for (const c of h.stripeCalls) add(`stripe ${stripeStep(c)}`);
 }
 
 export const describeTally = (tally: PayTally) =>
@@ -144,3 +184,13 @@ export const describeTally = (tally: PayTally) =>
     .sort(([a], [b]) => a.localeCompare(b))
     .map(([k, n]) => `${k}: ${n}`)
     .join(', ');
+
+/** The step of a Stripe call, from its idempotency key (`intent`, `setup`, `settle-capture`, …). */
+export function stripeStep(c: Pick<StripeCall, 'idempotencyKey'>): string {
+  return c.idempotencyKey.split(':').slice(4).join(':');
+}
+
+/** The booking a Stripe call is for, from its idempotency key. */
+export function stripeBooking(c: Pick<StripeCall, 'idempotencyKey'>): string {
+  return c.idempotencyKey.split(':')[2] ?? '';
+}

@@ -1,8 +1,9 @@
 /**
  * Generated payments programs (payments.e2e.test.ts): bookings, policy changes, Stripe events (repeated, reordered,
- * late, badly signed, of the wrong kind), cancellations, no-shows, completions, moves and clock advances, in one
- * tenant of the program's own. The clock advances for real: a `soon` booking starts an hour and a few seconds from
- * now, so its one-hour reminder falls due within the run (no test clock in the service).
+ * late, badly signed, of the wrong kind), cancellations, no-shows, completions, moves, party changes and clock
+ * advances, in one tenant of the program's own. The clock is the stack's virtual one (payments-stack.ts): an
+ * `advance` moves it minutes forward, so that a `soon` booking's one-hour reminder (due 5 to 15 minutes after it is booked) and its
+ * guarantee's due time (10 or 30 minutes after it is asked for, by the policy) fall due within a program.
  */
 import fc from 'fast-check';
 import type { PolicyTerms, Signature } from './payments-history.js';
@@ -20,6 +21,7 @@ export const POLICIES: readonly PolicyTerms[] = [
       { minHours: 0, percent: 100 },
     ],
     noShowPercent: 100,
+    dueMinutes: 10,
   },
   {
     rules: [
@@ -31,16 +33,18 @@ export const POLICIES: readonly PolicyTerms[] = [
       { minHours: 0, percent: 30 },
     ],
     noShowPercent: 80,
+    dueMinutes: 30,
   },
-  { rules: [], penalties: [], noShowPercent: 100 },
+  { rules: [], penalties: [], noShowPercent: 100, dueMinutes: 60 },
 ];
 
 /** The one-hour reminder rule every program runs with. */
 export const REMINDER_HOURS = [1];
 
 /**
- * When a booking starts: `soon` an hour and `offset` seconds away (its reminder due in `offset` s; a card is held),
- * `tomorrow` 30 hours away (a card held; the 24–48 h tier), `later` 8 days away (a card saved; no tier reached).
+ * When a booking starts (on a whole minute): `soon` an hour and `offset` × 5 minutes away (its reminder due in
+ * `offset` × 5 minutes; a card is held), `tomorrow` 30 hours away (a card held; the 24–48 h tier), `later` 8 days
+ * away (a card saved; no tier reached).
  */
 export type Lead = 'soon' | 'tomorrow' | 'later';
 /** What a delivered Stripe event is: the booking's money in place, a failed attempt, a money event of another mode. */
@@ -70,12 +74,14 @@ export type PayStep =
   | { kind: 'end'; booking: number; how: Ending }
   | { kind: 'confirm'; booking: number }
   | { kind: 'move'; booking: number; offset: number }
-  /** Let the clock run (reminders fall due). */
-  | { kind: 'advance'; ms: number };
+  /** A new party (PATCH covers): a guarantee still requested follows it, one in place keeps its amount. */
+  | { kind: 'party'; booking: number; covers: number }
+  /** Move the clock `minutes` forward (reminders and due times fall due), and let the service catch up. */
+  | { kind: 'advance'; minutes: number };
 
 export interface PayProgram {
   steps: PayStep[];
-  /** How each booking still active is ended after its reminders came (by ref, cycled). */
+  /** How each booking still active is ended after the clock passed its reminders (by ref, cycled). */
   closing: Ending[];
 }
 
@@ -128,7 +134,15 @@ const step: fc.Arbitrary<PayStep> = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('move' as const), booking, offset }) },
   {
     weight: 1,
-    arbitrary: fc.record({ kind: fc.constant('advance' as const), ms: fc.integer({ min: 200, max: 2500 }) }),
+    arbitrary: fc.record({
+      kind: fc.constant('party' as const),
+      booking,
+      covers: fc.integer({ min: 1, max: 8 }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant('advance' as const), minutes: fc.integer({ min: 1, max: 40 }) }),
   },
 );
 

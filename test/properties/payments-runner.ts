@@ -1,13 +1,20 @@
 /**
- * Runs one generated payments program (payments-program.ts) against a stack through REST, GraphQL and the Stripe
- * webhook, as a back office, a guest's payment and Stripe would, and records its PaymentHistory: then lets its
- * reminders fall due, ends every booking still active, delivers the events still held (late), waits for the
- * guarantees to settle (bounded) and reads everything back.
+ * Runs one generated payments program (payments-program.ts) against the suite's stack (payments-stack.ts) through
+ * REST, GraphQL and the Stripe webhook, as a back office, a guest's payment and Stripe would, and records its
+ * PaymentHistory on the stack's virtual clock: then moves the clock past its reminders and due times, ends every
+ * booking still active, delivers the events still held (late), waits for the guarantees to settle (bounded) and
+ * reads everything back, with the emails and the requests the service made to Stripe.
  */
 import { randomBytes } from 'node:crypto';
 import Stripe from 'stripe';
 import type { CloudEvent } from '@coperto/bus';
-import { mintToken, newTenantId, type MailpitClient } from '@coperto/testkit';
+import {
+  mintToken,
+  newTenantId,
+  type MailpitClient,
+  type StripeMockWatch,
+  type VirtualClock,
+} from '@coperto/testkit';
 import type { EventCollector, Stack } from '../support/stack.js';
 import type {
   BookingRead,
@@ -16,6 +23,7 @@ import type {
   PayIntent,
   PaymentHistory,
   PolicyTerms,
+  ReminderMail,
   Signature,
 } from './payments-history.js';
 import { MONEY_EVENT } from './payments-invariants.js';
@@ -30,17 +38,29 @@ import {
 
 export interface PayWorld {
   stack: Stack;
-  observe: (subject: string) => Promise<EventCollector>;
+  clock: VirtualClock;
+  /** The requests the service made to Stripe. */
+  stripe: StripeMockWatch;
+  /** null: the stack's events cannot be watched from here (embedded mode runs as a child process). */
+  observe: ((subject: string) => Promise<EventCollector>) | null;
   mailpit: MailpitClient;
   /** The shared stacks' STRIPE_WEBHOOK_SECRET and a Stripe client to sign with (the SDK's test helper). */
   webhookSecret: string;
   signer: Stripe;
 }
 
+const MINUTE = 60_000;
 const HOUR = 3_600_000;
 const LEAD_MS = { soon: HOUR, tomorrow: 30 * HOUR, later: 8 * 24 * HOUR } as const;
-/** How long the runner waits for the service to catch up (a guarantee's intent, reminders, settlements). */
+/** How long the runner waits (real time) for the service to catch up (an intent, reminders, due times, settlements). */
 const CATCH_UP_MS = 12_000;
+/** Tokens outlive any run's advances of the clock. */
+const TOKEN_LIFE = '30d';
+/** The closing moves the clock past the reminders and due times within this reach (the `soon` bookings'). */
+const CLOSING_REACH_MS = 3 * HOUR;
+
+/** The next whole minute at or after `ms` (bookings start on whole minutes, as a guest picks them). */
+const wholeMinute = (ms: number) => Math.ceil(ms / MINUTE) * MINUTE;
 const ACTIVE = new Set(['pending', 'confermata', 'caparra_pagata']);
 const SETTLING = new Set(['requested', 'authorized', 'paid']);
 
@@ -49,10 +69,11 @@ const policyBody = (t: PolicyTerms) => ({
   rules: t.rules,
   penalties: t.penalties,
   noShowPercent: t.noShowPercent,
+  dueMinutes: t.dueMinutes,
 });
 
-const READ = `query($id: ID!) { prenotazione(id: $id) { state startsAt cancelledAt
-  guarantee { status mode amount charged refunded stripeIntentId createdAt }
+const READ = `query($id: ID!) { prenotazione(id: $id) { state startsAt cancelledAt motivo
+  guarantee { status mode amount charged refunded stripeIntentId createdAt dueAt }
   reminders { hoursBefore dueAt status } } }`;
 
 /** The Stripe event type a step delivers for a guarantee of `mode`. */
@@ -69,10 +90,12 @@ interface Delivery {
 }
 
 export async function runPayProgram(world: PayWorld, program: PayProgram): Promise<PaymentHistory> {
-  const { stack } = world;
+  const { stack, clock } = world;
+  const now = () => clock.now();
   const tenant = newTenantId();
-  const staff = await mintToken({ tenantId: tenant });
-  const admin = await mintToken({ tenantId: tenant, admin: true });
+  const staff = await mintToken({ tenantId: tenant, expiresIn: TOKEN_LIFE });
+  const admin = await mintToken({ tenantId: tenant, admin: true, expiresIn: TOKEN_LIFE });
+  const stripeFrom = world.stripe.requests().length;
   const h: PaymentHistory = {
     policies: [],
     entries: [],
@@ -82,7 +105,10 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     finals: [],
     stuckListed: [],
     reminders: [],
+    eventsObserved: world.observe !== null,
     mails: [],
+    advances: [],
+    stripeCalls: [],
     judgedAt: 0,
   };
   const held: Delivery[] = [];
@@ -100,7 +126,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
       method,
       path,
       ...(request.body === undefined ? {} : { body: request.body }),
-      sentAt: Date.now(),
+      sentAt: now(),
       answeredAt: Number.NaN,
       status: 0,
       response: undefined,
@@ -113,7 +139,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     } catch (error) {
       entry.response = { transportError: String((error as Error).message ?? error) };
     }
-    entry.answeredAt = Date.now();
+    entry.answeredAt = now();
     return entry;
   };
 
@@ -123,7 +149,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     const res = await stack.graphql(staff, READ, { id });
     const b = res.body?.data?.prenotazione;
     if (!b) throw new Error(`reading booking ${ref}: ${JSON.stringify(res.body)}`);
-    const view: BookingRead = { ref, at: Date.now(), ...b };
+    const view: BookingRead = { ref, at: now(), ...b };
     states.set(ref, b.state);
     return view;
   };
@@ -143,13 +169,23 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     h.policies.push({ version, terms, entry: entry.id });
   };
   const deliver = ({ intent, payload }: Delivery) => {
+    // Signed at the stack's time, as Stripe's clock and the service's agree.
+    const timestamp = Math.floor(now() / 1000);
     const signature: Record<Signature, string | null> = {
-      good: world.signer.webhooks.generateTestHeaderString({ payload, secret: world.webhookSecret }),
-      wrong: world.signer.webhooks.generateTestHeaderString({ payload, secret: 'whsec_not_ours' }),
+      good: world.signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: world.webhookSecret,
+        timestamp,
+      }),
+      wrong: world.signer.webhooks.generateTestHeaderString({
+        payload,
+        secret: 'whsec_not_ours',
+        timestamp,
+      }),
       old: world.signer.webhooks.generateTestHeaderString({
         payload,
         secret: world.webhookSecret,
-        timestamp: Math.floor(Date.now() / 1000) - 301,
+        timestamp: timestamp - 301,
       }),
       none: null,
     };
@@ -184,7 +220,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
       id: eventId,
       object: 'event',
       type,
-      created: Math.floor(Date.now() / 1000),
+      created: Math.floor(now() / 1000),
       livemode: false,
       data: {
         object: {
@@ -221,13 +257,40 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     });
   };
 
+  /**
+   * Moves the stack's clock, then waits (bounded, real time) until the service has done what fell due: no active
+   * booking with a pending reminder or a requested guarantee past its time. Before it, waits until promemoria has
+   * taken in every acknowledged change (each active booking's pending reminders due by its current start, an ended
+   * booking's dropped), as the minutes the clock jumps over would have let it: a jump within milliseconds of a move
+   * would otherwise meet the documented race of a move at the moment of sending (docs/reminders.md) on every move.
+   */
+  const advance = async (ms: number) => {
+    await until(async () => {
+      const views = await Promise.all(h.bookings.map((b) => read(b.ref)));
+      return views.every((v) => !v || v.reminders.every((r) => r.status !== 'pending' || plannedFor(v, r)));
+    });
+    h.advances.push({ at: now(), ms });
+    await clock.advance(ms);
+    await until(async () => {
+      const views = await Promise.all(h.bookings.map((b) => read(b.ref)));
+      const t = now();
+      return views.every(
+        (v) =>
+          !v ||
+          !ACTIVE.has(v.state) ||
+          (v.reminders.every((r) => r.status !== 'pending' || Date.parse(r.dueAt) > t) &&
+            (v.guarantee?.status !== 'requested' || Date.parse(v.guarantee.dueAt) > t)),
+      );
+    });
+  };
+
   const run = async (step: PayStep) => {
     switch (step.kind) {
       case 'book': {
         const r = h.bookings.length;
         const email = `ospite${r}.${tenant}@example.com`.toLowerCase();
         const start = new Date(
-          Date.now() + LEAD_MS[step.lead] + (step.lead === 'soon' ? step.offset * 1000 : 0),
+          wholeMinute(now() + LEAD_MS[step.lead] + (step.lead === 'soon' ? step.offset * 5 * MINUTE : 0)),
         );
         const e = await record({ kind: 'book', ref: r, covers: step.covers }, 'POST', '/api/prenotazioni', {
           token: staff,
@@ -287,7 +350,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
         const r = ref(step.booking);
         if (r === null || !h.bookings[r]!.id) return;
         const id = h.bookings[r]!.id!;
-        const start = new Date(Date.now() + HOUR + step.offset * 1000);
+        const start = new Date(wholeMinute(now() + HOUR + step.offset * 5 * MINUTE));
         await record({ kind: 'move', ref: r }, 'PATCH', `/api/prenotazioni/${id}`, {
           token: staff,
           body: { bookingDate: start.toISOString() },
@@ -295,8 +358,19 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
         await observed(r);
         return;
       }
+      case 'party': {
+        const r = ref(step.booking);
+        if (r === null || !h.bookings[r]!.id) return;
+        const id = h.bookings[r]!.id!;
+        await record({ kind: 'party', ref: r, covers: step.covers }, 'PATCH', `/api/prenotazioni/${id}`, {
+          token: staff,
+          body: { covers: step.covers },
+        });
+        await observed(r);
+        return;
+      }
       case 'advance':
-        return sleep(step.ms);
+        return advance(step.minutes * MINUTE);
     }
   };
 
@@ -313,7 +387,7 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
     token: staff,
     body: {
       covers: 1,
-      bookingDate: new Date(Date.now() + 30 * 24 * HOUR).toISOString(),
+      bookingDate: new Date(wholeMinute(now() + 30 * 24 * HOUR)).toISOString(),
       customerName: 'probe',
     },
   });
@@ -335,11 +409,21 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
         .join(',') === wanted
     );
   });
-  const events = await world.observe(`tenant.${tenant}.restaurant.reminders.due`);
+  const events = world.observe ? await world.observe(`tenant.${tenant}.restaurant.reminders.due`) : null;
   try {
     await setPolicy(0);
     for (const step of program.steps) await run(step);
-    await letRemindersFallDue(h, read);
+    // Past every reminder and due time of the bookings still active within reach (the `soon` ones).
+    const views = await Promise.all(h.bookings.map((b) => read(b.ref)));
+    const dues = views
+      .filter((v): v is BookingRead => v !== null && ACTIVE.has(v.state))
+      .flatMap((v) => [
+        ...v.reminders.filter((r) => r.status === 'pending').map((r) => Date.parse(r.dueAt)),
+        ...(v.guarantee?.status === 'requested' ? [Date.parse(v.guarantee.dueAt)] : []),
+      ])
+      .filter((due) => due < now() + CLOSING_REACH_MS);
+    const last = Math.max(0, ...dues);
+    if (last >= now()) await advance(last - now() + MINUTE);
     for (const b of h.bookings) {
       if (b.id && ACTIVE.has((await read(b.ref))!.state))
         await end(b.ref, program.closing[b.ref % program.closing.length]!);
@@ -351,22 +435,43 @@ export async function runPayProgram(world: PayWorld, program: PayProgram): Promi
       return views.every((v) => !v || !v.guarantee || !SETTLING.has(v.guarantee.status));
     });
     await sleep(100);
-    h.judgedAt = Date.now();
+    h.judgedAt = now();
     for (const b of h.bookings) {
       const view = await read(b.ref);
       if (view) h.finals.push(view);
     }
     const stuck = await stack.api('GET', '/api/garanzie/bloccate', { token: staff });
     h.stuckListed = (stuck.body as Array<{ bookingId: string }>).map((g) => g.bookingId);
-    const emails = new Set(h.bookings.map((b) => b.email));
-    h.mails = (await world.mailpit.messages())
-      .filter((m) => emails.has(m.To[0]?.Address ?? ''))
-      .map((m) => ({ to: m.To[0]!.Address, messageId: m.MessageID }));
-    h.reminders = events.received.map(reminderOf);
+    h.mails = await mailsTo(world.mailpit, new Set(h.bookings.map((b) => b.email)));
+    h.reminders = events?.received.map(reminderOf) ?? [];
+    h.stripeCalls = world.stripe
+      .requests()
+      .slice(stripeFrom)
+      .flatMap(({ method, path, idempotencyKey, body, status }) =>
+        idempotencyKey?.startsWith(`coperto:${tenant}:`)
+          ? [{ method, path, idempotencyKey, body, status }]
+          : [],
+      );
   } finally {
-    events.stop();
+    events?.stop();
   }
   return h;
+}
+
+/** The emails to these addresses, with their subjects and Date headers. */
+async function mailsTo(mailpit: MailpitClient, addresses: ReadonlySet<string>): Promise<ReminderMail[]> {
+  const ours = (await mailpit.messages()).filter((m) => addresses.has(m.To[0]?.Address ?? ''));
+  return Promise.all(
+    ours.map(async (m) => {
+      const whole = await mailpit.message(m.ID);
+      return {
+        to: m.To[0]!.Address,
+        messageId: m.MessageID,
+        subject: whole.Subject,
+        sentAt: Date.parse(whole.Date),
+      };
+    }),
+  );
 }
 
 function reminderOf(e: CloudEvent): PaymentHistory['reminders'][number] {
@@ -381,28 +486,12 @@ function reminderOf(e: CloudEvent): PaymentHistory['reminders'][number] {
   };
 }
 
+/** A pending reminder planned by the booking's current start, for a booking still active. */
+function plannedFor(v: BookingRead, r: BookingRead['reminders'][number]): boolean {
+  return ACTIVE.has(v.state) && Date.parse(r.dueAt) === Date.parse(v.startsAt) - r.hoursBefore * HOUR;
+}
+
 async function until(done: () => Promise<boolean>): Promise<void> {
   const deadline = Date.now() + CATCH_UP_MS;
   while (!(await done()) && Date.now() < deadline) await sleep(100);
-}
-
-/** Waits for the last reminder due of the program's starts to pass, then for every due one to be done (bounded). */
-async function letRemindersFallDue(h: PaymentHistory, read: (ref: number) => Promise<BookingRead | null>) {
-  const dues = h.entries
-    .filter(
-      (e) => (e.intent.kind === 'book' || e.intent.kind === 'move') && e.status >= 200 && e.status < 300,
-    )
-    .flatMap((e) => h.reminderHours.map((hours) => Date.parse(e.response.startsAt) - hours * HOUR))
-    .filter((due) => due < Date.now() + 60_000);
-  const last = Math.max(0, ...dues);
-  if (last > Date.now()) await sleep(last - Date.now() + 200);
-  await until(async () => {
-    const views = await Promise.all(h.bookings.map((b) => read(b.ref)));
-    return views.every(
-      (v) =>
-        !v ||
-        !ACTIVE.has(v.state) ||
-        v.reminders.every((r) => r.status !== 'pending' || Date.parse(r.dueAt) > Date.now()),
-    );
-  });
 }

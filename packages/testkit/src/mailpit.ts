@@ -30,6 +30,8 @@ export interface MailpitSummary {
 /** A whole message (its text part). */
 export interface MailpitMessage extends MailpitSummary {
   Text: string;
+  /** The Date header (when the sender says it sent it), ISO 8601. */
+  Date: string;
 }
 
 /** Where a mailpit listens. */

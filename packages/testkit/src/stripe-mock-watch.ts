@@ -10,12 +10,25 @@ export interface StripeRefusal {
   answer: string;
 }
 
+/** One request the service made, as it reached Stripe's API (kept when the watch was asked to keep them). */
+export interface StripeRequest {
+  method: string;
+  path: string;
+  /** The `Idempotency-Key` header (Stripe applies a key's request once, whatever the retries). */
+  idempotencyKey: string | null;
+  /** The form-encoded body (`amount=1000&metadata[bookingId]=…`). */
+  body: string;
+  status: number;
+}
+
 export interface StripeMockWatch {
   /** Where the service is pointed (STRIPE_API_BASE): every request passes through to stripe-mock. */
   readonly url: string;
   /** Requests passed through so far. */
   calls(): number;
   refusals(): readonly StripeRefusal[];
+  /** Every request answered so far, in the order they were answered (empty unless `keepRequests`). */
+  requests(): readonly StripeRequest[];
   stop(): Promise<void>;
 }
 
@@ -29,31 +42,41 @@ const ANSWER_KEPT = 600;
  * setup fails the run when any was kept, so "stripe-mock refused none of the service's requests" holds for the
  * whole suite.
  */
-export async function watchStripeMock(target: string): Promise<StripeMockWatch> {
+export async function watchStripeMock(
+  target: string,
+  options: { keepRequests?: boolean } = {},
+): Promise<StripeMockWatch> {
   const upstream = new URL(target);
   let calls = 0;
   const refusals: StripeRefusal[] = [];
+  const kept: StripeRequest[] = [];
   const server = createServer((incoming, reply) => {
     calls++;
     const method = incoming.method ?? 'GET';
     const path = incoming.url ?? '/';
     const headers: IncomingHttpHeaders = { ...incoming.headers, host: upstream.host };
+    let body = '';
+    if (options.keepRequests) incoming.on('data', (chunk: Buffer) => (body += chunk.toString('utf8')));
     const forward = request(
       { hostname: upstream.hostname, port: upstream.port, method, path, headers },
       (answer) => {
         const status = answer.statusCode ?? 502;
+        if (options.keepRequests) {
+          const key = incoming.headers['idempotency-key'];
+          kept.push({ method, path, idempotencyKey: typeof key === 'string' ? key : null, body, status });
+        }
         reply.writeHead(status, answer.headers);
         if (status < 400) {
           answer.pipe(reply);
           return;
         }
-        let kept = '';
+        let refused = '';
         answer.on('data', (chunk: Buffer) => {
-          if (kept.length < ANSWER_KEPT) kept += chunk.toString('utf8');
+          if (refused.length < ANSWER_KEPT) refused += chunk.toString('utf8');
           reply.write(chunk);
         });
         answer.on('end', () => {
-          refusals.push({ method, path, status, answer: kept.slice(0, ANSWER_KEPT) });
+          refusals.push({ method, path, status, answer: refused.slice(0, ANSWER_KEPT) });
           reply.end();
         });
       },
@@ -74,6 +97,7 @@ export async function watchStripeMock(target: string): Promise<StripeMockWatch> 
     url: `http://127.0.0.1:${port}`,
     calls: () => calls,
     refusals: () => refusals,
+    requests: () => kept,
     stop: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

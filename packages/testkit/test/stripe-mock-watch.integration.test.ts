@@ -41,4 +41,33 @@ describe('the pass-through in front of stripe-mock', () => {
       /refused 1 of the service's requests[\s\S]*POST \/v1\/payment_intents → 400/,
     );
   });
+
+  it('keeps every request with its idempotency key and body when asked to (a record of the service’s charges)', async () => {
+    const keeping = await watchStripeMock(mock.url, { keepRequests: true });
+    try {
+      const answer = await fetch(`${keeping.url}/v1/payment_intents/pi_123/capture`, {
+        method: 'POST',
+        headers: {
+          authorization: 'Bearer sk_test_123',
+          'content-type': 'application/x-www-form-urlencoded',
+          'idempotency-key': 'coperto:t_1:b1:1:settle-capture',
+        },
+        body: new URLSearchParams({ amount_to_capture: '1500' }).toString(),
+      });
+      expect(answer.status).toBe(200);
+      await answer.arrayBuffer();
+      expect(keeping.requests()).toEqual([
+        {
+          method: 'POST',
+          path: '/v1/payment_intents/pi_123/capture',
+          idempotencyKey: 'coperto:t_1:b1:1:settle-capture',
+          body: 'amount_to_capture=1500',
+          status: 200,
+        },
+      ]);
+      expect(watch.requests()).toEqual([]);
+    } finally {
+      await keeping.stop();
+    }
+  });
 });

@@ -18,9 +18,14 @@ const GUARANTEED_ON_CREATE = new Set(['pending', 'confermata']);
 type Data = Record<string, unknown>;
 const text = (data: Data, key: string) => (typeof data[key] === 'string' ? (data[key] as string) : null);
 
-/** What a booking event asks of garanzie: a guarantee for a new booking, the close of one for a booking that ended. */
+/**
+ * What a booking event asks of garanzie: a guarantee for a new booking, its amount following a changed party, the
+ * close of one for a booking that ended.
+ */
 export type BookingStep =
-  { kind: 'ensure'; booking: BookingFacts } | { kind: 'close'; bookingId: string; end: BookingEnd };
+  | { kind: 'ensure'; booking: BookingFacts }
+  | { kind: 'reprice'; bookingId: string; covers: number }
+  | { kind: 'close'; bookingId: string; end: BookingEnd };
 
 /** The step of one booking event (prenotazione's event data is the whole record), or null for none. */
 export function stepOf(event: CloudEvent): BookingStep | null {
@@ -45,12 +50,17 @@ export function stepOf(event: CloudEvent): BookingStep | null {
       end: { kind: 'cancelled', cancelledAt, motivo: text(data, 'motivo') },
     };
   }
+  if (event.type === 'bookings.updated' && GUARANTEED_ON_CREATE.has(state) && typeof data.covers === 'number')
+    return { kind: 'reprice', bookingId: id, covers: data.covers };
   if (state === 'no_show') return { kind: 'close', bookingId: id, end: { kind: 'no_show' } };
   if (state === 'completata') return { kind: 'close', bookingId: id, end: { kind: 'completed' } };
   return null;
 }
 
-/** The consumer that asks for each new booking's guarantee and closes it when the booking ends. */
+/**
+ * The consumer that asks for each new booking's guarantee, re-prices a requested one when the party changes, and
+ * closes it when the booking ends.
+ */
 export function bookingEventConsumer(
   store: DocumentStore,
   stripe: StripePayments | null,
@@ -68,6 +78,7 @@ export function bookingEventConsumer(
       const tenantStore = new GaranzieStore(store.forTenant(tenantId));
       const service = new GuaranteeService({ tenantId, store: tenantStore, stripe, dueTimes, now });
       if (step.kind === 'ensure') await service.ensure(step.booking);
+      else if (step.kind === 'reprice') await service.reprice(step.bookingId, step.covers);
       else await service.settle(step.bookingId, step.end);
     },
   };

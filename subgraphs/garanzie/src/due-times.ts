@@ -14,6 +14,8 @@ export interface DueTimeDeps {
   subgraphs: SubgraphClient;
   serviceTokens: ServiceTokenIssuer;
   now: () => Date;
+  /** The longest wait between two polls (null: the scheduler's default). */
+  pollMs?: number | null;
 }
 
 /**
@@ -50,6 +52,7 @@ export function dueTimeScheduler(deps: DueTimeDeps): Scheduler {
     store: deps.store,
     collection: DUE_JOBS_COLLECTION,
     now: deps.now,
+    ...(deps.pollMs ? { pollMs: deps.pollMs } : {}),
     handler: (job) => dueTimeJob(deps, job),
   });
 }

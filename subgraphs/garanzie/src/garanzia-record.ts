@@ -27,6 +27,11 @@ export interface GaranziaRecord {
   stato: StatoGaranzia;
   /** Minor units. */
   importo: number;
+  /**
+   * The rule's amount per cover: while `requested`, the amount follows the party (docs/payments.md). Absent on
+   * records stored before it existed (their amount stays as asked).
+   */
+  importoPerCoperto?: number;
   valuta: string;
   /** Unpaid past this instant, the booking is cancelled (motivo guarantee_not_provided). */
   scadenza: string;

@@ -7,6 +7,7 @@ import {
   leavesTimeToPay,
   matchingRule,
   modeFor,
+  repricedAmount,
   type BookingFacts,
 } from './rules.js';
 import { InvalidTransitionError, NotFoundError, WriteConflictError } from '@coperto/errors';
@@ -54,6 +55,7 @@ export class GuaranteeService {
           modo: modeFor(rule.tipo, booking.startsAt, now),
           stato: 'requested',
           importo: guaranteeAmount(rule, booking.covers),
+          importoPerCoperto: rule.importoPerCoperto,
           valuta: rule.valuta,
           scadenza: dueAt(now, policy.scadenzaMinuti, booking.startsAt),
           startsAt: booking.startsAt,
@@ -113,6 +115,28 @@ export class GuaranteeService {
       record = (await store.guarantee(booking.id))!;
     }
     throw new WriteConflictError('Garanzia', booking.id);
+  }
+
+  /**
+   * The booking's party changed: a guarantee still `requested` takes per cover times the new party, at Stripe first
+   * (the intent's amount), then stored compare-and-set. Money or a card already in place keeps its amount; so does a
+   * change Stripe refuses (the intent was paid meanwhile: its webhook secures the amount paid).
+   */
+  async reprice(bookingId: string, covers: number): Promise<GaranziaRecord | null> {
+    for (let attempt = 0; attempt < MAX_CAS_ATTEMPTS; attempt++) {
+      const current = await this.deps.store.guarantee(bookingId);
+      const amount = current && repricedAmount(current, covers);
+      if (!current || amount === null) return current;
+      try {
+        await this.deps.stripe?.updateAmount(this.deps.tenantId, current, amount);
+      } catch (error) {
+        if (error instanceof StripeRefusal) return current;
+        throw error;
+      }
+      const saved = await this.deps.store.updateGuarantee(current, { importo: amount }, this.stamp());
+      if (saved) return saved;
+    }
+    throw new WriteConflictError('Garanzia', bookingId);
   }
 
   /**

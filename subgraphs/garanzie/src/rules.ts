@@ -51,6 +51,20 @@ export function guaranteeAmount(rule: Regola, covers: number): number {
 }
 
 /**
+ * The amount a guarantee takes when its booking's party becomes `covers`: per cover times the new party while it is
+ * still `requested` (nothing paid or held yet: the guest pays for the party they bring); null when nothing changes
+ * (money or a card already in place keeps the amount the guest agreed to; a record without its per-cover amount).
+ */
+export function repricedAmount(
+  g: { stato: string; importo: number; importoPerCoperto?: number },
+  covers: number,
+): number | null {
+  if (g.stato !== 'requested' || g.importoPerCoperto === undefined) return null;
+  const amount = g.importoPerCoperto * covers;
+  return amount === g.importo ? null : amount;
+}
+
+/**
  * A booking starting within this many minutes (a walk-in seated from the waitlist, a party booked at the door) is
  * asked for no guarantee: there is no time to pay, and its due time would cancel it at once. The policy's shortest
  * due time.

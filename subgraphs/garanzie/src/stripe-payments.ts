@@ -44,6 +44,11 @@ export interface StripePayments {
     operation: Operazione,
     step?: 'settle' | 'stuck',
   ): Promise<void>;
+  /**
+   * Sets the amount of the guarantee's PaymentIntent (a deposit or hold not yet paid); nothing for a saved card (a
+   * SetupIntent has no amount). Idempotent per record version: a redelivery of the same change sends the same key.
+   */
+  updateAmount(tenantId: string, g: GaranziaRecord, amount: number): Promise<void>;
 }
 
 export function createStripePayments(
@@ -97,6 +102,21 @@ export function createStripePayments(
         );
         return { intentId: intent.id, clientSecret: intent.client_secret!, customerId: null };
       });
+    },
+
+    async updateAmount(tenantId, g, amount) {
+      if (g.modo === 'saved_card' || !g.intentId) return;
+      const intentId = g.intentId;
+      await withStripeErrors(() =>
+        stripe.paymentIntents.update(
+          intentId,
+          { amount },
+          {
+            idempotencyKey: idempotencyKey(tenantId, g.id, g.tentativo, `amount-v${g.version}`),
+            ...(g.account ? { stripeAccount: g.account } : {}),
+          },
+        ),
+      );
     },
 
     async settle(tenantId, g, operation, step = 'settle') {

@@ -42,6 +42,7 @@ export function createGaranzieSubgraph(
     subgraphs: deps.subgraphs,
     serviceTokens: deps.serviceTokens,
     now,
+    pollMs: stripe.duePollMs,
   });
   return {
     name: 'garanzie',

@@ -18,6 +18,7 @@ const GUARANTEE = `query($r: [_Any!]!) { _entities(representations: $r) { ... on
 const CREATE = `mutation($input: PrenotazioneInput!) { createPrenotazione(input: $input) { id state startsAt } }`;
 const BOOKING = `query($id: ID!) { prenotazione(id: $id) { id state } }`;
 const STATE = `mutation($id: ID!, $s: BookingState!) { cambiaStatoPrenotazione(id: $id, nuovoStato: $s) { state } }`;
+const PATCH = `mutation($id: ID!, $input: PrenotazionePatch!) { updatePrenotazione(id: $id, input: $input) { covers } }`;
 const CANCEL = `mutation($id: ID!) { annullaPrenotazione(id: $id, motivo: "changed plans") { state } }`;
 const EVENT = `mutation($e: String!) { eventoStripe(evento: $e) { esito outcome } }`;
 const STUCK = `{ garanzieBloccate { prenotazioneId stato motivo } }`;
@@ -122,6 +123,22 @@ describe('guarantees (garanzie hosted with prenotazione, stripe-mock, MongoDB)',
     await h.run('prenotazione', STATE, { id, s: 'no_show' }, t.staff);
     await waitGuarantee(id, (x) => x.stato === 'charged');
     expect((await guaranteeOf(id))!.addebitato).toBe(6000);
+  });
+
+  it('a party changed while the guarantee is requested: the amount follows it; once the card is held, it stays', async () => {
+    const { id } = await book(3, 30);
+    const g = await waitGuarantee(id);
+    expect(g).toMatchObject({ modo: 'hold', importo: 6000 });
+    // Still requested: 5 covers at 2000 each (the intent's amount updated at Stripe, stripe-mock accepting it).
+    await h.run('prenotazione', PATCH, { id, input: { covers: 5 } }, t.staff);
+    await waitGuarantee(id, (x) => x.importo === 10_000);
+    expect(await guaranteeOf(id)).toMatchObject({ stato: 'requested', stripeIntentId: g.stripeIntentId });
+    // Held: a smaller party keeps the amount the guest agreed to, and the no-show charges it in full.
+    await deliver(id, 'payment_intent.amount_capturable_updated', g.stripeIntentId);
+    await h.run('prenotazione', PATCH, { id, input: { covers: 2 } }, t.staff);
+    await h.run('prenotazione', STATE, { id, s: 'no_show' }, t.staff);
+    await waitGuarantee(id, (x) => x.stato === 'charged');
+    expect(await guaranteeOf(id)).toMatchObject({ importo: 10_000, addebitato: 10_000 });
   });
 
   it('a card saved (start beyond 5 days), charged off-session by the tier of a late cancellation', async () => {

@@ -10,6 +10,7 @@ import {
   modeFor,
   penaltyPercent,
   percentOf,
+  repricedAmount,
 } from '../src/rules.js';
 
 const rule = (over: Partial<Regola>): Regola => ({
@@ -68,6 +69,20 @@ describe('amounts, modes and due times', () => {
   it('is due dueMinutes after the booking, never after its start', () => {
     expect(dueAt(now, 60, '2026-12-04T19:30:00Z')).toBe('2026-12-01T11:00:00.000Z');
     expect(dueAt(now, 60, '2026-12-01T10:20:00Z')).toBe('2026-12-01T10:20:00.000Z');
+  });
+});
+
+describe('repricedAmount (the party changed)', () => {
+  const asked = { stato: 'requested', importo: 6000, importoPerCoperto: 2000 };
+  it('follows the party while the guarantee is requested', () => {
+    expect(repricedAmount(asked, 5)).toBe(10_000);
+    expect(repricedAmount(asked, 2)).toBe(4000);
+    expect(repricedAmount(asked, 3)).toBeNull();
+  });
+  it('keeps the amount once money or a card is in place, or settled, or when the per-cover amount is unknown', () => {
+    for (const stato of ['authorized', 'paid', 'charged', 'released', 'refunded', 'stuck', 'failed'])
+      expect(repricedAmount({ ...asked, stato }, 5)).toBeNull();
+    expect(repricedAmount({ stato: 'requested', importo: 6000 }, 5)).toBeNull();
   });
 });
 

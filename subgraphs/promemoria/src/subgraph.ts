@@ -36,11 +36,12 @@ export function createPromemoriaSubgraph(
   const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const now = deps.now ?? (() => new Date());
   const mailer = createSmtpMailer(mail);
+  const pollMs = options.pollMs ?? mail.pollMs;
   const scheduler = new Scheduler({
     store: deps.store,
     collection: JOBS_COLLECTION,
     now,
-    ...(options.pollMs ? { pollMs: options.pollMs } : {}),
+    ...(pollMs ? { pollMs } : {}),
     ...(options.onError ? { onError: options.onError } : {}),
     handler: reminderHandler({
       store: deps.store,

@@ -167,6 +167,7 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
           startsAt: at(30 * HOUR),
           state: 'pending',
           updatedAt: at(0),
+          customerEmail: 'moved@example.com',
         }),
       );
       await vi.waitFor(async () => expect(await running.reminders(tenant, 'b3')).toHaveLength(1), {
@@ -190,6 +191,7 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
           startsAt: at(40 * HOUR),
           state: 'pending',
           updatedAt: at(1000),
+          customerEmail: 'moved@example.com',
         }),
       );
       await vi.waitFor(
@@ -236,6 +238,21 @@ describe('promemoria on MongoDB, NATS and SMTP', () => {
       await new Promise((r) => setTimeout(r, 300));
       expect(due).toHaveLength(1);
       expect(await mailpit.messages()).toHaveLength(1);
+
+      // b3's moved reminder, at its new due time, tells the guest the new time (Wednesday 3 March, 01:00 in Rome:
+      // T0 + 40 h), never the old one (Tuesday 2 March, 15:00).
+      time = T0 + 16 * HOUR;
+      await vi.waitFor(() => expect(due.map((e) => e.subject)).toEqual(['b1', 'b3']), { timeout: 10_000 });
+      const moved = (await mailpit.messages()).filter((m) => m.To[0]!.Address === 'moved@example.com');
+      expect(moved).toHaveLength(1);
+      const movedMail = await mailpit.message(moved[0]!.ID);
+      expect(movedMail.Subject).toBe('Promemoria: il tuo tavolo mercoledì 3 marzo alle ore 01:00');
+      expect(movedMail.Text).toContain('mercoledì 3 marzo alle ore 01:00');
+      expect(movedMail.Text).not.toContain('2 marzo');
+      expect(due[1]!.data).toMatchObject({
+        prenotazione: { id: 'b3', startsAt: at(40 * HOUR) },
+        dueAt: at(16 * HOUR),
+      });
     } finally {
       await running.stop();
       subscription.unsubscribe();

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeReport, median, revenueWithin } from '../src/report.js';
 import { reportCsv } from '../src/report-csv.js';
-import { reportView } from '../src/report-view.js';
+import { reportView, round } from '../src/report-view.js';
 import { partiesOf, tableSeatings, type BookingFact, type ChangeFact } from '../src/seatings.js';
 import { rangeBounds, servicesBetween } from '../src/services.js';
 import { suggestTurnTimes } from '../src/turn-suggestions.js';
@@ -122,6 +122,22 @@ describe('figures', () => {
     expect(revenueWithin(120, T('2026-11-14T14:00:00Z'), T('2026-11-14T16:00:00Z'), services[0]!)).toBe(60);
     // A turn of no length: all of it to the service it falls in.
     expect(revenueWithin(30, T('2026-11-14T13:00:00Z'), T('2026-11-14T13:00:00Z'), services[0]!)).toBe(30);
+  });
+
+  it('rounds a half reached by summing a spread check half up (regression: service-day torture, FC_SEED=2026412787)', () => {
+    // A check of 75.48 spread over five minutes, two of them in one one-minute service and three in the next, sums
+    // back to 75.47999999999999; with a check of 176.63 that makes 252.11 over 8 seat-minutes: 1890.825 per
+    // seat-hour, which the report rounded down to 1890.82.
+    const start = -60_000;
+    const end = start + 5 * 60_000;
+    const spread =
+      revenueWithin(75.48, start, end, { ...services[0]!, startMs: start, endMs: start + 2 * 60_000 }) +
+      revenueWithin(75.48, start, end, { ...services[0]!, startMs: start + 2 * 60_000, endMs: end });
+    expect(spread).not.toBe(75.48);
+    expect(round((spread + 176.63) / (8 / 60), 2)).toBe(1890.83);
+    expect(round(1890.825, 2)).toBe(1890.83);
+    expect(round(0.125, 2)).toBe(0.13);
+    expect(round(2.675, 2)).toBe(2.68);
   });
 
   it('rates are null when nothing was due or no seat was available; CSV leaves them empty', () => {

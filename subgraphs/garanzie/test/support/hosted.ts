@@ -82,8 +82,13 @@ export async function hostGaranzie(options: { stripe?: boolean; outage?: Outage 
   let relay: OutboxRelay | undefined;
   const stripe =
     options.stripe === false
-      ? { secretKey: null, apiBase: null, publishableKey: null }
-      : { secretKey: 'sk_test_coperto', apiBase: new URL(stripeMockUrl()), publishableKey: PUBLISHABLE_KEY };
+      ? { secretKey: null, apiBase: null, publishableKey: null, duePollMs: null }
+      : {
+          secretKey: 'sk_test_coperto',
+          apiBase: new URL(stripeMockUrl()),
+          publishableKey: PUBLISHABLE_KEY,
+          duePollMs: null,
+        };
   const hosted = await hostSubgraphsInProcess({
     factories: {
       tavolo: createTavoloSubgraph,
