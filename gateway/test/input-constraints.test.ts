@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { buildSchema, isInputObjectType, Kind, parse, type OperationDefinitionNode } from 'graphql';
 import { describe, expect, it } from 'vitest';
-import { INPUT_CONSTRAINTS, OBJECT_CONSTRAINTS } from '../src/rest/input-constraints.js';
+import { INPUT_CONSTRAINTS } from '../src/rest/input-constraints.js';
+import { OBJECT_CONSTRAINTS } from '../src/rest/object-constraints.js';
 import { operations } from '../src/rest/operations.js';
 
 const schema = buildSchema(readFileSync(resolve(import.meta.dirname, '../../schema/api.graphql'), 'utf8'));

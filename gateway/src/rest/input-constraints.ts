@@ -1,5 +1,4 @@
 import {
-  ACTIVE_BOOKING_STATES,
   EMAIL_FIELD_PATTERN,
   EMAIL_MAX_LENGTH,
   TURN_TIME_MAX_MINUTES,
@@ -85,6 +84,12 @@ const covers = { ...int(1, 1000), ...notNull };
 /** An email field: an address (@coperto/domain's one rule, as the services test it), or empty. */
 const email: FieldConstraint = { maxLength: EMAIL_MAX_LENGTH, pattern: EMAIL_FIELD_PATTERN };
 
+/** One constraint under both names of an Italian/English twin (a body may carry either). */
+const twins = (first: string, second: string, constraint: FieldConstraint) => ({
+  [first]: constraint,
+  [second]: constraint,
+});
+
 const SALA = {
   codice: text(50, { required: true }),
   descrizione: text(500),
@@ -92,10 +97,8 @@ const SALA = {
   height: positive,
 };
 const TAVOLO = {
-  nome: { ...text(100, { required: true }), ...notNull },
-  name: { ...text(100, { required: true }), ...notNull },
-  capacita: { ...int(1, 1000), ...notNull },
-  seats: { ...int(1, 1000), ...notNull },
+  ...twins('nome', 'name', { ...text(100, { required: true }), ...notNull }),
+  ...twins('capacita', 'seats', { ...int(1, 1000), ...notNull }),
   posizione: text(100),
   x: { minimum: 0 },
   y: { minimum: 0 },
@@ -104,47 +107,42 @@ const TAVOLO = {
   rotation: int(0, 359),
 };
 const PRENOTAZIONE = {
-  covers: { ...int(1, 1000), ...notNull },
-  numeroPersone: { ...int(1, 1000), ...notNull },
-  bookingDate: notNull,
-  dataOra: notNull,
-  customerName: { ...text(200, { required: true }), ...notNull },
-  cliente: { ...text(200, { required: true }), ...notNull },
+  ...twins('covers', 'numeroPersone', { ...int(1, 1000), ...notNull }),
+  ...twins('bookingDate', 'dataOra', notNull),
+  ...twins('customerName', 'cliente', { ...text(200, { required: true }), ...notNull }),
   customerPhone: text(50),
   customerEmail: email,
-  lingua: notNull,
-  language: notNull,
+  ...twins('lingua', 'language', notNull),
   notes: text(2000),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
   tableIds: tableIdList(0, MAX_TABLES_PER_BOOKING),
   combinationId: idText,
 };
 const OPZIONE = {
-  covers,
-  numeroPersone: covers,
-  bookingDate: notNull,
-  dataOra: notNull,
+  ...twins('covers', 'numeroPersone', covers),
+  ...twins('bookingDate', 'dataOra', notNull),
   tableIds: tableIdList(1, MAX_TABLES_PER_BOOKING),
   combinationId: idText,
   ttl: int(...OPTION_TTL_RANGE),
   durationMinutes: int(1, MAX_DURATION_MINUTES),
 };
 const COMBINAZIONE = {
-  nome: { ...text(100, { required: true }), ...notNull },
-  name: { ...text(100, { required: true }), ...notNull },
+  ...twins('nome', 'name', { ...text(100, { required: true }), ...notNull }),
   tableIds: { ...tableIdList(COMBINAZIONE_TABLES.min, COMBINAZIONE_TABLES.max), ...notNull },
-  capacitaMin: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
-  minCovers: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
-  capacitaMax: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
-  maxCovers: { ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max), ...notNull },
+  ...twins('capacitaMin', 'minCovers', {
+    ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max),
+    ...notNull,
+  }),
+  ...twins('capacitaMax', 'maxCovers', {
+    ...int(COMBINAZIONE_COVERS.min, COMBINAZIONE_COVERS.max),
+    ...notNull,
+  }),
   attivo: notNull,
 };
 /** A waitlist party: a booking's limits (seating it creates one). */
 const VOCE_ATTESA = {
-  customerName: { ...text(200, { required: true }), ...notNull },
-  cliente: { ...text(200, { required: true }), ...notNull },
-  covers,
-  numeroPersone: covers,
+  ...twins('customerName', 'cliente', { ...text(200, { required: true }), ...notNull }),
+  ...twins('covers', 'numeroPersone', covers),
   customerPhone: text(50),
   notes: text(2000),
 };
@@ -154,22 +152,15 @@ const labels = {
   items: { minLength: 1, maxLength: GUEST_LIMITS.labelMaxLength, pattern: NOT_BLANK_PATTERN },
 };
 const OSPITE = {
-  nome: text(GUEST_LIMITS.nameMaxLength, { required: true }),
-  name: text(GUEST_LIMITS.nameMaxLength, { required: true }),
-  telefono: text(50),
-  phone: text(50),
+  ...twins('nome', 'name', text(GUEST_LIMITS.nameMaxLength, { required: true })),
+  ...twins('telefono', 'phone', text(50)),
   email,
-  lingua: { pattern: LANGUAGE_PATTERN },
-  language: { pattern: LANGUAGE_PATTERN },
+  ...twins('lingua', 'language', { pattern: LANGUAGE_PATTERN }),
   // A list, never null (`[]` clears it); consent true or false.
-  tag: { ...labels, ...notNull },
-  tags: { ...labels, ...notNull },
-  allergie: { ...labels, ...notNull },
-  allergies: { ...labels, ...notNull },
-  note: text(GUEST_LIMITS.notesMaxLength),
-  notes: text(GUEST_LIMITS.notesMaxLength),
-  consensoMarketing: notNull,
-  marketingConsent: notNull,
+  ...twins('tag', 'tags', { ...labels, ...notNull }),
+  ...twins('allergie', 'allergies', { ...labels, ...notNull }),
+  ...twins('note', 'notes', text(GUEST_LIMITS.notesMaxLength)),
+  ...twins('consensoMarketing', 'marketingConsent', notNull),
 };
 const CATEGORY = {
   name: { ...text(NAME_MAX_LENGTH, { required: true }), ...notNull },
@@ -181,51 +172,37 @@ const webhookUrl: FieldConstraint = { maxLength: WEBHOOK_LIMITS.urlMaxLength, pa
 const eventTypes: FieldConstraint = { items: { enum: [...EVENT_TYPES] } };
 const WEBHOOK = {
   url: { ...webhookUrl, ...notNull },
-  eventi: { ...eventTypes, ...notNull },
-  events: { ...eventTypes, ...notNull },
-  attivo: notNull,
-  active: notNull,
+  ...twins('eventi', 'events', { ...eventTypes, ...notNull }),
+  ...twins('attivo', 'active', notNull),
 };
 
 const CANALE = {
-  nome: text(CANALE_LIMITS.nomeMaxLength),
-  name: text(CANALE_LIMITS.nomeMaxLength),
-  origini: { maxItems: CANALE_LIMITS.maxOrigins, items: { maxLength: CANALE_LIMITS.originMaxLength } },
-  origins: { maxItems: CANALE_LIMITS.maxOrigins, items: { maxLength: CANALE_LIMITS.originMaxLength } },
+  ...twins('nome', 'name', text(CANALE_LIMITS.nomeMaxLength)),
+  ...twins('origini', 'origins', {
+    maxItems: CANALE_LIMITS.maxOrigins,
+    items: { maxLength: CANALE_LIMITS.originMaxLength },
+  }),
 };
 
 const percent = { ...int(0, 100), ...notNull };
 const REGOLA_GARANZIA = {
-  tipo: notNull,
-  type: notNull,
-  minCoperti: { ...int(1, POLICY_LIMITS.maxCovers), ...notNull },
-  minCovers: { ...int(1, POLICY_LIMITS.maxCovers), ...notNull },
-  giorni: { maxItems: 7, items: int(1, 7), ...notNull },
-  weekdays: { maxItems: 7, items: int(1, 7), ...notNull },
-  dalle: { pattern: CLOCK_PATTERN, ...notNull },
-  from: { pattern: CLOCK_PATTERN, ...notNull },
-  alle: { pattern: `${CLOCK_PATTERN}|^24:00$`, ...notNull },
-  to: { pattern: `${CLOCK_PATTERN}|^24:00$`, ...notNull },
-  importoPerCoperto: { ...int(1, POLICY_LIMITS.maxAmountPerCover), ...notNull },
-  amountPerCover: { ...int(1, POLICY_LIMITS.maxAmountPerCover), ...notNull },
-  valuta: { pattern: CURRENCY_PATTERN, ...notNull },
-  currency: { pattern: CURRENCY_PATTERN, ...notNull },
+  ...twins('tipo', 'type', notNull),
+  ...twins('minCoperti', 'minCovers', { ...int(1, POLICY_LIMITS.maxCovers), ...notNull }),
+  ...twins('giorni', 'weekdays', { maxItems: 7, items: int(1, 7), ...notNull }),
+  ...twins('dalle', 'from', { pattern: CLOCK_PATTERN, ...notNull }),
+  ...twins('alle', 'to', { pattern: `${CLOCK_PATTERN}|^24:00$`, ...notNull }),
+  ...twins('importoPerCoperto', 'amountPerCover', { ...int(1, POLICY_LIMITS.maxAmountPerCover), ...notNull }),
+  ...twins('valuta', 'currency', { pattern: CURRENCY_PATTERN, ...notNull }),
 };
 const PENALE_GARANZIA = {
-  oreAlmeno: { ...int(0, POLICY_LIMITS.maxHours), ...notNull },
-  minHours: { ...int(0, POLICY_LIMITS.maxHours), ...notNull },
-  percentuale: percent,
-  percent,
+  ...twins('oreAlmeno', 'minHours', { ...int(0, POLICY_LIMITS.maxHours), ...notNull }),
+  ...twins('percentuale', 'percent', percent),
 };
 const POLITICA_GARANZIE = {
-  regole: { maxItems: POLICY_LIMITS.rules },
-  rules: { maxItems: POLICY_LIMITS.rules },
-  penali: { maxItems: POLICY_LIMITS.penalties },
-  penalties: { maxItems: POLICY_LIMITS.penalties },
-  scadenzaMinuti: int(...DUE_MINUTES_RANGE),
-  dueMinutes: int(...DUE_MINUTES_RANGE),
-  percentualeNoShow: int(0, 100),
-  noShowPercent: int(0, 100),
+  ...twins('regole', 'rules', { maxItems: POLICY_LIMITS.rules }),
+  ...twins('penali', 'penalties', { maxItems: POLICY_LIMITS.penalties }),
+  ...twins('scadenzaMinuti', 'dueMinutes', int(...DUE_MINUTES_RANGE)),
+  ...twins('percentualeNoShow', 'noShowPercent', int(0, 100)),
 };
 
 /** `Type.field` of GraphQL input types, or `Operation.$variable` for a top-level variable of an operation. */
@@ -299,143 +276,22 @@ export const INPUT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
   'SlotConfigInput.shortenedMinMinutes': int(...SHORTENED_MIN_MINUTES_RANGE),
   'TurnTimeInput.maxCovers': int(...TURN_TIME_MAX_COVERS_RANGE),
   'TurnTimeInput.minutes': int(TURN_TIME_MIN_MINUTES, TURN_TIME_MAX_MINUTES),
-  'SlotConfigInput.promemoria': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
-  'SlotConfigInput.reminders': { maxItems: REMINDER_LIMITS.maxRules, ...notNull },
-  'ReminderRuleInput.orePrima': { ...int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max), ...notNull },
-  'ReminderRuleInput.hoursBefore': {
+  ...twins('SlotConfigInput.promemoria', 'SlotConfigInput.reminders', {
+    maxItems: REMINDER_LIMITS.maxRules,
+    ...notNull,
+  }),
+  ...twins('ReminderRuleInput.orePrima', 'ReminderRuleInput.hoursBefore', {
     ...int(REMINDER_LIMITS.hours.min, REMINDER_LIMITS.hours.max),
     ...notNull,
-  },
-  'Disponibilita.$coperti': int(1, DISPONIBILITA_MAX_COVERS),
-  'Disponibilita.$covers': int(1, DISPONIBILITA_MAX_COVERS),
-  'Disponibilita.$ora': { pattern: CLOCK_PATTERN },
-  'Disponibilita.$time': { pattern: CLOCK_PATTERN },
-  'Disponibilita.$salaId': idText,
-  'Disponibilita.$roomId': idText,
-  'Disponibilita.$limite': int(...DISPONIBILITA_LIMIT_RANGE),
+  }),
+  ...twins('Disponibilita.$coperti', 'Disponibilita.$covers', int(1, DISPONIBILITA_MAX_COVERS)),
+  ...twins('Disponibilita.$ora', 'Disponibilita.$time', { pattern: CLOCK_PATTERN }),
+  ...twins('Disponibilita.$salaId', 'Disponibilita.$roomId', idText),
+  ...twins('Disponibilita.$limite', 'Disponibilita.$limit', int(...DISPONIBILITA_LIMIT_RANGE)),
   'StoricoTavolo.$limite': int(1, HISTORY_LIMITS.max),
   'Report.$salaId': idText,
-  'Disponibilita.$limit': int(...DISPONIBILITA_LIMIT_RANGE),
 };
 
 function prefixed(type: string, fields: Record<string, FieldConstraint>): Record<string, FieldConstraint> {
   return Object.fromEntries(Object.entries(fields).map(([name, c]) => [`${type}.${name}`, c]));
 }
-
-/** One of two names (an Italian/English twin) is required. */
-const eitherOf = (english: string, italian: string) => ({
-  anyOf: [{ required: [english] }, { required: [italian] }],
-});
-
-/** A table's centre: a null x or y comes with a null other (not placed). */
-const unplacedTogether = [
-  {
-    if: { properties: { x: { type: 'null' } }, required: ['x'] },
-    then: { properties: { y: { type: 'null' } } },
-  },
-  {
-    if: { properties: { y: { type: 'null' } }, required: ['y'] },
-    then: { properties: { x: { type: 'null' } } },
-  },
-];
-
-/** A field sent with a value (not absent, not null). */
-const given = (name: string) => ({ required: [name], properties: { [name]: { not: { type: 'null' } } } });
-const autoAssignOn = { required: ['autoAssign'], properties: { autoAssign: { const: true } } };
-const notAutoAssign = { not: { const: true } };
-/**
- * At most one of tableIds, combinationId and autoAssign: true decides a party's tables; the refusal names the
- * later one (combinationId after tableIds, autoAssign after either), as the service does.
- */
-const atMostOnePlacement = {
-  allOf: [
-    {
-      if: given('tableIds'),
-      then: { properties: { combinationId: { type: 'null' }, autoAssign: notAutoAssign } },
-    },
-    { if: given('combinationId'), then: { properties: { autoAssign: notAutoAssign } } },
-  ],
-};
-/** A booking from an option (opzioneId, or its alias holdId). */
-const fromOption = { anyOf: [given('opzioneId'), given('holdId')] };
-/** It takes the option's tables, window and party: no placement, no duration, an active state. */
-const optionBooking = {
-  allOf: [
-    eitherOf('customerName', 'cliente'),
-    {
-      properties: {
-        tableIds: { type: 'null' },
-        combinationId: { type: 'null' },
-        autoAssign: notAutoAssign,
-        durationMinutes: { type: 'null' },
-        state: { enum: [...ACTIVE_BOOKING_STATES, null] },
-      },
-    },
-  ],
-};
-
-/**
- * Rules over several fields of a body: keyed by its input type (every route that takes it, wherever it is
- * nested: json-schema.ts applies them to each input object), or
- * `Operation.$variable` for one operation's body only (a create's required fields, when a change takes the same
- * type). Required twins, x with y, the seating placement's exclusive fields.
- */
-export const OBJECT_CONSTRAINTS: Readonly<Record<string, FieldConstraint>> = {
-  // A rule needs its type, amount and currency (in either language); a tier its hours and percent.
-  RegolaGaranziaInput: {
-    allOf: [
-      eitherOf('type', 'tipo'),
-      eitherOf('amountPerCover', 'importoPerCoperto'),
-      eitherOf('currency', 'valuta'),
-    ],
-  },
-  PenaleGaranziaInput: { allOf: [eitherOf('minHours', 'oreAlmeno'), eitherOf('percent', 'percentuale')] },
-  // A reminder rule's hours, under one of its names.
-  ReminderRuleInput: eitherOf('hoursBefore', 'orePrima'),
-  TavoloInput: {
-    allOf: [
-      eitherOf('name', 'nome'),
-      eitherOf('seats', 'capacita'),
-      // A new table's centre is x and y together.
-      { dependentRequired: { x: ['y'], y: ['x'] } },
-      ...unplacedTogether,
-    ],
-  },
-  // A change may move x or y alone (the other is the table's own).
-  TavoloPatch: { allOf: unplacedTogether },
-  PrenotazioneInput: {
-    if: fromOption,
-    then: optionBooking,
-    else: {
-      allOf: [
-        eitherOf('covers', 'numeroPersone'),
-        eitherOf('bookingDate', 'dataOra'),
-        eitherOf('customerName', 'cliente'),
-        atMostOnePlacement,
-        // Auto-assignment claims tables: only for a booking that holds them.
-        { if: autoAssignOn, then: { properties: { state: { enum: [...ACTIVE_BOOKING_STATES, null] } } } },
-      ],
-    },
-  },
-  PrenotazionePatch: atMostOnePlacement,
-  // An option holds tables: exactly one of the three.
-  OpzioneInput: {
-    allOf: [
-      eitherOf('covers', 'numeroPersone'),
-      eitherOf('bookingDate', 'dataOra'),
-      atMostOnePlacement,
-      { anyOf: [given('tableIds'), given('combinationId'), autoAssignOn] },
-    ],
-  },
-  'CreateCombinazione.$input': {
-    allOf: [eitherOf('name', 'nome'), eitherOf('maxCovers', 'capacitaMax'), { required: ['tableIds'] }],
-  },
-  VoceAttesaInput: { allOf: [eitherOf('customerName', 'cliente'), eitherOf('covers', 'numeroPersone')] },
-  // canali reads `name` when it is a string, else `nome`; the one it reads must not be blank.
-  CanaleInput: {
-    if: { required: ['name'], properties: { name: { type: 'string' } } },
-    then: { properties: { name: { pattern: NOT_BLANK_PATTERN } } },
-    else: { required: ['nome'], properties: { nome: { type: 'string', pattern: NOT_BLANK_PATTERN } } },
-  },
-  SiediAttesaInput: { if: given('tableIds'), then: { properties: { combinationId: { type: 'null' } } } },
-};

@@ -10,7 +10,7 @@ import {
   withoutNull,
   type JsonSchema,
 } from '../pages/openapi/json-schema.js';
-import { OBJECT_CONSTRAINTS } from './input-constraints.js';
+import { OBJECT_CONSTRAINTS } from './object-constraints.js';
 import type { RestRoute } from './rest-route.js';
 import { routeInputs } from './route-inputs.js';
 

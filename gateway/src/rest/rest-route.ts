@@ -85,3 +85,13 @@ export interface CsvAnswer {
 
 /** A route of any operation, checked against that operation's own result type. */
 export type RestRoute = { [N in OperationName]: RestRouteOf<N> }[OperationName];
+
+/** A route of a file whose routes are one group of the reference: its docs without the group's tag. */
+type UntaggedRoute = {
+  [N in OperationName]: Omit<RestRouteOf<N>, 'docs'> & { docs: Omit<RouteDocs, 'tag'> };
+}[OperationName];
+
+/** One resource's routes, each under the group `tag` of the reference (`Tavoli`). */
+export function tagged(tag: string, routes: readonly UntaggedRoute[]): readonly RestRoute[] {
+  return routes.map((route) => ({ ...route, docs: { ...route.docs, tag } }) as RestRoute);
+}

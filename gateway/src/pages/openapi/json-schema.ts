@@ -26,12 +26,8 @@ import {
   LOCAL_DATE_TIME_PATTERN,
   LOCAL_TIME_PATTERN,
 } from '../../rest/date-patterns.js';
-import {
-  INPUT_CONSTRAINTS,
-  OBJECT_CONSTRAINTS,
-  type FieldConstraint,
-  type JsonSchema,
-} from '../../rest/input-constraints.js';
+import { INPUT_CONSTRAINTS, type FieldConstraint, type JsonSchema } from '../../rest/input-constraints.js';
+import { OBJECT_CONSTRAINTS } from '../../rest/object-constraints.js';
 
 export type { JsonSchema };
 

@@ -809,6 +809,8 @@ export type CreateCanaleMutationVariables = Exact<{
 
 export type CreateCanaleMutation = { createCanale: { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, chiave: string, key: string, createdAt: string } };
 
+export type CanaleCreatoFieldsFragment = { id: string, nome: string, name: string, origini: Array<string>, origins: Array<string>, chiave: string, key: string, createdAt: string };
+
 export type DeleteCanaleMutationVariables = Exact<{
   id: string | number;
 }>;
@@ -868,6 +870,8 @@ export type EsportaOspiteQueryVariables = Exact<{
 
 
 export type EsportaOspiteQuery = { esportaOspite: { esportatoAt: string, ospite: { id: string, nome: string | null, name: string | null, telefono: string | null, phone: string | null, email: string | null, lingua: string | null, language: string | null, tag: Array<string>, tags: Array<string>, allergie: Array<string>, allergies: Array<string>, note: string | null, notes: string | null, consensoMarketing: boolean, marketingConsent: boolean, visite: number, visits: number, coperti: number, covers: number, noShow: number, noShows: number, annullamentiTardivi: number, lateCancellations: number, primaVisita: string | null, firstVisit: string | null, ultimaVisita: string | null, lastVisit: string | null, spesaTotale: number, totalSpend: number, cancellato: boolean, erased: boolean, cancellatoAt: string | null, erasedAt: string | null, createdAt: string, updatedAt: string }, prenotazioni: Array<{ id: string, codice: string, covers: number, numeroPersone: number, bookingDate: string, dataOra: string, startsAt: string, customerName: string, cliente: string, customerPhone: string | null, customerEmail: string | null, lingua: Lingua, language: Lingua, tableIds: Array<string>, notes: string | null, state: BookingState, durationMinutes: number | null, motivo: string | null, cancelledAt: string | null, externalId: string | null, createdAt: string, updatedAt: string, combinationId: string | null, assegnazione: Assegnazione, assignment: Assegnazione, origine: string, source: string, canale: { id: string, nome: string } | null, channel: { id: string, nome: string } | null, garanzia: { clientSecret: string | null, chiavePubblicabile: string | null, publishableKey: string | null, contoStripe: string | null, stripeAccount: string | null, prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string } | null, guarantee: { clientSecret: string | null, chiavePubblicabile: string | null, publishableKey: string | null, contoStripe: string | null, stripeAccount: string | null, prenotazioneId: string, bookingId: string, tipo: TipoGaranzia, type: TipoGaranzia, modo: ModoGaranzia, mode: ModoGaranzia, stato: StatoGaranzia, status: StatoGaranzia, importo: number, amount: number, valuta: string, currency: string, scadenza: string, dueAt: string, stripeIntentId: string | null, addebitato: number, charged: number, rimborsato: number, refunded: number, motivo: string | null, reason: string | null, createdAt: string, updatedAt: string } | null }>, attese: Array<{ id: string, customerName: string, customerPhone: string | null, covers: number, notes: string | null, state: string, prenotazioneId: string | null, motivo: string | null, createdAt: string, updatedAt: string }> } };
+
+export type AttesaEsportataFieldsFragment = { id: string, customerName: string, customerPhone: string | null, covers: number, notes: string | null, state: string, prenotazioneId: string | null, motivo: string | null, createdAt: string, updatedAt: string };
 
 export type OblioOspiteMutationVariables = Exact<{
   id: string | number;
@@ -988,6 +992,8 @@ export type IntegrazioneGoogleQueryVariables = Exact<{ [key: string]: never; }>;
 
 
 export type IntegrazioneGoogleQuery = { integrazioneGoogle: { merchantId: string, canaleId: string, channelId: string, linkedAt: string } | null };
+
+export type IntegrazioneGoogleFieldsFragment = { merchantId: string, canaleId: string, channelId: string, linkedAt: string };
 
 export type LinkGoogleMutationVariables = Exact<{
   input: IntegrazioneGoogleInput;

@@ -42,6 +42,22 @@ const OSPITE_FIELDS = /* GraphQL */ `
   }
 `;
 
+/** A waitlist entry in a guest's export. */
+const ATTESA_ESPORTATA_FIELDS = /* GraphQL */ `
+  fragment AttesaEsportataFields on AttesaEsportata {
+    id
+    customerName
+    customerPhone
+    covers
+    notes
+    state
+    prenotazioneId
+    motivo
+    createdAt
+    updatedAt
+  }
+`;
+
 export const ospitiOperations = {
   ListOspiti: `query ListOspiti($q: String, $tag: String, $limite: Int) { ospiti(q: $q, tag: $tag, limite: $limite) { ...OspiteFields } } ${OSPITE_FIELDS}`,
   GetOspite: `query GetOspite($id: ID!) { ospite(id: $id) { ...OspiteFields } } ${OSPITE_FIELDS}`,
@@ -49,6 +65,6 @@ export const ospitiOperations = {
   PrenotazioniOspite: `query PrenotazioniOspite($id: ID!) { prenotazioniOspite(id: $id) { ...PrenotazioneFields } } ${PRENOTAZIONE_FIELDS}`,
   OspitiDuplicati: `query OspitiDuplicati { ospitiDuplicati { a { ...OspiteFields } b { ...OspiteFields } campi fields } } ${OSPITE_FIELDS}`,
   UnisciOspiti: `mutation UnisciOspiti($id: ID!, $ospiteId: ID!) { unisciOspiti(id: $id, ospiteId: $ospiteId) { ...OspiteFields } } ${OSPITE_FIELDS}`,
-  EsportaOspite: `query EsportaOspite($id: ID!) { esportaOspite(id: $id) { ospite { ...OspiteFields } prenotazioni { ...PrenotazioneFields } attese { id customerName customerPhone covers notes state prenotazioneId motivo createdAt updatedAt } esportatoAt } } ${OSPITE_FIELDS} ${PRENOTAZIONE_FIELDS}`,
+  EsportaOspite: `query EsportaOspite($id: ID!) { esportaOspite(id: $id) { ospite { ...OspiteFields } prenotazioni { ...PrenotazioneFields } attese { ...AttesaEsportataFields } esportatoAt } } ${OSPITE_FIELDS} ${PRENOTAZIONE_FIELDS} ${ATTESA_ESPORTATA_FIELDS}`,
   OblioOspite: `mutation OblioOspite($id: ID!) { oblioOspite(id: $id) { ...OspiteFields } } ${OSPITE_FIELDS}`,
 } as const;

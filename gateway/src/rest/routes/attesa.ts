@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** The waitlist (walk-in parties): add, today's queue, read one, notify, seat, left or cancelled. */
-export const attesaRoutes: readonly RestRoute[] = [
+export const attesaRoutes = tagged('Attesa', [
   {
     method: 'POST',
     path: '/api/attesa',
     operation: 'AggiungiAttesa',
     docs: {
-      tag: 'Attesa',
       summary: 'Add a party to the waitlist',
       description:
         'State `waiting`, its `position` in today’s queue and `quotedMinutes`: the earliest a fitting table or combination is free for the party’s turn time, given the tables’ statuses, their bookings and the parties ahead. Publishes `waitlist.added`.',
@@ -22,7 +21,6 @@ export const attesaRoutes: readonly RestRoute[] = [
     path: '/api/attesa',
     operation: 'ListaAttesa',
     docs: {
-      tag: 'Attesa',
       summary: 'Today’s waitlist',
       description:
         'The waiting and notified parties of today, oldest first, each with its `position`, current `estimatedMinutes` and the tables the estimate counts on (`suggestedTableIds`).',
@@ -33,7 +31,7 @@ export const attesaRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/attesa/:id',
     operation: 'GetVoceAttesa',
-    docs: { tag: 'Attesa', summary: 'Read one waitlist entry' },
+    docs: { summary: 'Read one waitlist entry' },
     field: 'voceAttesa',
     notFound: 'VoceAttesa',
   },
@@ -42,7 +40,6 @@ export const attesaRoutes: readonly RestRoute[] = [
     path: '/api/attesa/:id/avvisa',
     operation: 'AvvisaAttesa',
     docs: {
-      tag: 'Attesa',
       summary: 'Tell the party its table is ready',
       description: 'To `notified`; publishes `waitlist.notified`.',
       errors: ['INVALID_TRANSITION'],
@@ -54,7 +51,6 @@ export const attesaRoutes: readonly RestRoute[] = [
     path: '/api/attesa/:id/siedi',
     operation: 'SiediAttesa',
     docs: {
-      tag: 'Attesa',
       summary: 'Seat the party',
       description:
         'On `tableIds` or `combinationId`, or (neither) on the suggested fit that is free now. Creates the walk-in booking (`confermata`, now, the party’s turn time) on those tables, sets each table `occupied`, and moves the entry to `seated` with `prenotazioneId` and `tableIds`; publishes `waitlist.seated`. Again on a seated party: the same answer. A table or combination that is not an active one of this tenant is 409 `TABLE_UNAVAILABLE` (a 404 is the entry).',
@@ -69,7 +65,6 @@ export const attesaRoutes: readonly RestRoute[] = [
     path: '/api/attesa/:id/annulla',
     operation: 'AnnullaAttesa',
     docs: {
-      tag: 'Attesa',
       summary: 'The party left, or the entry is cancelled',
       description:
         '`state`: `left` or `cancelled` (default), with an optional `motivo`; publishes `waitlist.left` or `waitlist.cancelled`.',
@@ -79,4 +74,4 @@ export const attesaRoutes: readonly RestRoute[] = [
     },
     field: 'annullaAttesa',
   },
-];
+]);

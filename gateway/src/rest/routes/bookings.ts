@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** The legacy batch upload (served by the bookings subgraph). */
-export const bookingsRoutes: readonly RestRoute[] = [
+export const bookingsRoutes = tagged('Prenotazioni', [
   {
     method: 'POST',
     path: '/api/prenotazioni/batch',
     operation: 'UploadBatch',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Upload bookings in a batch (up to 500)',
       description:
         "Each item is validated and created like a single booking; one bad item does not stop the others. An item's `externalId` makes re-uploads idempotent.",
@@ -30,8 +29,8 @@ export const bookingsRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/batch/:id',
     operation: 'GetBatchUpload',
-    docs: { tag: 'Prenotazioni', summary: 'Read a batch upload' },
+    docs: { summary: 'Read a batch upload' },
     field: 'batchUpload',
     notFound: 'BatchUpload',
   },
-];
+]);

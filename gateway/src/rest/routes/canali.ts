@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Booking channels (administrator only): docs/channels.md. */
-export const canaliRoutes: readonly RestRoute[] = [
+export const canaliRoutes = tagged('Canali', [
   {
     method: 'GET',
     path: '/api/canali',
     operation: 'ListCanali',
     docs: {
-      tag: 'Canali',
       summary: 'List the booking channels',
       description: 'Administrator only. Oldest first; keys are never listed.',
     },
@@ -18,7 +17,6 @@ export const canaliRoutes: readonly RestRoute[] = [
     path: '/api/canali',
     operation: 'CreateCanale',
     docs: {
-      tag: 'Canali',
       summary: 'Create a booking channel and its key',
       description:
         'Administrator only. `nome|name` required; `origini|origins`: the browser origins (`https://host[:port]`) ' +
@@ -35,11 +33,10 @@ export const canaliRoutes: readonly RestRoute[] = [
     path: '/api/canali/:id',
     operation: 'DeleteCanale',
     docs: {
-      tag: 'Canali',
       summary: 'Delete a booking channel',
       description:
         "Administrator only. The channel's key is refused (401) from then on, within 5 s in every instance.",
     },
     field: 'deleteCanale',
   },
-];
+]);

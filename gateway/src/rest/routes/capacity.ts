@@ -1,12 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Slots and capacity (paths documented in subgraphs/capacity/README.md). */
-export const capacityRoutes: readonly RestRoute[] = [
+export const capacityRoutes = tagged('Capacity', [
   {
     method: 'GET',
     path: '/api/capacity/config',
     operation: 'GetSlotConfig',
-    docs: { tag: 'Capacity', summary: 'Read the slot configuration' },
+    docs: { summary: 'Read the slot configuration' },
     field: 'slotConfig',
   },
   {
@@ -14,7 +14,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     path: '/api/capacity/config',
     operation: 'UpdateSlotConfig',
     docs: {
-      tag: 'Capacity',
       summary: 'Change the slot configuration (administrator)',
       description:
         'Each opening interval closes after it opens (`24:00` = midnight) and overlaps no other interval of its day; weekdays are sent once each (a 400 naming `openingHours.<day>…` otherwise). `promemoria|reminders` replaces the reminder rules (at most 5, 1..720 hours, distinct, each with one of `orePrima|hoursBefore`: a rule with neither, or two with the same hours, is a 400 naming it; `[]` = no reminders); the bookings still to come are planned again, with only reminders due after the change (docs/reminders.md).',
@@ -37,7 +36,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/capacity/categories',
     operation: 'ListProductionCategories',
-    docs: { tag: 'Capacity', summary: 'List the kitchen categories' },
+    docs: { summary: 'List the kitchen categories' },
     field: 'productionCategories',
   },
   {
@@ -45,7 +44,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     path: '/api/capacity/categories',
     operation: 'CreateProductionCategory',
     docs: {
-      tag: 'Capacity',
       summary: 'Create a kitchen category (administrator)',
       body: { into: 'input' },
       errors: ['FORBIDDEN', 'DUPLICATE'],
@@ -58,7 +56,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/capacity/categories/:id',
     operation: 'GetProductionCategory',
-    docs: { tag: 'Capacity', summary: 'Read a kitchen category' },
+    docs: { summary: 'Read a kitchen category' },
     field: 'productionCategory',
     notFound: 'ProductionCategory',
   },
@@ -67,7 +65,6 @@ export const capacityRoutes: readonly RestRoute[] = [
     path: '/api/capacity/categories/:id',
     operation: 'UpdateProductionCategory',
     docs: {
-      tag: 'Capacity',
       summary: 'Change a kitchen category (administrator)',
       body: { into: 'input' },
       errors: ['FORBIDDEN', 'DUPLICATE'],
@@ -79,7 +76,7 @@ export const capacityRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     path: '/api/capacity/categories/:id',
     operation: 'DeleteProductionCategory',
-    docs: { tag: 'Capacity', summary: 'Delete a kitchen category (administrator)', errors: ['FORBIDDEN'] },
+    docs: { summary: 'Delete a kitchen category (administrator)', errors: ['FORBIDDEN'] },
     field: 'deleteProductionCategory',
   },
   {
@@ -87,10 +84,9 @@ export const capacityRoutes: readonly RestRoute[] = [
     path: '/api/capacity/slots',
     operation: 'CapacitySlots',
     docs: {
-      tag: 'Capacity',
       summary: 'Slots of a day with covers booked and available',
       query: {},
     },
     field: 'slots',
   },
-];
+]);

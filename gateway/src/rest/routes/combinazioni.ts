@@ -1,16 +1,15 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 const RULES =
   "`tableIds`: 2..8 distinct active tables of one room; `capacitaMin|minCovers` (default 1) <= `capacitaMax|maxCovers` <= the sum of the tables' seats. English wins when both names are sent.";
 
 /** Table combinations (docs/seating.md): any staff member reads, administrators write. */
-export const combinazioniRoutes: readonly RestRoute[] = [
+export const combinazioniRoutes = tagged('Combinazioni', [
   {
     method: 'GET',
     path: '/api/combinazioni',
     operation: 'ListCombinazioni',
     docs: {
-      tag: 'Combinazioni',
       summary: 'List the table combinations',
       query: {},
     },
@@ -21,7 +20,6 @@ export const combinazioniRoutes: readonly RestRoute[] = [
     path: '/api/combinazioni',
     operation: 'CreateCombinazione',
     docs: {
-      tag: 'Combinazioni',
       summary: 'Join tables into a combination (administrator)',
       description: RULES,
       body: { into: 'input' },
@@ -35,7 +33,7 @@ export const combinazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/combinazioni/:id',
     operation: 'GetCombinazione',
-    docs: { tag: 'Combinazioni', summary: 'Read a table combination' },
+    docs: { summary: 'Read a table combination' },
     field: 'combinazione',
     notFound: 'Combinazione',
   },
@@ -44,7 +42,6 @@ export const combinazioniRoutes: readonly RestRoute[] = [
     path: '/api/combinazioni/:id',
     operation: 'UpdateCombinazione',
     docs: {
-      tag: 'Combinazioni',
       summary: 'Change a table combination (administrator)',
       description: `Only the fields sent change; the result is checked whole. ${RULES}`,
       body: { into: 'input' },
@@ -58,10 +55,9 @@ export const combinazioniRoutes: readonly RestRoute[] = [
     path: '/api/combinazioni/:id',
     operation: 'DeleteCombinazione',
     docs: {
-      tag: 'Combinazioni',
       summary: 'Delete a table combination (administrator)',
       errors: ['FORBIDDEN'],
     },
     field: 'deleteCombinazione',
   },
-];
+]);

@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Guarantee policies, the Stripe account and stuck money (docs/payments.md). */
-export const garanzieRoutes: readonly RestRoute[] = [
+export const garanzieRoutes = tagged('Garanzie', [
   {
     method: 'GET',
     path: '/api/garanzie/politica',
     operation: 'GetPoliticaGaranzie',
     docs: {
-      tag: 'Garanzie',
       summary: 'Read the guarantee policy',
       description:
         'Staff. The rules (the first matching a booking asks its guest for a deposit or a card), the minutes to ' +
@@ -21,7 +20,6 @@ export const garanzieRoutes: readonly RestRoute[] = [
     path: '/api/garanzie/politica',
     operation: 'UpdatePoliticaGaranzie',
     docs: {
-      tag: 'Garanzie',
       summary: 'Replace the guarantee policy',
       description:
         'Administrator only. The whole policy (what is not sent takes its default: no rules, 60 minutes, no ' +
@@ -59,7 +57,6 @@ export const garanzieRoutes: readonly RestRoute[] = [
     path: '/api/garanzie/stripe',
     operation: 'UpdateStripeAccount',
     docs: {
-      tag: 'Garanzie',
       summary: "Set the tenant's Stripe connected account",
       description:
         "Administrator only. `accountId` (`acct_…`): guarantees are then taken on the restaurant's own Stripe " +
@@ -74,7 +71,6 @@ export const garanzieRoutes: readonly RestRoute[] = [
     path: '/api/garanzie/bloccate',
     operation: 'ListGaranzieBloccate',
     docs: {
-      tag: 'Garanzie',
       summary: 'List stuck guarantees',
       description:
         'Staff. Guarantees whose money arrived for a booking already cancelled or ended (`stato|status` ' +
@@ -87,7 +83,6 @@ export const garanzieRoutes: readonly RestRoute[] = [
     path: '/api/garanzie/bloccate/:id/rimborsa',
     operation: 'RimborsaGaranziaBloccata',
     docs: {
-      tag: 'Garanzie',
       summary: "Give a stuck guarantee's money back",
       description:
         'Administrator only. `id`: the booking. A held card is let go (`released`), a deposit refunded in full ' +
@@ -97,4 +92,4 @@ export const garanzieRoutes: readonly RestRoute[] = [
     field: 'rimborsaGaranziaBloccata',
     notFound: 'Garanzia',
   },
-];
+]);

@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Integrations (administrator only): Reserve with Google's merchant link, docs/integrations.md. */
-export const integrazioniRoutes: readonly RestRoute[] = [
+export const integrazioniRoutes = tagged('Integrazioni', [
   {
     method: 'GET',
     path: '/api/integrazioni/google',
     operation: 'IntegrazioneGoogle',
     docs: {
-      tag: 'Integrazioni',
       summary: "The restaurant's link to Reserve with Google",
       description:
         'Administrator only. 404 when the restaurant has no link (or deleted the Google channel, which disconnects it).',
@@ -21,7 +20,6 @@ export const integrazioniRoutes: readonly RestRoute[] = [
     path: '/api/integrazioni/google',
     operation: 'LinkGoogle',
     docs: {
-      tag: 'Integrazioni',
       summary: 'Link the restaurant to Reserve with Google',
       description:
         "Administrator only. `merchantId`: the merchant id the restaurant has with Google (the one in the merchant feed). Google's booking server then finds this restaurant by it; its bookings go through a booking channel named Google (`canaleId|channelId`), origine `google`. Another merchant id replaces the previous one; a merchant id another restaurant linked is 409 `DUPLICATE`.",
@@ -31,4 +29,4 @@ export const integrazioniRoutes: readonly RestRoute[] = [
     },
     field: 'linkGoogle',
   },
-];
+]);

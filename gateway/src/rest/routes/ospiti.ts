@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Guests (docs/guests.md): search, read, edit, their bookings, duplicates, merge; export and erasure (admin). */
-export const ospitiRoutes: readonly RestRoute[] = [
+export const ospitiRoutes = tagged('Ospiti', [
   {
     method: 'GET',
     path: '/api/ospiti',
     operation: 'ListOspiti',
     docs: {
-      tag: 'Ospiti',
       summary: 'Search the guests',
       description:
         '`q`: a name (each word the start of a word of the name, any case or accents), a phone number (whole, or its last 4 or more digits) or an email; `tag`: guests with that tag; `limite` 1..200 (default 50). By name; erased guests are never found.',
@@ -20,7 +19,6 @@ export const ospitiRoutes: readonly RestRoute[] = [
     path: '/api/ospiti/duplicati',
     operation: 'OspitiDuplicati',
     docs: {
-      tag: 'Ospiti',
       summary: 'Pairs of guests that may be one person',
       description:
         'Pairs sharing at least two of name, phone and email (`campi`), the older guest first; at most 200.',
@@ -31,7 +29,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/ospiti/:id',
     operation: 'GetOspite',
-    docs: { tag: 'Ospiti', summary: 'Read one guest' },
+    docs: { summary: 'Read one guest' },
     field: 'ospite',
     notFound: 'Ospite',
   },
@@ -40,7 +38,6 @@ export const ospitiRoutes: readonly RestRoute[] = [
     path: '/api/ospiti/:id',
     operation: 'UpdateOspite',
     docs: {
-      tag: 'Ospiti',
       summary: 'Change a guest’s profile',
       description:
         '`telefono` is stored in E.164 (a number without a prefix takes the tenant’s country), `email` lower-cased; a field sent as null is cleared. An erased guest cannot be changed (409 INVALID_TRANSITION).',
@@ -54,7 +51,7 @@ export const ospitiRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/ospiti/:id/prenotazioni',
     operation: 'PrenotazioniOspite',
-    docs: { tag: 'Ospiti', summary: 'The guest’s bookings, latest start first' },
+    docs: { summary: 'The guest’s bookings, latest start first' },
     field: 'prenotazioniOspite',
     notFound: 'Ospite',
   },
@@ -63,7 +60,6 @@ export const ospitiRoutes: readonly RestRoute[] = [
     path: '/api/ospiti/:id/unisci',
     operation: 'UnisciOspiti',
     docs: {
-      tag: 'Ospiti',
       summary: 'Merge another guest into this one',
       description:
         'The guest `ospiteId` is merged into this one: its bookings and waitlist entries relinked, counts summed, tags and allergies joined, fields this one lacks taken from it; it is gone (404) afterwards. `ospiteId` must be another guest than the one in the path (400 naming `ospiteId`).',
@@ -78,7 +74,6 @@ export const ospitiRoutes: readonly RestRoute[] = [
     path: '/api/ospiti/:id/esporta',
     operation: 'EsportaOspite',
     docs: {
-      tag: 'Ospiti',
       summary: 'Everything held about a guest (administrator)',
       description: 'The profile, its bookings and its waitlist entries, as JSON (GDPR access request).',
       errors: ['FORBIDDEN'],
@@ -90,7 +85,6 @@ export const ospitiRoutes: readonly RestRoute[] = [
     path: '/api/ospiti/:id/oblio',
     operation: 'OblioOspite',
     docs: {
-      tag: 'Ospiti',
       summary: 'Erase a guest (administrator)',
       description:
         'Replaces the profile’s name, phone, email, language, notes, tags and allergies, keeping the counts; its phone and email lead to no guest afterwards. 409 IN_USE while the guest has an active booking still to come. Again on an erased guest: the same answer.',
@@ -98,4 +92,4 @@ export const ospitiRoutes: readonly RestRoute[] = [
     },
     field: 'oblioOspite',
   },
-];
+]);

@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Bookings: list, read one, create, update, status, delta sync. */
-export const prenotazioniRoutes: readonly RestRoute[] = [
+export const prenotazioniRoutes = tagged('Prenotazioni', [
   {
     method: 'POST',
     path: '/api/prenotazioni',
     operation: 'CreatePrenotazione',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Create a booking',
       description:
         'At most one of `tableIds`, `combinationId`, `autoAssign: true` (which needs an active `state`); `opzioneId|holdId` books what an option holds (docs/seating.md): then no placement or `durationMinutes`, and `covers`/`bookingDate`, when sent, must be the option’s (a 400 naming them otherwise). A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id). A booking channel’s answer carries `gestione|manage: {token, expiresAt}`, the guest’s own token for this booking (docs/channels.md, “Guest tokens”); null for staff.',
@@ -23,7 +22,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/opzioni',
     operation: 'CreateOpzione',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Hold tables while a guest completes a booking (an option)',
       description:
         'One of `tableIds`, `combinationId`, `autoAssign: true`; `ttl` 30..900 s (default 300). The tables are held until `expiresAt`. A table or combination that is not this tenant’s is a 400 naming it.',
@@ -38,14 +36,14 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/opzioni',
     operation: 'ListOpzioni',
-    docs: { tag: 'Prenotazioni', summary: 'Live options (unexpired, unused, unreleased)' },
+    docs: { summary: 'Live options (unexpired, unused, unreleased)' },
     field: 'opzioni',
   },
   {
     method: 'DELETE',
     path: '/api/prenotazioni/opzioni/:id',
     operation: 'ReleaseOpzione',
-    docs: { tag: 'Prenotazioni', summary: 'Release an option (frees its tables at once)' },
+    docs: { summary: 'Release an option (frees its tables at once)' },
     field: 'releaseOpzione',
   },
   {
@@ -53,7 +51,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni',
     operation: 'ListPrenotazioni',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'List bookings',
       description: '`dal`/`al` are local dates (inclusive).',
       query: { into: 'filter' },
@@ -65,7 +62,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/sync',
     operation: 'SyncPrenotazioni',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Changes since a time (offline sync)',
       description:
         'Every booking changed after `modifiedSince`, oldest change first; use `serverTime` as the next `modifiedSince`.',
@@ -77,7 +73,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/prenotazioni/:id',
     operation: 'GetPrenotazione',
-    docs: { tag: 'Prenotazioni', summary: 'Read one booking' },
+    docs: { summary: 'Read one booking' },
     field: 'prenotazione',
     notFound: 'Prenotazione',
   },
@@ -86,7 +82,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/:id',
     operation: 'UpdatePrenotazione',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Change a booking',
       description:
         'A `tableIds` entry or a `combinationId` that is not this tenant’s is a 400 naming it (the body names it; 404 is for the URL’s own id). A guest token may send only `covers|numeroPersone`, `bookingDate|dataOra` and `notes`; a new party or time is placed again by the autoAssign rule (nothing fits: 409, the booking unchanged).',
@@ -100,7 +95,7 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     method: 'POST',
     path: '/api/prenotazioni/:id/conferma',
     operation: 'ConfermaPrenotazione',
-    docs: { tag: 'Prenotazioni', summary: 'Confirm a booking', errors: ['INVALID_TRANSITION'] },
+    docs: { summary: 'Confirm a booking', errors: ['INVALID_TRANSITION'] },
     field: 'confermaPrenotazione',
   },
   {
@@ -108,7 +103,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/:id/annulla',
     operation: 'AnnullaPrenotazione',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Cancel a booking',
       body: {},
       errors: ['INVALID_TRANSITION'],
@@ -121,7 +115,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/:id/gestione',
     operation: 'GestionePrenotazione',
     docs: {
-      tag: 'Prenotazioni',
       summary: "A guest token for the booking (the guest's manage link)",
       description:
         'Staff only. `{token, expiresAt}`: a token of role guest for this booking, expiring at its end, that may only read it, confirm it, cancel it and change its covers, `bookingDate` and notes (docs/channels.md, "Guest tokens"). A booking that has already ended is a 409.',
@@ -134,7 +127,6 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     path: '/api/prenotazioni/:id/stato',
     operation: 'CambiaStatoPrenotazione',
     docs: {
-      tag: 'Prenotazioni',
       summary: 'Move a booking to a state',
       body: {},
       errors: ['INVALID_TRANSITION', 'TABLE_UNAVAILABLE'],
@@ -142,4 +134,4 @@ export const prenotazioniRoutes: readonly RestRoute[] = [
     },
     field: 'cambiaStatoPrenotazione',
   },
-];
+]);

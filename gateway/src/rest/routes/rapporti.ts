@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** A table's status history (staff) and the reports (administrator): docs/reports.md. */
-export const rapportiRoutes: readonly RestRoute[] = [
+export const rapportiRoutes = tagged('Report', [
   {
     method: 'GET',
     path: '/api/tavoli/:id/storico',
     operation: 'StoricoTavolo',
     docs: {
-      tag: 'Report',
       summary: 'A table’s status history',
       description:
         'The table’s status changes, newest first (`storico` = `history`): `limite` 1..500 (default 50) of the newest 2,000 kept per table, each with its time, the status before it, orderId, pax and totalAmount.',
@@ -21,7 +20,6 @@ export const rapportiRoutes: readonly RestRoute[] = [
     path: '/api/report',
     operation: 'Report',
     docs: {
-      tag: 'Report',
       summary: 'Figures per service (administrator)',
       description:
         '`dal`..`al`: local dates, at most 366 days (else 400 naming `al`; `al` before `dal`: no service); `salaId`: one room’s tables only. One row per service (an opening interval of a date), covers seated by hour, actual turns by party size, and the totals; every figure is defined in docs/reports.md. `Accept: text/csv` gives the services as CSV (one row per service).',
@@ -36,7 +34,6 @@ export const rapportiRoutes: readonly RestRoute[] = [
     path: '/api/report/turni-suggeriti',
     operation: 'TurniSuggeriti',
     docs: {
-      tag: 'Report',
       summary: 'Turn times from the actual turns (administrator)',
       description:
         'Per row of capacity’s `turnTimes`: the median actual turn of `dal`..`al` when at least 20 finished seatings back it, else the configured minutes (`datiSufficienti` false).',
@@ -50,7 +47,6 @@ export const rapportiRoutes: readonly RestRoute[] = [
     path: '/api/report/turni-suggeriti/applica',
     operation: 'ApplicaTurniSuggeriti',
     docs: {
-      tag: 'Report',
       summary: 'Apply the suggested turn times (administrator)',
       description:
         'Writes the suggestions of `dal`..`al` as capacity’s `turnTimes` (rows without enough data keep their minutes; nothing is written when no row has enough) and returns them.',
@@ -60,4 +56,4 @@ export const rapportiRoutes: readonly RestRoute[] = [
     },
     field: 'applicaTurniSuggeriti',
   },
-];
+]);

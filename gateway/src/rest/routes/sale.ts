@@ -1,12 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Rooms: list, read one, create, update, delete. */
-export const saleRoutes: readonly RestRoute[] = [
+export const saleRoutes = tagged('Sale', [
   {
     method: 'GET',
     path: '/api/sale',
     operation: 'ListSale',
-    docs: { tag: 'Sale', summary: 'List the rooms' },
+    docs: { summary: 'List the rooms' },
     field: 'sale',
   },
   {
@@ -14,7 +14,6 @@ export const saleRoutes: readonly RestRoute[] = [
     path: '/api/sale',
     operation: 'CreateSala',
     docs: {
-      tag: 'Sale',
       summary: 'Create a room',
       description: '`codice` is trimmed, upper-cased and unique per tenant.',
       body: { into: 'input' },
@@ -28,7 +27,7 @@ export const saleRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/sale/:id',
     operation: 'GetSala',
-    docs: { tag: 'Sale', summary: 'Read one room' },
+    docs: { summary: 'Read one room' },
     field: 'sala',
     notFound: 'Sala',
   },
@@ -37,7 +36,6 @@ export const saleRoutes: readonly RestRoute[] = [
     path: '/api/sale/:id',
     operation: 'UpdateSala',
     docs: {
-      tag: 'Sale',
       summary: 'Change a room',
       body: { into: 'input' },
       errors: ['DUPLICATE'],
@@ -50,11 +48,10 @@ export const saleRoutes: readonly RestRoute[] = [
     path: '/api/sale/:id',
     operation: 'DeleteSala',
     docs: {
-      tag: 'Sale',
       summary: 'Delete a room',
       description: 'Refused (409 IN_USE) while tables use it.',
       errors: ['IN_USE'],
     },
     field: 'deleteSala',
   },
-];
+]);

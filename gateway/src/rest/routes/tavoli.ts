@@ -1,18 +1,17 @@
 import { READ_SCOPES } from '@coperto/cache';
 import { DURATA_MEDIA_PASTO_MINUTES, LOCK_TTL_SECONDS } from '@coperto/subgraph-tavolo';
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Table reads are cached per tenant; the tavolo subgraph invalidates them on every write to `tavoli`. */
 const TAVOLI_READS = { scope: READ_SCOPES.tables, ttlSeconds: 5 };
 
 /** Tables: list, read one, create, update, delete, availability, status, locks. */
-export const tavoliRoutes: readonly RestRoute[] = [
+export const tavoliRoutes = tagged('Tavoli', [
   {
     method: 'GET',
     path: '/api/tavoli',
     operation: 'ListTavoli',
     docs: {
-      tag: 'Tavoli',
       summary: 'List the tables',
       query: { into: 'filter' },
     },
@@ -24,7 +23,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/verifica-disponibilita',
     operation: 'VerificaDisponibilita',
     docs: {
-      tag: 'Tavoli',
       summary: 'Tables and table combinations free for a party at a time',
       description: `\`dataOra\` is restaurant-local wall-clock time (an explicit offset or Z is converted); \`durataMediaPasto\` in minutes (${DURATA_MEDIA_PASTO_MINUTES.min}..${DURATA_MEDIA_PASTO_MINUTES.max}); without it, the turn time of \`numeroPersone\` (capacity's \`turnTimes\`, else \`defaultMealMinutes\`, default ${DURATA_MEDIA_PASTO_MINUTES.default}). \`combinazioniDisponibili|availableCombinations\`: the active combinations whose every table is free and whose range holds the party.`,
       body: { into: 'input' },
@@ -41,7 +39,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli',
     operation: 'CreateTavolo',
     docs: {
-      tag: 'Tavoli',
       summary: 'Create a table',
       description:
         'A `roomId` (`salaId`) that does not exist is a 400 naming `roomId`. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
@@ -55,7 +52,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/tavoli/:id',
     operation: 'GetTavolo',
-    docs: { tag: 'Tavoli', summary: 'Read one table' },
+    docs: { summary: 'Read one table' },
     field: 'tavolo',
     notFound: 'Tavolo',
     cache: TAVOLI_READS,
@@ -65,7 +62,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/:id',
     operation: 'UpdateTavolo',
     docs: {
-      tag: 'Tavoli',
       summary: 'Change a table',
       description:
         'With a `deviceId`, refused while another device holds the lock. `x` and `y` (the centre) lie inside the room: from 0 to its `width` and `height` (a 400 naming them otherwise).',
@@ -80,7 +76,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/:id',
     operation: 'DeleteTavolo',
     docs: {
-      tag: 'Tavoli',
       summary: 'Delete a table',
       description: 'Refused (409 IN_USE) while future active bookings use the table.',
       errors: ['IN_USE'],
@@ -92,7 +87,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/:id/status',
     operation: 'SetTavoloStatus',
     docs: {
-      tag: 'Tavoli',
       summary: 'Set the status of a table',
       description:
         'Any of the six statuses, from any status; `free` clears orderId, pax and totalAmount. Publishes `tables.status`.',
@@ -107,7 +101,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/:id/lock',
     operation: 'LockTavolo',
     docs: {
-      tag: 'Tavoli',
       summary: 'Lock a table for a device',
       description: `\`ttl\` ${LOCK_TTL_SECONDS.min}..${LOCK_TTL_SECONDS.max} s (default ${LOCK_TTL_SECONDS.default}); the holder re-locking refreshes the ttl.`,
       body: { into: 'input' },
@@ -121,7 +114,6 @@ export const tavoliRoutes: readonly RestRoute[] = [
     path: '/api/tavoli/:id/unlock',
     operation: 'UnlockTavolo',
     docs: {
-      tag: 'Tavoli',
       summary: 'Release the lock held by a device',
       body: { into: 'input' },
       errors: ['LOCK_NOT_OWNED'],
@@ -133,7 +125,7 @@ export const tavoliRoutes: readonly RestRoute[] = [
     method: 'DELETE',
     path: '/api/tavoli/:id/lock',
     operation: 'ForceUnlockTavolo',
-    docs: { tag: 'Tavoli', summary: 'Release any lock (administrator)', errors: ['FORBIDDEN'] },
+    docs: { summary: 'Release any lock (administrator)', errors: ['FORBIDDEN'] },
     field: 'forceUnlockTavolo',
   },
-];
+]);

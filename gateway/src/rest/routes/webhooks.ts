@@ -1,13 +1,12 @@
-import type { RestRoute } from '../rest-route.js';
+import { tagged } from '../rest-route.js';
 
 /** Outbound webhooks (docs/integrations.md#webhooks): endpoints, their deliveries, rotation. Administrators only. */
-export const webhooksRoutes: readonly RestRoute[] = [
+export const webhooksRoutes = tagged('Webhooks', [
   {
     method: 'GET',
     path: '/api/webhooks',
     operation: 'ListWebhooks',
     docs: {
-      tag: 'Webhooks',
       summary: 'The tenant’s webhook endpoints (administrator)',
       description: 'Oldest first; never their secret.',
       errors: ['FORBIDDEN'],
@@ -20,7 +19,6 @@ export const webhooksRoutes: readonly RestRoute[] = [
     operation: 'CreateWebhook',
     status: 201,
     docs: {
-      tag: 'Webhooks',
       summary: 'Register a webhook endpoint (administrator)',
       description:
         'Every event of the tenant whose CloudEvents type is in `eventi|events` (default: all) is POSTed to `url` as its CloudEvent JSON, signed as Standard Webhooks says (`webhook-id`, `webhook-timestamp`, `webhook-signature`). The answer holds `secret` (`whsec_` + base64), shown only this once. A URL that is or resolves to a private, loopback or link-local address, or does not resolve, is a 400 naming `url`; at most 50 endpoints a tenant.',
@@ -37,7 +35,7 @@ export const webhooksRoutes: readonly RestRoute[] = [
     method: 'GET',
     path: '/api/webhooks/:id',
     operation: 'GetWebhook',
-    docs: { tag: 'Webhooks', summary: 'Read one webhook endpoint (administrator)', errors: ['FORBIDDEN'] },
+    docs: { summary: 'Read one webhook endpoint (administrator)', errors: ['FORBIDDEN'] },
     field: 'webhook',
     notFound: 'Webhook',
   },
@@ -46,7 +44,6 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/api/webhooks/:id',
     operation: 'UpdateWebhook',
     docs: {
-      tag: 'Webhooks',
       summary: 'Change a webhook endpoint (administrator)',
       description:
         'Only what is sent changes. `attivo|active: false` stops sending (deliveries due meanwhile fail, and can be sent again); switching an endpoint on again clears its failures.',
@@ -61,7 +58,6 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/api/webhooks/:id',
     operation: 'DeleteWebhook',
     docs: {
-      tag: 'Webhooks',
       summary: 'Remove a webhook endpoint and its deliveries (administrator)',
       errors: ['FORBIDDEN'],
     },
@@ -72,7 +68,6 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/api/webhooks/:id/ruota',
     operation: 'RuotaSegretoWebhook',
     docs: {
-      tag: 'Webhooks',
       summary: 'A new signing secret (administrator)',
       description:
         'The answer holds the new `secret`, shown only this once. For 24 hours every request carries two signatures, one with each secret, so the receiver can switch whenever it likes.',
@@ -85,7 +80,6 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/api/webhooks/:id/consegne',
     operation: 'ConsegneWebhook',
     docs: {
-      tag: 'Webhooks',
       summary: 'The endpoint’s deliveries and their attempts (administrator)',
       description:
         'Newest first; `stato` filters (in_attesa, consegnata, fallita), `limite` 1..200 (default 50). Each attempt: time, status code (null without an answer), duration, error, next try.',
@@ -100,11 +94,10 @@ export const webhooksRoutes: readonly RestRoute[] = [
     path: '/api/webhooks/:id/consegne/:consegnaId/reinvia',
     operation: 'ReinviaConsegnaWebhook',
     docs: {
-      tag: 'Webhooks',
       summary: 'Send a delivery again (administrator)',
       description: 'At once, whatever its state, with a new series of retries if it fails.',
       errors: ['FORBIDDEN'],
     },
     field: 'reinviaConsegnaWebhook',
   },
-];
+]);
