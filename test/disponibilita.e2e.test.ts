@@ -143,6 +143,33 @@ describe.each(MODES)('GET /api/disponibilita (%s mode)', (mode) => {
     expect((await search(`data=${date()}&coperti=1`)).times.map((x) => x.time)).toContain('19:00');
   });
 
+  it("asked for one room, offers only its places and counts pacing over every room's bookings, a new one at once", async () => {
+    await dinner();
+    await configure({ maxCoversPerSlot: 4 });
+    const room = async (codice: string) =>
+      ((await stack.api('POST', '/api/sale', { token: admin, body: { codice } })).body as { id: string }).id;
+    const [a, b] = [await room(`A${day}`), await room(`B${day}`)];
+    const inRoom = async (salaId: string) =>
+      (
+        (
+          await stack.api('POST', '/api/tavoli', {
+            token: admin,
+            body: { name: `T-${salaId}`, seats: 4, salaId },
+          })
+        ).body as { id: string }
+      ).id;
+    const [ta, tb] = [await inRoom(a), await inRoom(b)];
+    const before = await search(`data=${date()}&coperti=2&roomId=${a}`);
+    expect(before).toMatchObject({ postiTotali: 1, spotsTotal: 1 });
+    expect(before.times.map((x) => x.time)).toContain('19:00');
+    expect(before.times.every((x) => x.tableIds?.join() === ta)).toBe(true);
+    // Three covers arriving at 19:00 in the other room leave one of the slot's four: not enough for two.
+    expect((await book({ covers: 3, bookingDate: `${date()}T19:00`, tableIds: [tb] })).status).toBe(201);
+    const after = await search(`data=${date()}&coperti=2&roomId=${a}`);
+    expect(after.times.map((x) => x.time)).not.toContain('19:00');
+    expect(after.times.map((x) => x.time)).toContain('19:15');
+  });
+
   it('offers a shortened seating until the table is needed back, and books it with that duration', async () => {
     await dinner();
     // set before the first search: prenotazione reads the settings at most 10 s old (docs/seating.md)

@@ -106,7 +106,9 @@ interface Sums {
   revenue: number;
 }
 
-const round = (value: number, digits: number) => Math.round(value * 10 ** digits) / 10 ** digits;
+/** Half up, after dropping floating-point noise beyond 12 significant digits (a half reached by summing shares). */
+const round = (value: number, digits: number) =>
+  Math.round(Number((value * 10 ** digits).toPrecision(12))) / 10 ** digits;
 const rate = (a: number, b: number, digits: number) => (b > 0 ? round(a / b, digits) : null);
 
 function figuresOf(s: Sums): Figures {

@@ -160,7 +160,8 @@ export async function scenario18(ctx: BenchContext, target: DayTimesTarget): Pro
         numeroPersone: COVERS,
       })
     ).availableTables.length;
-  // What the day search asks capacity (pacing counts every booking of the restaurant's day, whatever the room).
+  // What the day search asks capacity: pacing over the restaurant's whole day, whatever the room (prenotazione's day
+  // sums, arriviGiorno, kept under the bookings' read scope: no booking is written while the probes run).
   const slots = (api: Api) => async () =>
     (await api.call<unknown[]>('GET', `/api/capacity/slots?date=${BOOKING_DAY}`)).length;
   const probes: Probe[] = [
@@ -236,7 +237,7 @@ export async function scenario18(ctx: BenchContext, target: DayTimesTarget): Pro
       ours: ms(fSlots500.cpu),
       baseline: `${ms(fSlots60.cpu)} (60 tables)`,
       ratio: ratio(fSlots500.cpu, fSlots60.cpu),
-      notes: `pacing counts the covers of every booking of the day; ${each(fSlots500)} / ${each(fSlots60)}`,
+      notes: `pacing over the restaurant's day (prenotazione's day sums, kept while nobody books); ${each(fSlots500)} / ${each(fSlots60)}`,
     }),
   );
   ctx.method.push(

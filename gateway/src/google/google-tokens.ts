@@ -1,5 +1,6 @@
 import type { ServiceTokenIssuer } from '@coperto/auth';
 import type { BoundedStats } from '@coperto/metrics';
+import { createCountedLru } from '../host/counted-lru.js';
 
 /** The tenant the booking server names in the token it asks canali's directory with (any valid id would do). */
 const DIRECTORY_CALLER = 'google-booking-server';
@@ -16,8 +17,7 @@ const MAX_CACHED = 10_000;
  * cancel it. Tokens are reused while they have a few minutes left.
  */
 export class GoogleTokens {
-  private readonly cached = new Map<string, { token: string; expiresAt: number }>();
-  private readonly counts = { hits: 0, misses: 0, evictions: 0 };
+  private readonly cached = createCountedLru<{ token: string; expiresAt: number }>(MAX_CACHED);
 
   constructor(
     private readonly issuer: ServiceTokenIssuer,
@@ -43,7 +43,7 @@ export class GoogleTokens {
 
   /** The minted tokens kept against their bound (`bounded_state_*{structure="google_tokens"}`). */
   stats(): BoundedStats {
-    return { entries: this.cached.size, capacity: MAX_CACHED, ...this.counts };
+    return this.cached.stats();
   }
 
   /** A short guest token for one booking (read, change, cancel). */
@@ -53,15 +53,9 @@ export class GoogleTokens {
   }
 
   private async reuse(key: string, mint: () => Promise<{ token: string; expiresAt: Date }>) {
-    const hit = this.cached.get(key);
-    const fresh = hit !== undefined && hit.expiresAt - RENEW_BEFORE_MS > this.now();
-    this.counts[fresh ? 'hits' : 'misses']++;
-    if (fresh) return `Bearer ${hit.token}`;
+    const fresh = this.cached.get(key, (hit) => hit.expiresAt - RENEW_BEFORE_MS > this.now());
+    if (fresh) return `Bearer ${fresh.token}`;
     const { token, expiresAt } = await mint();
-    if (this.cached.size >= MAX_CACHED && !this.cached.has(key)) {
-      this.cached.delete(this.cached.keys().next().value!);
-      this.counts.evictions++;
-    }
     this.cached.set(key, { token, expiresAt: expiresAt.getTime() });
     return `Bearer ${token}`;
   }

@@ -1,22 +1,14 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { registerRawPages } from './raw-pages.js';
+import { isPageFile, readPageAsset, registerPageAssets, type PageAsset } from './page-assets.js';
 
 /** The page's files: gateway/public/floor-plan (two levels up from src/pages/ and dist/pages/ alike). */
 const PAGE_DIR = fileURLToPath(new URL('../../public/floor-plan/', import.meta.url));
 /** URL prefix of the page's assets; `/` itself serves index.html. */
 export const FLOOR_PLAN_PREFIX = '/floor-plan/';
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-};
 
 /** The page talks to this origin only: its REST, GraphQL and graphql-ws endpoints; no CDN, no inline code. */
 const CONTENT_SECURITY_POLICY = [
@@ -28,22 +20,13 @@ const CONTENT_SECURITY_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-interface Asset {
-  body: Buffer;
-  type: string;
-}
-
 /** URL path → file, read once: the page's own files plus graphql-ws's and Chart.js's browser builds from node_modules. */
-export function loadFloorPlanAssets(): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  const add = (path: string, file: string) =>
-    assets.set(path, {
-      body: readFileSync(file),
-      type: CONTENT_TYPES[extname(file)] ?? 'application/octet-stream',
-    });
+function loadFloorPlanAssets(): Map<string, PageAsset> {
+  const assets = new Map<string, PageAsset>();
+  const add = (path: string, file: string) => assets.set(path, readPageAsset(file));
   add('/', join(PAGE_DIR, 'index.html'));
   for (const name of readdirSync(PAGE_DIR)) {
-    if (CONTENT_TYPES[extname(name)]) add(FLOOR_PLAN_PREFIX + name, join(PAGE_DIR, name));
+    if (isPageFile(name)) add(FLOOR_PLAN_PREFIX + name, join(PAGE_DIR, name));
   }
   // graphql-ws resolves to dist/index.cjs for require(); its UMD browser build sits in umd/.
   const graphqlWsDir = dirname(dirname(createRequire(import.meta.url).resolve('graphql-ws')));
@@ -55,16 +38,6 @@ export function loadFloorPlanAssets(): Map<string, Asset> {
 }
 
 /** `GET /` (the live floor plan) and its assets under /floor-plan/ (`HEAD` too). */
-export function registerFloorPlan(app: FastifyInstance, assets = loadFloorPlanAssets()): void {
-  registerRawPages(app, assets.keys(), (req, res, path) => {
-    const asset = assets.get(path)!;
-    res.writeHead(200, {
-      'content-type': asset.type,
-      'content-length': asset.body.length,
-      'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
-      'content-security-policy': CONTENT_SECURITY_POLICY,
-    });
-    res.end(req.method === 'HEAD' ? undefined : asset.body);
-  });
+export function registerFloorPlan(app: FastifyInstance): void {
+  registerPageAssets(app, loadFloorPlanAssets(), () => CONTENT_SECURITY_POLICY);
 }

@@ -1,4 +1,5 @@
 import type { BoundedStats } from '@coperto/metrics';
+import { createCountedLru } from '../host/counted-lru.js';
 
 /** The encoder of cached answers, and what it holds against its bound. */
 export interface EncodedAnswers {
@@ -14,23 +15,13 @@ export interface EncodedAnswers {
  * the least recently used go first.
  */
 export function createEncodedAnswers(maxEntries = 256): EncodedAnswers {
-  const answers = new Map<string, { json: string; bytes: Buffer }>();
-  const counts = { hits: 0, misses: 0, evictions: 0 };
+  const answers = createCountedLru<{ json: string; bytes: Buffer }>(maxEntries);
   const encode = (key: string, json: string) => {
-    const known = answers.get(key);
-    answers.delete(key);
-    const reused = known !== undefined && known.json === json;
-    const entry = reused ? known : { json, bytes: Buffer.from(json) };
-    counts[reused ? 'hits' : 'misses']++;
-    answers.set(key, entry);
-    for (const oldest of answers.keys()) {
-      if (answers.size <= maxEntries) break;
-      answers.delete(oldest);
-      counts.evictions++;
-    }
-    return entry.bytes;
+    const known = answers.get(key, (answer) => answer.json === json);
+    if (known) return known.bytes;
+    const bytes = Buffer.from(json);
+    answers.set(key, { json, bytes });
+    return bytes;
   };
-  return Object.assign(encode, {
-    stats: () => ({ entries: answers.size, capacity: maxEntries, ...counts }),
-  });
+  return Object.assign(encode, { stats: answers.stats });
 }

@@ -1,4 +1,5 @@
 import { LRUCache } from 'lru-cache';
+import type { BoundedStats } from './bounded-stats.js';
 import { createSingleFlight } from './single-flight.js';
 
 export interface KeptLoadsOptions {
@@ -24,7 +25,7 @@ export interface KeptLoads<V> {
   /** Keys kept now. */
   readonly size: number;
   /** Keys kept, the bound, keys dropped (the bound or their TTL), reads answered from a kept value or not. */
-  stats(): { entries: number; capacity: number; evictions: number; hits: number; misses: number };
+  stats(): Required<BoundedStats>;
 }
 
 export function createKeptLoads<V>(options: KeptLoadsOptions): KeptLoads<V> {

@@ -1,4 +1,5 @@
-import type { BoundedFigures } from './verified-token-cache.js';
+import { createSingleFlight, type BoundedStats } from '@coperto/async';
+import { LRUCache } from 'lru-cache';
 import type { TenantId } from './viewer.js';
 
 /**
@@ -26,23 +27,18 @@ export interface CachedChannelDirectoryOptions {
 export function cachedChannelDirectory(
   lookup: ChannelDirectory,
   options: CachedChannelDirectoryOptions = {},
-): ChannelDirectory & { stats(): BoundedFigures } {
+): ChannelDirectory & { stats(): BoundedStats } {
   const activeForMs = options.activeForMs ?? 2000;
   const maxEntries = options.maxEntries ?? 10_000;
   const now = options.now ?? Date.now;
-  const known = new Map<string, { active: boolean; until: number }>();
-  const inFlight = new Map<string, Promise<boolean>>();
   const counts = { hits: 0, misses: 0, evictions: 0 };
-
-  function remember(key: string, active: boolean) {
-    known.delete(key);
-    known.set(key, { active, until: active ? now() + activeForMs : Infinity });
-    for (const oldest of known.keys()) {
-      if (known.size <= maxEntries) break;
-      known.delete(oldest);
-      counts.evictions++;
-    }
-  }
+  const known = new LRUCache<string, { active: boolean; until: number }>({
+    max: maxEntries,
+    dispose: (_entry, _key, reason) => {
+      if (reason === 'evict') counts.evictions++;
+    },
+  });
+  const lookups = createSingleFlight();
 
   return {
     stats: () => ({ entries: known.size, capacity: maxEntries, ...counts }),
@@ -54,22 +50,11 @@ export function cachedChannelDirectory(
         return entry.active;
       }
       counts.misses++;
-      let pending = inFlight.get(key);
-      if (pending === undefined) {
-        pending = lookup.isActive(tenantId, channelId, token).then(
-          (active) => {
-            inFlight.delete(key);
-            remember(key, active);
-            return active;
-          },
-          (error: unknown) => {
-            inFlight.delete(key);
-            throw error;
-          },
-        );
-        inFlight.set(key, pending);
-      }
-      return pending;
+      return lookups.run(key, async () => {
+        const active = await lookup.isActive(tenantId, channelId, token);
+        known.set(key, { active, until: active ? now() + activeForMs : Infinity });
+        return active;
+      });
     },
   };
 }

@@ -15,7 +15,7 @@ import {
   type ServiceGrant,
 } from './service-grant.js';
 import { createTokenVerifier, type TokenVerifier, type VerifierClock } from './token-verifier.js';
-import type { BoundedFigures } from './verified-token-cache.js';
+import type { BoundedStats } from '@coperto/async';
 import type { Viewer } from './viewer.js';
 
 export interface ServiceTokenVerifierOptions {
@@ -25,7 +25,7 @@ export interface ServiceTokenVerifierOptions {
    * Whether a channel still exists: a deleted channel's key is refused (401) although its signature holds. Without
    * one, every channel key is refused (a process that cannot tell must not accept them).
    */
-  channels?: ChannelDirectory & { stats?(): BoundedFigures };
+  channels?: ChannelDirectory & { stats?(): BoundedStats };
   /** @default 5 */
   clockToleranceSeconds?: number;
 }

@@ -7,7 +7,8 @@ import { bearerTokenOf } from './bearer.js';
 import { viewerFromClaims } from './claims.js';
 import { toUnauthenticated } from './jose-errors.js';
 import { createVerificationKey } from './verification-key.js';
-import { createVerifiedTokenCache, type BoundedFigures } from './verified-token-cache.js';
+import type { BoundedStats } from '@coperto/async';
+import { createVerifiedTokenCache } from './verified-token-cache.js';
 import type { Viewer } from './viewer.js';
 
 /** Verifies bearer tokens and turns them into Viewers. Every refusal is an UnauthenticatedError. */
@@ -20,7 +21,7 @@ export interface TokenVerifier {
    * The bounded memories it keeps, by name (docs/scaling.md): `verified_tokens`, and for the service tokens'
    * verifier `service_verified_tokens` and `channel_directory` too. The hosting process reports each.
    */
-  bounded(): Readonly<Record<string, BoundedFigures>>;
+  bounded(): Readonly<Record<string, BoundedStats>>;
 }
 
 /** Three base64url segments; the signature may not be empty (so `alg: none` tokens stop here). */

@@ -1,3 +1,5 @@
+import type { BoundedStats } from '@coperto/async';
+import { LRUCache } from 'lru-cache';
 import type { Viewer } from './viewer.js';
 
 /** How many verified tokens are remembered, and for how long at most. */
@@ -23,19 +25,7 @@ export interface VerifiedTokenCache {
   /** `expiresAtMs`: the first instant at which the token is no longer accepted (exp + tolerance). */
   set(token: string, viewer: Viewer, expiresAtMs: number, nowMs: number): void;
   /** What it holds against its bound (`bounded_state_*{structure="auth_verified_tokens"}`). */
-  stats(): BoundedFigures;
-}
-
-/**
- * A bounded structure's figures, as `@coperto/metrics` reports them (`bounded_state_*`): entries held, the bound,
- * entries dropped for the bound or their age, and for a cache the reads it answered and could not.
- */
-export interface BoundedFigures {
-  entries: number;
-  capacity: number;
-  evictions: number;
-  hits?: number;
-  misses?: number;
+  stats(): BoundedStats;
 }
 
 interface Entry {
@@ -46,39 +36,36 @@ interface Entry {
 export function createVerifiedTokenCache(options: VerifiedTokenCacheOptions = {}): VerifiedTokenCache {
   const maxEntries = options.maxEntries ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxEntries;
   const maxAgeMs = (options.maxAgeSeconds ?? DEFAULT_VERIFIED_TOKEN_CACHE.maxAgeSeconds) * 1000;
-  const entries = new Map<string, Entry>();
-  let hits = 0;
-  let misses = 0;
-  let evictions = 0;
+  const counts = { evictions: 0, hits: 0, misses: 0 };
+  // The time is the caller's (nowMs), so the entry keeps its own end rather than an lru-cache TTL.
+  const entries =
+    maxEntries > 0
+      ? new LRUCache<string, Entry>({
+          max: maxEntries,
+          dispose: (_entry, _token, reason) => {
+            if (reason === 'evict') counts.evictions++;
+          },
+        })
+      : undefined;
 
   return {
     get(token, nowMs) {
-      const entry = entries.get(token);
-      if (entry === undefined) {
-        misses++;
-        return undefined;
+      const entry = entries?.get(token);
+      if (entry !== undefined && nowMs < entry.validUntilMs) {
+        counts.hits++;
+        return entry.viewer;
       }
-      entries.delete(token);
-      if (nowMs >= entry.validUntilMs) {
-        misses++;
-        evictions++;
-        return undefined;
+      counts.misses++;
+      if (entry !== undefined) {
+        entries?.delete(token);
+        counts.evictions++;
       }
-      hits++;
-      entries.set(token, entry); // Map order is the LRU order
-      return entry.viewer;
+      return undefined;
     },
     set(token, viewer, expiresAtMs, nowMs) {
       const validUntilMs = Math.min(expiresAtMs, nowMs + maxAgeMs);
-      if (maxEntries === 0 || validUntilMs <= nowMs) return;
-      entries.delete(token);
-      entries.set(token, { viewer, validUntilMs });
-      for (const oldest of entries.keys()) {
-        if (entries.size <= maxEntries) break;
-        entries.delete(oldest);
-        evictions++;
-      }
+      if (validUntilMs > nowMs) entries?.set(token, { viewer, validUntilMs });
     },
-    stats: () => ({ entries: entries.size, capacity: maxEntries, evictions, hits, misses }),
+    stats: () => ({ entries: entries?.size ?? 0, capacity: maxEntries, ...counts }),
   };
 }

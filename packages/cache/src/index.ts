@@ -1,12 +1,4 @@
-export type {
-  BoundedFigures,
-  Cache,
-  CacheDetails,
-  CacheErrorHandler,
-  CacheStats,
-  JsonValue,
-  TenantCache,
-} from './types.js';
+export type { Cache, CacheDetails, CacheErrorHandler, CacheStats, JsonValue, TenantCache } from './types.js';
 export { createMemoryCache, type MemoryCacheOptions } from './memory-cache.js';
 export { connectRedisCache } from './connect-redis-cache.js';
 export type { RedisCacheOptions } from './redis-cache.js';

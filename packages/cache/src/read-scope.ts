@@ -9,14 +9,17 @@ import type { TenantCache } from './types.js';
 const versionKey = (scope: string) => `scope:${scope}:version`;
 
 /**
- * The read scopes the services bump: one source for their names, used by the owners (tavolo, sala) and by the
- * readers (the gateway's REST and GraphQL read caches, tavolo's table directories).
+ * The read scopes the services bump: one source for their names, used by the owners (tavolo, sala, prenotazione)
+ * and by the readers (the gateway's REST and GraphQL read caches, tavolo's table directories, prenotazione's day
+ * sums).
  */
 export const READ_SCOPES = {
   /** Every write to a table (tavolo subgraph, collection `tavoli`). */
   tables: 'tavoli',
   /** Every write to a room (sala subgraph, collection `sale`). */
   rooms: 'sale',
+  /** Every write to a booking (prenotazione subgraph, collection `prenotazioni`): its day sums (`arriviGiorno`). */
+  bookings: 'prenotazioni',
 } as const;
 const VERSION_TTL_SECONDS = 86_400;
 

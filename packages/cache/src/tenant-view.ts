@@ -1,8 +1,8 @@
 import type { TenantId } from '@coperto/auth';
 import type { CacheCounters } from './fail-open.js';
 import { assertKey, assertTenantId, boundedKey, tenantKey, ttlMilliseconds } from './keys.js';
-import type { SingleFlight } from '@coperto/async';
-import type { BoundedFigures, TenantCache } from './types.js';
+import type { BoundedStats, SingleFlight } from '@coperto/async';
+import type { TenantCache } from './types.js';
 import { decodeValue, encodeValue } from './values.js';
 
 /**
@@ -34,7 +34,7 @@ const KEPT_TENANT_VIEWS = 1000;
 export function tenantViews(
   context: TenantViewContext,
   maxViews = KEPT_TENANT_VIEWS,
-): { forTenant: (tenantId: TenantId) => TenantCache; stats: () => BoundedFigures } {
+): { forTenant: (tenantId: TenantId) => TenantCache; stats: () => BoundedStats } {
   const views = new Map<TenantId, TenantCache>();
   let evictions = 0;
   let hits = 0;

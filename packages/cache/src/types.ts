@@ -1,4 +1,5 @@
 import type { TenantId } from '@coperto/auth';
+import type { BoundedStats } from '@coperto/async';
 
 /** A JSON value as the cache stores it (what `JSON.stringify` accepts and `JSON.parse` gives back). */
 export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
@@ -51,16 +52,7 @@ export interface CacheStats {
   errors: number;
 }
 
-/** A bounded in-process structure's figures (what `@coperto/metrics`' `bounded` reads at each scrape). */
-export interface BoundedFigures {
-  entries: number;
-  capacity: number;
-  evictions: number;
-  hits?: number;
-  misses?: number;
-}
-
-/** A tenant-partitioned key/value cache. Two adapters pass one contract suite (`@coperto/cache/contract`). */
+/** A tenant-partitioned key/value cache. Two adapters pass one contract suite (`test/support/contract.ts`). */
 export interface Cache {
   /** The keys of one tenant. Cheap: call it per request. */
   forTenant(tenantId: TenantId): TenantCache;
@@ -75,7 +67,7 @@ export interface Cache {
    * What the cache holds in this process, with its bound: `tenant_views` (the built views, per tenant) and, for
    * the memory adapter, `entries` (the stored keys, all tenants; hits and misses are `stats()`'s).
    */
-  bounded(): Readonly<Record<string, BoundedFigures>>;
+  bounded(): Readonly<Record<string, BoundedStats>>;
   /** Closes the connection. Afterwards the cache behaves like an unreachable one (fails open). Idempotent. */
   close(): Promise<void>;
 }

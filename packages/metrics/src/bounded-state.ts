@@ -1,21 +1,5 @@
+import type { BoundedStats } from '@coperto/async';
 import { Counter, Gauge, type Registry } from 'prom-client';
-
-/**
- * What a bounded in-process structure reports (a per-tenant map, cache or budget): how many entries it holds,
- * the most it may hold, and its running totals. Structures expose it as `stats()`; metrics reads it at each scrape.
- */
-export interface BoundedStats {
-  /** Entries held now. */
-  entries: number;
-  /** The most it holds (its bound). */
-  capacity: number;
-  /** Entries dropped for the bound (or their age) so far. */
-  evictions: number;
-  /** Reads answered from it so far (caches only). */
-  hits?: number;
-  /** Reads it could not answer so far (caches only). */
-  misses?: number;
-}
 
 /** One registry's `bounded_state_*` families, filled from every registered structure at each scrape. */
 export function boundedStateFamilies(registry: Registry) {

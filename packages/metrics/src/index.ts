@@ -8,4 +8,4 @@ export {
 } from './metrics.js';
 export { createMetricsServer, type MetricsServer } from './metrics-server.js';
 export { OVERFLOW_LABEL } from './label-guard.js';
-export type { BoundedStats } from './bounded-state.js';
+export type { BoundedStats } from '@coperto/async';

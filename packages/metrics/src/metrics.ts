@@ -1,5 +1,6 @@
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { boundedStateFamilies, type BoundedStats } from './bounded-state.js';
+import type { BoundedStats } from '@coperto/async';
+import { boundedStateFamilies } from './bounded-state.js';
 import { LabelGuard, methodLabel } from './label-guard.js';
 
 export interface MetricsOptions {

@@ -3,6 +3,7 @@ import type { TenantId } from '@coperto/auth';
 import { DuplicateKeyError } from './errors.js';
 import { compileFilter } from './embedded-filter.js';
 import { applyUpdate } from './embedded-update.js';
+import { groupDocuments, validateGroupSpec } from './grouping.js';
 import { narrowing } from './index-narrowing.js';
 import type { JsonObject } from './json-values.js';
 import type { LmdbEngine, StoredRecord } from './lmdb-engine.js';
@@ -19,6 +20,8 @@ import {
 import type {
   Filter,
   FindOptions,
+  Group,
+  GroupSpec,
   Identified,
   OutboxMessage,
   Sort,
@@ -90,6 +93,16 @@ export class EmbeddedCollection<T extends Identified> implements TenantCollectio
     this.engine.assertUsable();
     validateTenantFilter(filter);
     return this.matching(filter).length;
+  }
+
+  async group(filter: Filter, spec: GroupSpec): Promise<Group[]> {
+    this.engine.assertUsable();
+    validateTenantFilter(filter);
+    validateGroupSpec(spec);
+    return groupDocuments(
+      this.matching(filter).map((record) => record.doc),
+      spec,
+    );
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {

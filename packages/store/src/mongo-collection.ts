@@ -21,9 +21,12 @@ import {
 import { StoreUnavailableError } from './errors.js';
 import type { OutboxHints } from './outbox/hints.js';
 import type { WrittenOutboxes } from './outbox/written-outboxes.js';
+import { fromMongoGroups, mongoGroupStage, validateGroupSpec } from './grouping.js';
 import type {
   Filter,
   FindOptions,
+  Group,
+  GroupSpec,
   Identified,
   OutboxMessage,
   Sort,
@@ -175,6 +178,15 @@ export class MongoTenantCollection<T extends Identified> implements TenantCollec
   async count(filter: Filter = {}): Promise<number> {
     validateTenantFilter(filter);
     return await this.context.run(() => this.collection.countDocuments(this.scoped(filter)));
+  }
+
+  async group(filter: Filter, spec: GroupSpec): Promise<Group[]> {
+    validateTenantFilter(filter);
+    validateGroupSpec(spec);
+    const rows = await this.context.run(() =>
+      this.collection.aggregate([{ $match: this.scoped(filter) }, mongoGroupStage(spec)]).toArray(),
+    );
+    return fromMongoGroups(rows, spec);
   }
 
   async findOneAndUpdate(filter: Filter, update: Update, options: UpdateOptions = {}): Promise<T | null> {

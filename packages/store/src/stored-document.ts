@@ -22,6 +22,10 @@ const RESERVED_FIELDS: readonly string[] = [
   OUTBOX_LEASE_FIELD,
   OUTBOX_CLAIM_FIELD,
 ];
+/** Whether a top-level field is one of the store's own (`_id`, `tenantId`, the outbox's). */
+export function isReservedField(field: string): boolean {
+  return RESERVED_FIELDS.includes(field);
+}
 /** Fields an update may not change (`id` may only be given by an upsert's `$setOnInsert`). */
 export const PROTECTED_FIELDS: readonly string[] = [...RESERVED_FIELDS, 'id'];
 

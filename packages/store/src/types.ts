@@ -73,6 +73,24 @@ export interface IndexSpec {
   unique?: boolean;
 }
 
+/** What `group` counts: the matching records grouped by the values of some fields, with sums of others. */
+export interface GroupSpec {
+  /** Top-level fields whose values make a group's key (a missing field groups with null). */
+  by: readonly string[];
+  /** Top-level fields summed over each group (a value that is not a number adds 0, as MongoDB's `$sum`). */
+  sum: readonly string[];
+}
+
+/** One group of `group`'s answer. */
+export interface Group {
+  /** The value of each `by` field (null when missing). */
+  key: Record<string, unknown>;
+  /** How many records the group has. */
+  count: number;
+  /** The sum of each `sum` field over the group's records. */
+  sums: Record<string, number>;
+}
+
 /** The records of one collection of one tenant. All methods add the tenant to what they do. */
 export interface TenantCollection<T extends Identified> {
   /** Throws DuplicateKeyError when the id or a unique index is taken. */
@@ -83,6 +101,12 @@ export interface TenantCollection<T extends Identified> {
   find(filter?: Filter, options?: FindOptions): Promise<T[]>;
   findOne(filter: Filter, options?: { sort?: Sort }): Promise<T | null>;
   count(filter?: Filter): Promise<number>;
+  /**
+   * The matching records grouped by the values of `spec.by`, each group with how many records and the sums of
+   * `spec.sum` (MongoDB: one `$match`/`$group` aggregation; no record leaves the store), in no particular order.
+   * Fields must be top-level caller fields (TypeError otherwise).
+   */
+  group(filter: Filter, spec: GroupSpec): Promise<Group[]>;
   /**
    * Atomically updates the first record matching `filter` and returns it as it is after the update, or null
    * when nothing matched (and no upsert). The conditional update is the primitive for locks and

@@ -3,14 +3,14 @@ import { ValidationError } from '@coperto/errors';
 import { localDateOf, localDatesBetween, parseLocalDate } from '@coperto/domain';
 import type { SubgraphClient } from '@coperto/server-kit';
 import type { SlotConfigService } from './slot-config-service.js';
-import { CapacityPrenotazioniGiornoDocument } from './generated/prenotazione-calls.js';
+import { CapacityArriviGiornoDocument } from './generated/prenotazione-calls.js';
 import type { CategoryService } from './category-service.js';
 import {
   countCovers,
   kitchenCoversOf,
   slotsOfDay,
   weekdayOf,
-  type ArrivingBooking,
+  type Arrivals,
   type CapacitySlot,
 } from './slots.js';
 
@@ -50,44 +50,38 @@ export class SlotService {
     const last = windows.at(-1);
     if (!first || !last) return [];
     // From the longest stay before the first slot: a booking of the evening before may still be seated.
-    const bookings = await this.bookingsBetween(
+    const arrivals = await this.arrivalsBetween(
       new Date(first.startsAt.getTime() - LONGEST_STAY_MS),
       new Date(last.endsAt.getTime() - 1),
     );
     return countCovers(
       windows,
-      bookings,
+      arrivals,
       config.maxCoversPerSlot,
-      config.defaultMealMinutes,
-      config.turnTimes,
       kitchenCoversOf(await this.deps.categories.list()),
     );
   }
 
-  private async bookingsBetween(from: Date, to: Date): Promise<ArrivingBooking[]> {
+  /**
+   * The active bookings of prenotazione's local days from `from` to `to`, summed by start and stay (`arriviGiorno`:
+   * prenotazione's store sums them, so no booking is read here); a booking is of one local day only.
+   */
+  private async arrivalsBetween(from: Date, to: Date): Promise<Arrivals[]> {
     const zone = this.deps.timeZone;
     const days = localDatesBetween(localDateOf(from, zone), localDateOf(to, zone));
     const authorization = `Bearer ${this.deps.viewer.token}`;
     const results = await Promise.all(
       days.map((data) =>
-        this.deps.subgraphs.request(
-          'prenotazione',
-          CapacityPrenotazioniGiornoDocument,
-          { data },
-          authorization,
-        ),
+        this.deps.subgraphs.request('prenotazione', CapacityArriviGiornoDocument, { data }, authorization),
       ),
     );
-    const byId = new Map<string, ArrivingBooking>();
-    for (const booking of results.flatMap((r) => r.prenotazioniGiorno)) {
-      byId.set(booking.id, {
-        id: booking.id,
-        covers: booking.covers,
-        state: booking.state,
-        startsAt: new Date(booking.startsAt),
-        durationMinutes: booking.effectiveDurationMinutes,
-      });
-    }
-    return [...byId.values()];
+    return results.flatMap((r) =>
+      r.arriviGiorno.map((a) => ({
+        startsAt: new Date(a.startsAt),
+        durationMinutes: a.effectiveDurationMinutes,
+        covers: a.covers,
+        bookings: a.bookings,
+      })),
+    );
   }
 }

@@ -1,10 +1,4 @@
-import {
-  instantOfWallClock,
-  isActiveBookingState,
-  turnMinutes,
-  zoneOffsetMinutes,
-  type TurnTime,
-} from '@coperto/domain';
+import { instantOfWallClock, zoneOffsetMinutes } from '@coperto/domain';
 import { minutesOfClock, type OpeningInterval } from './opening-hours.js';
 
 /** A slot of a local day: local wall-clock labels and the instants they stand for. */
@@ -16,14 +10,18 @@ export interface SlotWindow {
   endsAt: Date;
 }
 
-/** An active booking as the count needs it (from prenotazione's day query). */
-export interface ArrivingBooking {
-  id: string;
-  covers: number;
+/**
+ * Active bookings that start at one instant and stay as long, as the count needs them (prenotazione's
+ * `arriviGiorno`: the day's active bookings summed by start and effective duration).
+ */
+export interface Arrivals {
   startsAt: Date;
-  /** The booking's own stay; null: the turn time of its party (turnMinutes of the configured rows). */
-  durationMinutes: number | null;
-  state: string;
+  /** Their stay: each booking's effective duration (its own, else its party's turn time, stored with it). */
+  durationMinutes: number;
+  /** Their covers, summed. */
+  covers: number;
+  /** How many bookings. */
+  bookings: number;
 }
 
 export interface CapacitySlot extends SlotWindow {
@@ -97,28 +95,23 @@ export function kitchenCoversOf(categories: ReadonlyArray<{ capacityPerSlot: num
 }
 
 /**
- * Pacing and occupancy (pure). Each slot's `coversBooked` are those of the active bookings whose start falls in
- * [startsAt, endsAt) (a booking arriving while the restaurant is closed is in no slot); its `coversSeated` are
- * those of the active bookings at their tables during the slot: whose stay [start, start + own duration, or
- * the turn time of its covers when it has none: `turnMinutes(turnTimes, covers, defaultMealMinutes)`) overlaps
- * the slot (touching ends do not).
+ * Pacing and occupancy (pure) over the active bookings (`arrivals`: prenotazione counts only those). Each slot's
+ * `coversBooked` are those of the bookings whose start falls in [startsAt, endsAt) (a booking arriving while the
+ * restaurant is closed is in no slot) and `arrivals` how many they are; its `coversSeated` are those of the
+ * bookings at their tables during the slot: whose stay [start, start + effective duration) overlaps the slot
+ * (touching ends do not).
  */
 export function countCovers(
   slots: readonly SlotWindow[],
-  bookings: readonly ArrivingBooking[],
+  arrivals: readonly Arrivals[],
   maxCoversPerSlot: number,
-  defaultMealMinutes: number,
-  turnTimes: readonly TurnTime[] = [],
   kitchenCovers: number | null = null,
 ): CapacitySlot[] {
   const arrivalLimit = Math.min(maxCoversPerSlot, kitchenCovers ?? Infinity);
-  const active = bookings
-    .filter((b) => isActiveBookingState(b.state))
-    .map((b) => {
-      const start = b.startsAt.getTime();
-      const minutes = b.durationMinutes ?? turnMinutes(turnTimes, b.covers, defaultMealMinutes);
-      return { covers: b.covers, start, end: start + minutes * 60_000 };
-    });
+  const active = arrivals.map((a) => {
+    const start = a.startsAt.getTime();
+    return { covers: a.covers, bookings: a.bookings, start, end: start + a.durationMinutes * 60_000 };
+  });
   return slots.map((slot) => {
     const from = slot.startsAt.getTime();
     const to = slot.endsAt.getTime();
@@ -131,7 +124,7 @@ export function countCovers(
       coversAvailable: Math.max(0, maxCoversPerSlot - coversBooked),
       kitchenCovers,
       coversBookable: Math.max(0, arrivalLimit - coversBooked),
-      arrivals: arriving.length,
+      arrivals: arriving.reduce((sum, a) => sum + a.bookings, 0),
       coversSeated: sumCovers(active.filter((b) => b.start < to && b.end > from)),
     };
   });

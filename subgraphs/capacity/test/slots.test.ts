@@ -6,7 +6,7 @@ import {
   localDateTimeOf,
   slotsOfDay,
   weekdayOf,
-  type ArrivingBooking,
+  type Arrivals,
   type SlotWindow,
 } from '../src/slots.js';
 
@@ -105,25 +105,24 @@ describe('slotsOfDay', () => {
 
 describe('countCovers', () => {
   const slots = slotsOfDay('2026-06-10', [{ open: '19:00', close: '20:00' }], 15, ROME); // 17:00Z–18:00Z
-  const booking = (
-    id: string,
-    covers: number,
-    startsAt: string,
-    state = 'pending',
-    durationMinutes: number | null = null,
-  ): ArrivingBooking => ({ id, covers, startsAt: new Date(startsAt), durationMinutes, state });
+  /** `bookings` active bookings starting at `startsAt` for `durationMinutes`, `covers` between them. */
+  const arrival = (covers: number, startsAt: string, durationMinutes = 120, bookings = 1): Arrivals => ({
+    covers,
+    startsAt: new Date(startsAt),
+    durationMinutes,
+    bookings,
+  });
 
-  it('counts the covers of the active bookings arriving in each slot (start inclusive, end exclusive)', () => {
+  it('counts the covers and bookings arriving in each slot (start inclusive, end exclusive)', () => {
     const counted = countCovers(
       slots,
       [
-        booking('a', 4, '2026-06-10T17:00:00Z'),
-        booking('b', 2, '2026-06-10T17:14:59Z', 'confermata'),
-        booking('c', 6, '2026-06-10T17:15:00Z', 'caparra_pagata'),
-        booking('d', 3, '2026-06-10T17:59:00Z'),
+        arrival(4, '2026-06-10T17:00:00Z'),
+        arrival(2, '2026-06-10T17:14:59Z'),
+        arrival(6, '2026-06-10T17:15:00Z'),
+        arrival(3, '2026-06-10T17:59:00Z'),
       ],
       10,
-      120,
     );
     expect(counted.map((s) => [s.coversBooked, s.coversAvailable, s.arrivals])).toEqual([
       [6, 4, 2],
@@ -134,18 +133,28 @@ describe('countCovers', () => {
     expect(counted.every((s) => s.maxCovers === 10)).toBe(true);
   });
 
+  it('counts a sum of several bookings (prenotazione sums a start and stay) as those bookings', () => {
+    const [first, second] = countCovers(
+      slots,
+      [arrival(9, '2026-06-10T17:00:00Z', 20, 3), arrival(2, '2026-06-10T17:05:00Z', 120, 1)],
+      10,
+    );
+    expect(first).toMatchObject({ coversBooked: 11, arrivals: 4, coversSeated: 11, coversBookable: 0 });
+    expect(second).toMatchObject({ coversBooked: 0, arrivals: 0, coversSeated: 11 });
+  });
+
   it('takes the kitchen as the arrival limit when its smallest station is below pacing', () => {
     expect(kitchenCoversOf([])).toBeNull();
     expect(kitchenCoversOf([{ capacityPerSlot: 12 }, { capacityPerSlot: 7 }])).toBe(7);
-    const arrivals = [booking('a', 4, '2026-06-10T17:00:00Z'), booking('b', 8, '2026-06-10T17:15:00Z')];
-    const paced = countCovers(slots, arrivals, 10, 120);
+    const arrivals = [arrival(4, '2026-06-10T17:00:00Z'), arrival(8, '2026-06-10T17:15:00Z')];
+    const paced = countCovers(slots, arrivals, 10);
     expect(paced.map((s) => [s.kitchenCovers, s.coversBookable])).toEqual([
       [null, 6],
       [null, 2],
       [null, 10],
       [null, 10],
     ]);
-    const cooked = countCovers(slots, arrivals, 10, 120, [], 7);
+    const cooked = countCovers(slots, arrivals, 10, 7);
     expect(cooked.map((s) => [s.kitchenCovers, s.coversAvailable, s.coversBookable])).toEqual([
       [7, 6, 3],
       [7, 2, 0],
@@ -155,69 +164,40 @@ describe('countCovers', () => {
   });
 
   it('never goes below zero available when a slot is overbooked', () => {
-    const [first] = countCovers(slots, [booking('a', 12, '2026-06-10T17:05:00Z')], 10, 120);
+    const [first] = countCovers(slots, [arrival(12, '2026-06-10T17:05:00Z')], 10);
     expect(first).toMatchObject({ coversBooked: 12, coversAvailable: 0 });
   });
 
-  it('ignores cancelled, completed and no-show bookings, and bookings outside the opening hours', () => {
+  it('counts no arrival for bookings starting outside the opening hours', () => {
     const counted = countCovers(
       slots,
-      [
-        booking('x', 5, '2026-06-10T17:00:00Z', 'annullata'),
-        booking('y', 5, '2026-06-10T17:00:00Z', 'completata'),
-        booking('z', 5, '2026-06-10T17:00:00Z', 'no_show'),
-        booking('early', 5, '2026-06-10T16:59:00Z'),
-        booking('late', 5, '2026-06-10T18:00:00Z'),
-      ],
+      [arrival(5, '2026-06-10T16:59:00Z', 1), arrival(5, '2026-06-10T18:00:00Z')],
       10,
-      120,
     );
-    expect(counted.reduce((sum, s) => sum + s.coversBooked, 0)).toBe(0);
+    expect(counted.reduce((sum, s) => sum + s.coversBooked + s.arrivals, 0)).toBe(0);
   });
 
   it('puts an arrival in the right one of the two repeated local slots on the autumn switch day', () => {
     const night = slotsOfDay('2026-10-25', [{ open: '01:00', close: '04:00' }], 60, ROME);
     expect(night.map((s) => s.start.slice(11, 16))).toEqual(['01:00', '02:00', '02:00', '03:00']);
-    const counted = countCovers(night, [booking('cet', 3, '2026-10-25T01:30:00Z')], 10, 60); // 02:30 CET
+    const counted = countCovers(night, [arrival(3, '2026-10-25T01:30:00Z', 60)], 10); // 02:30 CET
     expect(counted.map((s) => s.coversBooked)).toEqual([0, 0, 3, 0]);
     expect(counted.map((s) => s.coversSeated)).toEqual([0, 0, 3, 3]); // seated 02:30–03:30 CET
   });
 
-  it('counts seated covers over the stay of each booking: its own duration, else the default meal', () => {
+  it('counts seated covers over the stay of each booking (its effective duration)', () => {
     const counted = countCovers(
       slots, // 17:00Z, 17:15Z, 17:30Z, 17:45Z
       [
-        booking('own', 4, '2026-06-10T17:00:00Z', 'confermata', 30), // 17:00–17:30: first two slots
-        booking('default', 2, '2026-06-10T17:10:00Z'), // default 20 min: 17:10–17:30
-        booking('before-opening', 3, '2026-06-10T16:40:00Z', 'pending', 30), // seated until 17:10
-        booking('touching', 5, '2026-06-10T16:30:00Z', 'pending', 30), // leaves at 17:00: not seated
-        booking('gone', 6, '2026-06-10T17:00:00Z', 'annullata', 60),
+        arrival(4, '2026-06-10T17:00:00Z', 30), // 17:00–17:30: first two slots
+        arrival(2, '2026-06-10T17:10:00Z', 20), // 17:10–17:30
+        arrival(3, '2026-06-10T16:40:00Z', 30), // before opening, seated until 17:10
+        arrival(5, '2026-06-10T16:30:00Z', 30), // leaves at 17:00: not seated
       ],
       10,
-      20,
     );
     expect(counted.map((s) => s.coversSeated)).toEqual([9, 6, 0, 0]);
     expect(counted.map((s) => s.coversBooked)).toEqual([6, 0, 0, 0]);
-  });
-
-  it('gives a booking without its own duration the turn time of its party size', () => {
-    const turnTimes = [
-      { maxCovers: 2, minutes: 15 },
-      { maxCovers: 6, minutes: 45 },
-    ];
-    const counted = countCovers(
-      slots, // 17:00Z, 17:15Z, 17:30Z, 17:45Z
-      [
-        booking('couple', 2, '2026-06-10T17:00:00Z'), // 15 min: first slot only
-        booking('four', 4, '2026-06-10T17:00:00Z'), // 45 min: three slots
-        booking('ten', 10, '2026-06-10T17:00:00Z'), // beyond the last row: its 45 min
-        booking('own', 1, '2026-06-10T17:00:00Z', 'pending', 60), // its own duration wins
-      ],
-      40,
-      120,
-      turnTimes,
-    );
-    expect(counted.map((s) => s.coversSeated)).toEqual([17, 15, 15, 1]);
   });
 });
 

@@ -1,6 +1,9 @@
 import DataLoader from 'dataloader';
+import type { KeptLoads } from '@coperto/async';
+import { bumpReadScope, READ_SCOPES, readScopeVersion } from '@coperto/cache';
 import { AvailabilityService } from './availability/availability-service.js';
 import { capacitySlots } from './availability/bookable-slots.js';
+import { DayArrivals, type Arrivals, type KeptDayArrivals } from './availability/day-arrivals.js';
 import type { BookableSlot } from './availability/day-search.js';
 import type { ServiceTokenIssuer, Viewer } from '@coperto/auth';
 import type { Logger, SubgraphClient, SubgraphDeps, SubgraphRequest } from '@coperto/server-kit';
@@ -51,6 +54,8 @@ export interface PrenotazioneServices {
   waitlist: WaitlistService;
   /** The bookable times of a day (`disponibilita`). */
   availability: AvailabilityService;
+  /** A day's active bookings summed by start and stay (`arriviGiorno`, capacity's pacing count). */
+  arrivals: DayArrivals;
   /** The erasure of a guest's data from its bookings and entries (ospiti's oblio). */
   guestData: GuestDataEraser;
 }
@@ -86,6 +91,10 @@ export interface ServiceParts {
   walkIns?: WalkInBookings | undefined;
   /** capacity's bookable slots of a date, for the availability search (default: capacity's API). */
   bookableSlots?: ((date: string) => Promise<BookableSlot[]>) | undefined;
+  /** After every booking write, before it is answered: replaces the bookings' read-scope version. */
+  onBookingsWritten?: (() => Promise<void>) | undefined;
+  /** Where the day sums are kept (`arriviGiorno`); none: summed by the store on every count. */
+  keptArrivals?: KeptDayArrivals | undefined;
 }
 
 /** Builds one tenant's services and the seating objects they share (claims, placement, re-seating). */
@@ -93,7 +102,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   const { viewer, timeZone, now, onEventsWritten, logger } = parts;
   const rights = new ServiceTokenRights(viewer);
   const channelId = rights.channel?.id ?? null;
-  const store = parts.stores?.bookings ?? new PrenotazioneStore(parts.tenantStore);
+  const store = parts.stores?.bookings ?? new PrenotazioneStore(parts.tenantStore, parts.onBookingsWritten);
   const options = parts.stores?.options ?? new OpzioneStore(parts.tenantStore);
   const claims = new TableClaims({
     agenda: parts.stores?.agenda ?? new TableAgendaStore(parts.tenantStore),
@@ -163,6 +172,7 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
     }),
     prenotazioni,
     availability,
+    arrivals: new DayArrivals(store, parts.keptArrivals ?? null),
     guestData: new GuestDataEraser({
       viewer,
       bookings: store,
@@ -205,14 +215,29 @@ export function createPrenotazioneServices(parts: ServiceParts): PrenotazioneSer
   };
 }
 
+/** What the subgraph keeps per process, shared by every request. */
+export interface PrenotazioneShared {
+  seatingConfig: SeatingConfigCache;
+  /** Each tenant's day sums (`arriviGiorno`), under its bookings' read-scope version. */
+  arrivals: KeptLoads<Arrivals[]>;
+}
+
 export async function createPrenotazioneContext(
   deps: PrenotazioneDeps,
   request: SubgraphRequest,
-  seatingConfig: SeatingConfigCache,
+  { seatingConfig, arrivals }: PrenotazioneShared,
 ): Promise<PrenotazioneContext> {
   const viewer = await deps.verifier.verifyAuthorizationHeader(request.authorization);
   const tenantStore = deps.store.forTenant(viewer.tenantId);
+  const cache = deps.cache.forTenant(viewer.tenantId);
   const services = createPrenotazioneServices({
+    // Every booking write replaces the version the day sums are kept under, in every process (DayArrivals).
+    onBookingsWritten: () => bumpReadScope(cache, READ_SCOPES.bookings),
+    keptArrivals: {
+      copies: arrivals,
+      tenantId: viewer.tenantId,
+      version: () => readScopeVersion(cache, READ_SCOPES.bookings),
+    },
     tenantStore,
     viewer,
     subgraphs: deps.subgraphs,

@@ -5,6 +5,7 @@ import { createPrenotazioneContext, type PrenotazioneContext, type PrenotazioneD
 import { ensureOpzioniIndexes } from './options/opzione-store.js';
 import { ensurePrenotazioniIndexes, PRENOTAZIONI_COLLECTION } from './bookings/prenotazione-store.js';
 import { SeatingConfigCache, seatingConfigFollower } from './seating/seating-sources.js';
+import { createKeptArrivals } from './availability/day-arrivals.js';
 import type { Resolvers } from './generated/resolvers-types.js';
 import { Mutation } from './resolvers/Mutation.js';
 import { Opzione } from './resolvers/Opzione.js';
@@ -28,13 +29,14 @@ const resolvers: Resolvers = {
 export function createPrenotazioneSubgraph(deps: PrenotazioneDeps): Subgraph<PrenotazioneContext> {
   const schema = withDateScalars(buildSubgraphSchema([{ typeDefs, resolvers }]));
   const seatingConfig = new SeatingConfigCache(deps.subgraphs, deps.now);
+  const arrivals = createKeptArrivals();
   return {
     name: 'prenotazione',
     typeDefs,
     schema,
     outboxCollections: [PRENOTAZIONI_COLLECTION, WAITLIST_COLLECTION],
-    createContext: (request) => createPrenotazioneContext(deps, request, seatingConfig),
-    bounded: () => ({ seating_config: seatingConfig.stats() }),
+    createContext: (request) => createPrenotazioneContext(deps, request, { seatingConfig, arrivals }),
+    bounded: () => ({ seating_config: seatingConfig.stats(), day_arrivals: arrivals.stats() }),
     eventFollowers: [seatingConfigFollower(seatingConfig)],
     init: async () => {
       await ensurePrenotazioniIndexes(deps.store);

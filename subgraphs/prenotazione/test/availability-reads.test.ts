@@ -30,9 +30,11 @@ interface Restaurant {
   bookings: PrenotazioneRecord[];
 }
 
-/** The deps of one restaurant, recording which tables' holds are read and whether bookings are. */
+/** The deps of one restaurant, recording the tables listed (tavolo's list), whose holds are read, and bookings reads. */
 function depsOf(restaurant: Restaurant) {
-  const reads = { heldTables: [] as string[], bookings: 0 };
+  const reads = { listedTables: [] as string[], heldTables: [] as string[], bookings: 0 };
+  const ofRoom = <T extends { salaId: string | null }>(places: T[], salaId?: string) =>
+    places.filter((p) => salaId === undefined || p.salaId === salaId);
   const held: HeldEntry[] = restaurant.bookings.flatMap((b) =>
     b.tableIds.map((tableId) => ({
       tableId,
@@ -48,8 +50,12 @@ function depsOf(restaurant: Restaurant) {
   const deps: AvailabilityDeps = {
     sources: {
       config: async () => restaurant.config,
-      activeTables: async () => restaurant.tables,
-      activeCombinations: async () => restaurant.combinations,
+      activeTables: async (salaId) => {
+        const tables = ofRoom(restaurant.tables, salaId);
+        reads.listedTables.push(...tables.map((t) => t.id));
+        return tables;
+      },
+      activeCombinations: async (salaId) => ofRoom(restaurant.combinations, salaId),
     },
     slots: async () => SLOTS,
     heldIn: async (tableIds) => {
@@ -106,12 +112,13 @@ describe('the day search reads as much as its answer needs', () => {
     bookings,
   });
 
-  it("with a free place at every slot: only the room's holds, no bookings", async () => {
+  it("with a free place at every slot: only the room's tables and their holds, no bookings", async () => {
     const { deps, reads } = depsOf(
       twoRooms([booking('b1', ['A1'], '19:00', 120), booking('b2', ['B1'], '20:00', 120)]),
     );
     const answer = await new AvailabilityService(deps).day({ data: DAY, coperti: 2, salaId: 'R' });
     expect(answer.times).toHaveLength(SLOTS.length);
+    expect(reads.listedTables).toEqual(['A1', 'A2']);
     expect(new Set(reads.heldTables)).toEqual(new Set(['A1', 'A2']));
     expect(reads.bookings).toBe(0);
   });
@@ -124,6 +131,8 @@ describe('the day search reads as much as its answer needs', () => {
     const answer = await new AvailabilityService(deps).day({ data: DAY, coperti: 2, salaId: 'S' });
     expect(answer.times.map((t) => t.time)).toContain('18:30');
     expect(answer.times.map((t) => t.time)).toEqual(await wholeRead(deps, 2, 'S'));
+    // the room's tables first, every room's once a slot needs re-seating
+    expect(reads.listedTables.slice(0, 6)).toEqual(['B1', 'B2', 'A1', 'A2', 'B1', 'B2']);
     expect(new Set(reads.heldTables)).toEqual(new Set(['A1', 'A2', 'B1', 'B2']));
     expect(reads.bookings).toBeGreaterThan(0);
   });

@@ -58,10 +58,14 @@ export interface TurnView {
   configuredMinutes: number;
 }
 
-/** Rounds to `digits` decimals. */
+/**
+ * Rounds to `digits` decimals, half up, after dropping floating-point noise beyond 12 significant digits: revenue
+ * spread over the minutes a table was occupied and summed back is 252.10999999999999 where the checks were 252.11, and
+ * a half reached that way (1890.825 per seat-hour) must round as the half itself does.
+ */
 export const round = (value: number, digits: number): number => {
   const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
+  return Math.round(Number((value * factor).toPrecision(12))) / factor;
 };
 
 const ratio = (numerator: number, denominator: number, digits: number): number | null =>

@@ -83,7 +83,7 @@ export function tableSeatings(changes: readonly ChangeFact[]): TableSeating[] {
 
 /**
  * The parties: each table's turn goes to the booking that holds that table and whose window
- * [startsAt − EARLY_ARRIVAL_MINUTES, startsAt + stay) covers the moment it was taken (not cancelled, not a
+ * [startsAt − EARLY_ARRIVAL_MINUTES, startsAt + stay) covers the moment it was taken (a walk-in's from its startsAt) (not cancelled, not a
  * no-show), the closest pairs first (so a party seated early never takes the booking of the party seated on time
  * after it); a booking is seated once per table. A turn no booking explains is a party of its own (a walk-in
  * without a booking, its covers the pax).
@@ -101,7 +101,8 @@ export function partiesOf(seatings: readonly TableSeating[], bookings: readonly 
   const pairs: Array<{ seating: number; booking: BookingFact; distance: number }> = [];
   seatings.forEach((seating, index) => {
     for (const booking of byTable.get(seating.tavoloId) ?? []) {
-      const from = booking.startsAt - EARLY_ARRIVAL_MINUTES * MINUTE;
+      // A walk-in's booking is made as its party sits down (the waitlist's `siedi`): no turn before it is its own.
+      const from = booking.walkIn ? booking.startsAt : booking.startsAt - EARLY_ARRIVAL_MINUTES * MINUTE;
       const to = booking.startsAt + booking.stayMinutes * MINUTE;
       if (seating.start < from || seating.start >= to) continue;
       pairs.push({ seating: index, booking, distance: Math.abs(seating.start - booking.startsAt) });

@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { computeReport, median, revenueWithin } from '../src/report.js';
 import { reportCsv } from '../src/report-csv.js';
-import { reportView } from '../src/report-view.js';
+import { reportView, round } from '../src/report-view.js';
 import { partiesOf, tableSeatings, type BookingFact, type ChangeFact } from '../src/seatings.js';
 import { rangeBounds, servicesBetween } from '../src/services.js';
 import { suggestTurnTimes } from '../src/turn-suggestions.js';
@@ -71,6 +71,30 @@ describe('seatings', () => {
     ]);
   });
 
+  // Found by the service-day torture run (embedded, FC_SEED=-1010177769): a booked party's turn began 146 ms before
+  // the next party came off the waitlist, and the walk-in's booking (its window an hour early, like any booking's)
+  // was the closer: it took the booked party's turn, the walk-ins took each other's, and the booking the last one.
+  it("a walk-in's booking never takes the turn of the party before it on that table", () => {
+    const seatings = tableSeatings([
+      change('t1', '2026-11-14T20:00:00.000Z', 'occupied', { pax: 4 }),
+      change('t1', '2026-11-14T20:00:00.031Z', 'free'),
+      change('t1', '2026-11-14T20:00:00.330Z', 'occupied', { pax: 4 }),
+      change('t1', '2026-11-14T20:00:00.553Z', 'free'),
+      change('t1', '2026-11-14T20:00:00.699Z', 'occupied', { pax: 5 }),
+      change('t1', '2026-11-14T20:00:00.835Z', 'free'),
+    ]);
+    const parties = partiesOf(seatings, [
+      booking('booked', '2026-11-14T19:55:38.357Z', { covers: 7 }),
+      booking('walk-in-1', '2026-11-14T20:00:00.146Z', { covers: 4, walkIn: true }),
+      booking('walk-in-2', '2026-11-14T20:00:00.648Z', { covers: 5, walkIn: true }),
+    ]);
+    expect(parties.map((p) => [p.bookingId, p.start - T('2026-11-14T20:00:00.000Z')])).toEqual([
+      ['booked', 0],
+      ['walk-in-1', 330],
+      ['walk-in-2', 699],
+    ]);
+  });
+
   it('a booking over two tables is one party: its covers once, from the first table taken to the last freed', () => {
     const seatings = tableSeatings([
       change('t1', '2026-11-14T20:00:00Z', 'occupied'),
@@ -122,6 +146,22 @@ describe('figures', () => {
     expect(revenueWithin(120, T('2026-11-14T14:00:00Z'), T('2026-11-14T16:00:00Z'), services[0]!)).toBe(60);
     // A turn of no length: all of it to the service it falls in.
     expect(revenueWithin(30, T('2026-11-14T13:00:00Z'), T('2026-11-14T13:00:00Z'), services[0]!)).toBe(30);
+  });
+
+  it('rounds a half reached by summing a spread check half up (regression: service-day torture, FC_SEED=2026412787)', () => {
+    // A check of 75.48 spread over five minutes, two of them in one one-minute service and three in the next, sums
+    // back to 75.47999999999999; with a check of 176.63 that makes 252.11 over 8 seat-minutes: 1890.825 per
+    // seat-hour, which the report rounded down to 1890.82.
+    const start = -60_000;
+    const end = start + 5 * 60_000;
+    const spread =
+      revenueWithin(75.48, start, end, { ...services[0]!, startMs: start, endMs: start + 2 * 60_000 }) +
+      revenueWithin(75.48, start, end, { ...services[0]!, startMs: start + 2 * 60_000, endMs: end });
+    expect(spread).not.toBe(75.48);
+    expect(round((spread + 176.63) / (8 / 60), 2)).toBe(1890.83);
+    expect(round(1890.825, 2)).toBe(1890.83);
+    expect(round(0.125, 2)).toBe(0.13);
+    expect(round(2.675, 2)).toBe(2.68);
   });
 
   it('rates are null when nothing was due or no seat was available; CSV leaves them empty', () => {

@@ -1,4 +1,4 @@
-import { ValidationError, type FieldIssue } from '@coperto/errors';
+import { InputChecks } from '@coperto/domain';
 import { EVENT_TYPES, isEventType } from './event-types.js';
 import { MAX_URL_LENGTH, urlShapeProblem, urlTargetProblem } from './delivery/url-guard.js';
 
@@ -31,12 +31,12 @@ export interface WebhookFields {
 
 /** The fields an input sets, checked; a URL is resolved and must reach public addresses unless `allowPrivate`. */
 export async function webhookFields(input: WebhookInput, allowPrivate: boolean): Promise<WebhookFields> {
-  const issues: FieldIssue[] = [];
+  const checks = new InputChecks();
   const fields: WebhookFields = {};
-  if (input.url === null) issues.push({ field: 'url', message: 'cannot be cleared' });
+  if (input.url === null) checks.add('url', 'cannot be cleared');
   if (typeof input.url === 'string') {
     const problem = urlShapeProblem(input.url) ?? (allowPrivate ? null : await urlTargetProblem(input.url));
-    if (problem) issues.push({ field: 'url', message: problem });
+    if (problem) checks.add('url', problem);
     else fields.url = input.url;
   }
   const eventsField = input.events != null ? 'events' : 'eventi';
@@ -44,14 +44,11 @@ export async function webhookFields(input: WebhookInput, allowPrivate: boolean):
   if (events) {
     const unknown = events.find((e) => !isEventType(e));
     if (unknown !== undefined)
-      issues.push({
-        field: eventsField,
-        message: `unknown event type ${unknown}; one of ${EVENT_TYPES.join(', ')}`,
-      });
+      checks.add(eventsField, `unknown event type ${unknown}; one of ${EVENT_TYPES.join(', ')}`);
     else fields.eventi = [...new Set(events)];
   }
   const active = input.active ?? input.attivo;
   if (active != null) fields.attivo = active;
-  if (issues.length > 0) throw new ValidationError(issues);
+  checks.throwIfAny();
   return fields;
 }

@@ -2,6 +2,7 @@ import type { GraphQLSchema } from 'graphql';
 import type { Viewer } from '@coperto/auth';
 import { readScopesKey, type Cache, type TenantCache } from '@coperto/cache';
 import type { BoundedStats } from '@coperto/metrics';
+import { createCountedLru } from '../../host/counted-lru.js';
 import { createEncodedAnswers } from '../../rest/encoded-answers.js';
 import { readScopesOf } from './read-scopes-of.js';
 
@@ -16,7 +17,7 @@ export interface GraphQLReadCacheOptions {
   ttlSeconds: number;
   /** The parse bound of the document analysis (GRAPHQL_MAX_TOKENS). */
   maxTokens: number;
-  /** Documents whose analysis is kept; the oldest analysed goes first. Default ANALYSES_KEPT. */
+  /** Documents whose analysis is kept; the least recently used goes first. Default ANALYSES_KEPT. */
   maxAnalyses?: number;
 }
 
@@ -72,27 +73,20 @@ export interface GraphQLReadCache {
  */
 export function createGraphQLReadCache(options: GraphQLReadCacheOptions): GraphQLReadCache {
   const maxAnalyses = options.maxAnalyses ?? ANALYSES_KEPT;
-  const analyses = new Map<string, readonly string[] | null>();
-  const analysed = { hits: 0, misses: 0, evictions: 0 };
+  const analyses = createCountedLru<{ scopes: readonly string[] | null }>(maxAnalyses);
   const encoded = createEncodedAnswers();
   const scopesOf = (query: string, operationName: string | undefined) => {
     const id = `${operationName ?? ''}\n${query}`;
-    let scopes = analyses.get(id);
-    if (scopes === undefined) {
-      analysed.misses++;
-      scopes = readScopesOf(options.schema, query, operationName, options.maxTokens);
-      if (analyses.size >= maxAnalyses) {
-        analyses.delete(analyses.keys().next().value!);
-        analysed.evictions++;
-      }
-      analyses.set(id, scopes);
-    } else analysed.hits++;
+    const known = analyses.get(id);
+    if (known) return known.scopes;
+    const scopes = readScopesOf(options.schema, query, operationName, options.maxTokens);
+    analyses.set(id, { scopes });
     return scopes;
   };
 
   return {
     bounded: () => ({
-      graphql_read_analyses: { entries: analyses.size, capacity: maxAnalyses, ...analysed },
+      graphql_read_analyses: analyses.stats(),
       graphql_encoded_answers: encoded.stats(),
     }),
     async lookup({ contentType, body, accept, viewer }) {

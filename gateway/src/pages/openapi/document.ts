@@ -1,6 +1,7 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { parse, type GraphQLSchema } from 'graphql';
-import type { RestRoute } from '../../rest/rest-route.js';
+import type { RestRoute, RouteLink } from '../../rest/rest-route.js';
+import { idLinks, idPointer } from './id-links.js';
 import { twinNote } from './bilingual-names.js';
 import { requestSchemas, responseSchema } from '../../rest/request-schema.js';
 import { operationOf, SchemaRegistry, variableType, type JsonSchema } from './json-schema.js';
@@ -53,9 +54,12 @@ export function openApiPath(path: string): string {
 export function buildOpenApiDocument(options: OpenApiOptions): Record<string, unknown> {
   const registry = new SchemaRegistry();
   const paths: Record<string, Record<string, unknown>> = {};
-  for (const route of options.routes) {
-    const item = (paths[openApiPath(route.path)] ??= {});
-    item[route.method.toLowerCase()] = operationObject(route, options, registry);
+  const built = options.routes.map((route) => operationObject(route, options, registry));
+  const linked = idLinks(built);
+  for (const { route, operation, success } of built) {
+    const links = { ...linked.get(route), ...route.docs.links };
+    if (Object.keys(links).length > 0) success.links = linksObject(links);
+    (paths[openApiPath(route.path)] ??= {})[route.method.toLowerCase()] = operation;
   }
   for (const route of options.extraRoutes ?? []) {
     (paths[route.path] ??= {})[route.method.toLowerCase()] = documentedOperation(route);
@@ -101,29 +105,19 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
   const { operation } = operationOf(parse(document), route.operation);
   const success = responseSchema(route, options.schema, document, registry);
   const status = route.status ?? 200;
-  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
-  const responses: Record<string, unknown> = {
-    [status]: {
-      description: success.description,
-      headers,
-      content: {
-        'application/json': { schema: success.schema },
-        // The route's CSV form (`Accept: text/csv`): a header line and one line per row.
-        ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
-      },
-      ...(route.docs.links ? { links: linksObject(route.docs.links) } : {}),
+  const successResponse: Record<string, unknown> = {
+    description: success.description,
+    headers: REQUEST_ID_HEADERS,
+    content: {
+      'application/json': { schema: success.schema },
+      // The route's CSV form (`Accept: text/csv`): a header line and one line per row.
+      ...(route.csv ? { 'text/csv': { schema: { type: 'string' } } } : {}),
     },
   };
-  for (const [errorStatus, codes] of routeErrors(route)) {
-    responses[errorStatus] = {
-      description: codes.join(', '),
-      headers,
-      content: { 'application/json': { schema: errorBodySchema(codes) } },
-    };
-  }
+  const responses = { [status]: successResponse, ...errorResponses(routeErrors(route)) };
   const request = requestSchemas(route, options.schema, document);
   const parameters = [...parametersOf(request.params, 'path'), ...parametersOf(request.querystring, 'query')];
-  return {
+  const described = {
     operationId: route.operation,
     summary: route.docs.summary,
     description: [route.docs.description, `GraphQL operation: \`${route.operation}\`.`]
@@ -134,10 +128,32 @@ function operationObject(route: RestRoute, options: OpenApiOptions, registry: Sc
     ...(request.body ? { requestBody: requestBody(route, request.body, options.schema, operation) } : {}),
     responses,
   };
+  return {
+    route,
+    operation: described,
+    success: successResponse,
+    idAt: idPointer(success.schema, registry),
+  };
+}
+
+/** Every response carries the request's id. */
+const REQUEST_ID_HEADERS = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
+
+/** A route's error responses by status, each with the codes it may carry. */
+function errorResponses(errors: ReturnType<typeof routeErrors>): Record<string, unknown> {
+  const responses: Record<string, unknown> = {};
+  for (const [status, codes] of errors) {
+    responses[status] = {
+      description: codes.join(', '),
+      headers: REQUEST_ID_HEADERS,
+      content: { 'application/json': { schema: errorBodySchema(codes) } },
+    };
+  }
+  return responses;
 }
 
 /** A route's links as OpenAPI Link Objects (the target named by its operationId, which is its operation). */
-function linksObject(links: NonNullable<RestRoute['docs']['links']>) {
+function linksObject(links: Readonly<Record<string, RouteLink>>) {
   return Object.fromEntries(
     Object.entries(links).map(([name, link]) => [
       name,
@@ -147,18 +163,16 @@ function linksObject(links: NonNullable<RestRoute['docs']['links']>) {
 }
 
 function documentedOperation(route: DocumentedRoute) {
-  const headers = { 'x-request-id': { $ref: '#/components/headers/x-request-id' } };
-  const responses: Record<string, unknown> = {
-    200: { description: route.summary, headers, content: { 'application/json': { schema: route.response } } },
+  const responses = {
+    200: {
+      description: route.summary,
+      headers: REQUEST_ID_HEADERS,
+      content: { 'application/json': { schema: route.response } },
+    },
+    ...errorResponses(
+      routeErrors({ method: route.method, path: route.path, docs: { errors: route.errors } }),
+    ),
   };
-  const errors = routeErrors({ method: route.method, path: route.path, docs: { errors: route.errors } });
-  for (const [errorStatus, codes] of errors) {
-    responses[errorStatus] = {
-      description: codes.join(', '),
-      headers,
-      content: { 'application/json': { schema: errorBodySchema(codes) } },
-    };
-  }
   return {
     operationId: route.operationId,
     summary: route.summary,

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { FastifyInstance } from 'fastify';
-import { registerRawPages } from '../raw-pages.js';
+import { isPageFile, readPageAsset, registerPageAssets, type PageAsset } from '../page-assets.js';
 
 /**
  * The guests' pages (docs/booking-page.md): `GET /prenota` books with a channel key (`#key=` in the URL
@@ -20,13 +20,6 @@ export const BOOKING_ASSET_PREFIX = '/prenota/assets/';
 const PAGES: Record<string, string> = {
   '/prenota': 'booking.html',
   '/prenota/gestisci': 'manage.html',
-};
-
-const CONTENT_TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
 };
 
 /** Same origin only: the REST facade is all the pages call; no inline code, never framed. */
@@ -60,39 +53,21 @@ export const MANAGE_PAGE_POLICY = [
 /** The policy of each page (its assets carry the strict one: a policy applies to documents). */
 const POLICIES: Record<string, string> = { '/prenota/gestisci': MANAGE_PAGE_POLICY };
 
-interface Asset {
-  body: Buffer;
-  type: string;
-}
-
 /** URL path → file, read once: the two pages and every script and style of ./assets/. */
-export function loadBookingAssets(dir = ASSET_DIR): Map<string, Asset> {
-  const assets = new Map<string, Asset>();
-  const add = (path: string, name: string) =>
-    assets.set(path, {
-      body: readFileSync(join(dir, name)),
-      type: CONTENT_TYPES[extname(name)] ?? 'application/octet-stream',
-    });
+function loadBookingAssets(dir = ASSET_DIR): Map<string, PageAsset> {
+  const assets = new Map<string, PageAsset>();
+  const add = (path: string, name: string) => assets.set(path, readPageAsset(join(dir, name)));
   for (const [path, name] of Object.entries(PAGES)) add(path, name);
   for (const name of readdirSync(dir)) {
-    if (extname(name) !== '.html' && CONTENT_TYPES[extname(name)]) add(BOOKING_ASSET_PREFIX + name, name);
+    if (extname(name) !== '.html' && isPageFile(name)) add(BOOKING_ASSET_PREFIX + name, name);
   }
   return assets;
 }
 
 /** `GET /prenota`, `GET /prenota/gestisci` and their assets (`HEAD` too). */
-export function registerBookingPages(app: FastifyInstance, assets = loadBookingAssets()): void {
-  registerRawPages(app, assets.keys(), (req, res, path) => {
-    const asset = assets.get(path)!;
-    res.writeHead(200, {
-      'content-type': asset.type,
-      'content-length': asset.body.length,
-      'cache-control': 'no-cache',
-      'x-content-type-options': 'nosniff',
-      // The key and the guest token live in the fragment, which no Referer carries; nothing else leaks either.
-      'referrer-policy': 'no-referrer',
-      'content-security-policy': POLICIES[path] ?? CONTENT_SECURITY_POLICY,
-    });
-    res.end(req.method === 'HEAD' ? undefined : asset.body);
+export function registerBookingPages(app: FastifyInstance): void {
+  registerPageAssets(app, loadBookingAssets(), (path) => POLICIES[path] ?? CONTENT_SECURITY_POLICY, {
+    // The key and the guest token live in the fragment, which no Referer carries; nothing else leaks either.
+    'referrer-policy': 'no-referrer',
   });
 }

@@ -518,6 +518,60 @@ export function describeDocumentStore(name: string, open: () => Promise<Document
       });
     });
 
+    describe('group', () => {
+      const byKey = (groups: Awaited<ReturnType<TenantCollection<Item>['group']>>) =>
+        [...groups].sort((a, b) => JSON.stringify(a.key).localeCompare(JSON.stringify(b.key)));
+
+      it('counts and sums the matching records by the values of the by fields, the tenant’s own only', async () => {
+        const tenant = newTenant();
+        const mine = items(tenant);
+        const rows: Item[] = [
+          { id: 'a', at: '19:00', minutes: 90, covers: 2, state: 'ok' },
+          { id: 'b', at: '19:00', minutes: 90, covers: 4, state: 'ok' },
+          { id: 'c', at: '19:00', minutes: 120, covers: 3, state: 'ok' },
+          { id: 'd', at: '20:00', minutes: 90, covers: 6, state: 'ok' },
+          { id: 'e', at: '20:00', minutes: 90, covers: 5, state: 'gone' },
+        ];
+        for (const row of rows) await mine.insertOne(row);
+        await items(newTenant()).insertOne({ id: 'x', at: '19:00', minutes: 90, covers: 8, state: 'ok' });
+        const groups = await mine.group({ state: 'ok' }, { by: ['at', 'minutes'], sum: ['covers'] });
+        expect(byKey(groups)).toEqual([
+          { key: { at: '19:00', minutes: 120 }, count: 1, sums: { covers: 3 } },
+          { key: { at: '19:00', minutes: 90 }, count: 2, sums: { covers: 6 } },
+          { key: { at: '20:00', minutes: 90 }, count: 1, sums: { covers: 6 } },
+        ]);
+        expect(await mine.group({ state: 'none' }, { by: ['at'], sum: ['covers'] })).toEqual([]);
+      });
+
+      it('groups a missing by field with null, and adds 0 for a sum field that is missing or not a number', async () => {
+        const coll = items(newTenant());
+        await coll.insertOne({ id: 'a', kind: null, n: 2 });
+        await coll.insertOne({ id: 'b', n: 3 });
+        await coll.insertOne({ id: 'c', kind: 'k', n: 'four' });
+        await coll.insertOne({ id: 'd', kind: 'k' });
+        await coll.insertOne({ id: 'e', kind: 'k', n: 1.5 });
+        const groups = await coll.group({}, { by: ['kind'], sum: ['n'] });
+        expect(byKey(groups)).toEqual([
+          { key: { kind: 'k' }, count: 3, sums: { n: 1.5 } },
+          { key: { kind: null }, count: 2, sums: { n: 5 } },
+        ]);
+      });
+
+      it('refuses internal, dotted and operator fields and an empty by (TypeError)', async () => {
+        const coll = items(newTenant());
+        for (const spec of [
+          { by: ['tenantId'], sum: [] },
+          { by: ['a'], sum: ['_outbox'] },
+          { by: ['a.b'], sum: [] },
+          { by: ['$a'], sum: [] },
+          { by: [], sum: ['n'] },
+        ]) {
+          await expect(coll.group({}, spec)).rejects.toBeInstanceOf(TypeError);
+        }
+        await expect(coll.group({ _outbox: 1 }, { by: ['a'], sum: [] })).rejects.toBeInstanceOf(TypeError);
+      });
+    });
+
     describe('tenant isolation', () => {
       it('the same id in two tenants is two records', async () => {
         const a = items(newTenant());

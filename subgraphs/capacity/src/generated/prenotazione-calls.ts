@@ -4,20 +4,12 @@ type Exact<T extends { [key: string]: unknown }> = { [K in keyof T]: T[K] };
 /** Internal type. DO NOT USE DIRECTLY. */
 export type Incremental<T> = T | { [P in keyof T]?: P extends ' $fragmentName' | '__typename' ? T[P] : never };
 import type { TypedDocumentNode as DocumentNode } from '@coperto/server-kit';
-export type BookingState =
-  | 'pending'
-  | 'confermata'
-  | 'caparra_pagata'
-  | 'completata'
-  | 'annullata'
-  | 'no_show';
-
-export type CapacityPrenotazioniGiornoQueryVariables = Exact<{
+export type CapacityArriviGiornoQueryVariables = Exact<{
   data: string;
 }>;
 
 
-export type CapacityPrenotazioniGiornoQuery = { prenotazioniGiorno: Array<{ id: string, covers: number, startsAt: string, effectiveDurationMinutes: number, state: BookingState }> };
+export type CapacityArriviGiornoQuery = { arriviGiorno: Array<{ startsAt: string, effectiveDurationMinutes: number, covers: number, bookings: number }> };
 
 
-export const CapacityPrenotazioniGiornoDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CapacityPrenotazioniGiorno"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"data"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"LocalDate"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"prenotazioniGiorno"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"data"},"value":{"kind":"Variable","name":{"kind":"Name","value":"data"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"id"}},{"kind":"Field","name":{"kind":"Name","value":"covers"}},{"kind":"Field","name":{"kind":"Name","value":"startsAt"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveDurationMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"state"}}]}}]}}]} as unknown as DocumentNode<CapacityPrenotazioniGiornoQuery, CapacityPrenotazioniGiornoQueryVariables>;
+export const CapacityArriviGiornoDocument = {"kind":"Document","definitions":[{"kind":"OperationDefinition","operation":"query","name":{"kind":"Name","value":"CapacityArriviGiorno"},"variableDefinitions":[{"kind":"VariableDefinition","variable":{"kind":"Variable","name":{"kind":"Name","value":"data"}},"type":{"kind":"NonNullType","type":{"kind":"NamedType","name":{"kind":"Name","value":"LocalDate"}}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"arriviGiorno"},"arguments":[{"kind":"Argument","name":{"kind":"Name","value":"data"},"value":{"kind":"Variable","name":{"kind":"Name","value":"data"}}}],"selectionSet":{"kind":"SelectionSet","selections":[{"kind":"Field","name":{"kind":"Name","value":"startsAt"}},{"kind":"Field","name":{"kind":"Name","value":"effectiveDurationMinutes"}},{"kind":"Field","name":{"kind":"Name","value":"covers"}},{"kind":"Field","name":{"kind":"Name","value":"bookings"}}]}}]}}]} as unknown as DocumentNode<CapacityArriviGiornoQuery, CapacityArriviGiornoQueryVariables>;

@@ -53,13 +53,16 @@ export class AvailabilityService {
 
   /**
    * Every bookable time of a day for one party (GET /api/disponibilita): searched first over the room's places
-   * alone (every place without `salaId`), and again over the whole read only when a slot has no free place and
-   * re-seating is on (day-read.ts readDayInSteps), so a day with a free place at every slot reads neither the other
-   * rooms' holds nor the bookings.
+   * alone (tavolo lists that room's; every place without `salaId`), and again over the whole read only when a slot
+   * has no free place and re-seating is on (day-read.ts readDayInSteps), so a day with a free place at every slot
+   * reads neither the other rooms' tables and holds nor the bookings.
    */
   async day(args: DisponibilitaArgs): Promise<DisponibilitaView> {
     const query = checkDisponibilita(args, this.deps.timeZone);
-    const [places, slots] = await Promise.all([readPlaces(this.deps), this.deps.slots(query.date)]);
+    const [places, slots] = await Promise.all([
+      readPlaces(this.deps, query.salaId),
+      this.deps.slots(query.date),
+    ]);
     const steps = await readDayInSteps(this.deps, places, query.date, slots, query.salaId);
     const searchOver = (read: DayRead, reseat: ReseatFor | null) => ({
       ...read.search,

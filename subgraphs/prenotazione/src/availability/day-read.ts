@@ -59,12 +59,19 @@ export interface DayRead {
   search: Omit<PartiesDaySearch, 'parties' | 'reseat' | 'salaId'>;
 }
 
-/** The seating settings and tavolo's active tables and combinations: read once for every date a request asks. */
-export async function readPlaces(deps: Pick<AvailabilityDeps, 'sources'>): Promise<Places> {
+/**
+ * The seating settings and tavolo's active tables and combinations: read once for every date a request asks. With
+ * `salaId`, tavolo lists the tables and combinations of that room only.
+ */
+export async function readPlaces(
+  deps: Pick<AvailabilityDeps, 'sources'>,
+  salaId: string | null = null,
+): Promise<Places> {
+  const room = salaId ?? undefined;
   const [config, tables, combinations] = await Promise.all([
     deps.sources.config(),
-    deps.sources.activeTables(),
-    deps.sources.activeCombinations(),
+    deps.sources.activeTables(room),
+    deps.sources.activeCombinations(room),
   ]);
   return { config, tables, combinations };
 }
@@ -116,34 +123,46 @@ async function readDay(
 export interface DayInSteps {
   /** The places of the room asked (every place without one) and their holds; no re-seating (`reseat` null). */
   room: DayRead;
-  /** The whole read (`readDay`): every table's holds (the room's not read again) and, re-seating on, the bookings. */
+  /**
+   * The whole read (`readDay`): every room's places (tavolo asked again when a room was asked), every table's holds
+   * (the room's not read again) and, re-seating on, the bookings.
+   */
   whole: () => Promise<DayRead>;
 }
 
 /**
- * One date, read as much as its answer needs: first only the holds of the places of the room asked (`salaId`; every
- * place without it), which answer every slot where a place is free, a shortened stay included; the holds of every
- * other table and the bookings holding them are read (`whole`) only when a slot has no free place and re-seating
- * is on, because re-seating plans over every room, as the booking path does. Both steps answer a slot alike when
- * it needs no re-seating: a place's free time and ranking read only its own tables' holds.
+ * One date, read as much as its answer needs: first only the places of the room asked (`salaId`: `roomPlaces`, read
+ * by `readPlaces(deps, salaId)`; every place without it) and their holds, which answer every slot where a place is
+ * free, a shortened stay included; every other room's places, their holds and the bookings holding them are read
+ * (`whole`) only when a slot has no free place and re-seating is on, because re-seating plans over every room, as the
+ * booking path does. Both steps answer a slot alike when it needs no re-seating: a place's free time and ranking
+ * read only its own tables' holds, and tavolo lists a room's places in the order of its whole list.
  */
 export async function readDayInSteps(
   deps: AvailabilityDeps,
-  places: Places,
+  roomPlaces: Places,
   date: string,
   slots: BookableSlot[],
   salaId: string | null,
 ): Promise<DayInSteps> {
   const inRoom = <T extends { salaId: string | null }>(p: T) => salaId === null || p.salaId === salaId;
   const room: Places = {
-    config: places.config,
-    tables: places.tables.filter(inRoom),
-    combinations: places.combinations.filter(inRoom),
+    config: roomPlaces.config,
+    tables: roomPlaces.tables.filter(inRoom),
+    combinations: roomPlaces.combinations.filter(inRoom),
+  };
+  const everyPlace = async (): Promise<Places> => {
+    if (salaId === null) return roomPlaces;
+    const { tables, combinations } = await readPlaces(deps);
+    return { config: roomPlaces.config, tables, combinations };
   };
   const now = deps.now().getTime();
   const range = dayRange(deps.timeZone, [{ date, slots }]);
   if (range === null || room.tables.length === 0) {
-    return { room: emptyRead(deps, room, now), whole: () => readDay(deps, places, date, slots) };
+    return {
+      room: emptyRead(deps, room, now),
+      whole: async () => readDay(deps, await everyPlace(), date, slots),
+    };
   }
   const roomHeld = await deps.heldIn(
     room.tables.map((t) => t.id),
@@ -151,6 +170,7 @@ export async function readDayInSteps(
     range.to,
   );
   const whole = async () => {
+    const places = await everyPlace();
     const roomIds = new Set(room.tables.map((t) => t.id));
     const others = places.tables.filter((t) => !roomIds.has(t.id)).map((t) => t.id);
     const held =
@@ -181,20 +201,8 @@ function dayRange(zone: string, dates: readonly DateSlots[]): { from: string; to
 }
 
 /** A read that offers nothing (no slot, or no table). */
-function emptyRead(deps: AvailabilityDeps, { config, tables, combinations }: Places, now: number): DayRead {
-  return {
-    config,
-    reseat: null,
-    search: {
-      shortenedMinMinutes: config.shortenedMinMinutes,
-      tables,
-      combinations,
-      timeZone: deps.timeZone,
-      slots: [],
-      holdsOf: () => [],
-      notBefore: now,
-    },
-  };
+function emptyRead(deps: AvailabilityDeps, places: Places, now: number): DayRead {
+  return dayRead(deps, places, () => [], [], null, now);
 }
 
 /** A date's search over the holds of `places`' tables. */

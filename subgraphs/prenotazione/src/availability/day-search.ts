@@ -104,14 +104,7 @@ export function searchDay(search: DaySearch): OfferedTime[] {
     // The booking path re-seats over every fitting place (any room): so does the search, keeping the room's.
     const plan = search.reseat?.([...singles, ...combinations], full);
     if (plan && inRoom(plan.target)) {
-      offered.push({
-        startsAt: at,
-        durationMinutes: search.turnMinutes,
-        shortened: false,
-        place: plan.target,
-        reseated: true,
-        spotsOpen: 1,
-      });
+      offered.push(reseatedTime(at, search.turnMinutes, plan.target));
       continue;
     }
     const shortened = shortenedStay(search, places, free, at);
@@ -129,6 +122,11 @@ export function searchDay(search: DaySearch): OfferedTime[] {
     }
   }
   return offered;
+}
+
+/** The time a re-seating plan offers: the whole turn, at the place the plan makes (the one spot open). */
+export function reseatedTime(startsAt: number, durationMinutes: number, place: SeatCandidate): OfferedTime {
+  return { startsAt, durationMinutes, shortened: false, place, reseated: true, spotsOpen: 1 };
 }
 
 /**

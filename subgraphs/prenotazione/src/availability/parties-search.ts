@@ -1,6 +1,6 @@
 import { compareListed, seatCandidates, type SeatCandidate, type Span } from '../seating/assignment.js';
 import type { ReseatPlan } from '../seating/reseat-plan.js';
-import { localDays, type DaySearch, type OfferedTime } from './day-search.js';
+import { localDays, reseatedTime, type DaySearch, type OfferedTime } from './day-search.js';
 import { FreeTime } from './free-time.js';
 
 /** A party size asked about, with its turn time. */
@@ -123,14 +123,7 @@ export function searchDayForParties(search: PartiesDaySearch): PartyDay[] {
         plans.set(answer.reseatKey, plan);
       }
       if (plan && (search.salaId === null || plan.target.salaId === search.salaId)) {
-        answer.day.times.push({
-          startsAt: at,
-          durationMinutes: party.turnMinutes,
-          shortened: false,
-          place: plan.target,
-          reseated: true,
-          spotsOpen: 1,
-        });
+        answer.day.times.push(reseatedTime(at, party.turnMinutes, plan.target));
         continue;
       }
       const minutes = shortenedMinutes(search, party, places, runs);

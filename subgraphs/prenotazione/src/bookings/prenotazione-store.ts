@@ -1,6 +1,8 @@
 import type {
   DocumentStore,
   Filter,
+  Group,
+  GroupSpec,
   IndexSpec,
   OutboxMessage,
   TenantCollection,
@@ -47,11 +49,24 @@ export function prenotazioniFilter(query: PrenotazioniQuery): Filter {
 
 export const LIST_LIMIT = 5000;
 
+/** A day's arrivals (`arrivalsOfDay`): by start and stay (the effective duration, and the own one of older records). */
+const ARRIVALS: GroupSpec = {
+  by: ['startsAt', 'effectiveDurationMinutes', 'durationMinutes'] satisfies Array<keyof PrenotazioneRecord>,
+  sum: ['covers'] satisfies Array<keyof PrenotazioneRecord>,
+};
+
 /** Storage of one tenant's bookings: nothing but reads and writes. */
 export class PrenotazioneStore {
   private readonly prenotazioni: TenantCollection<PrenotazioneRecord>;
 
-  constructor(tenantStore: TenantStore) {
+  /**
+   * `onWritten` runs after every write (insert, replace), before it is answered, also when the write failed (it may
+   * have happened): it replaces the version of the bookings' read scope (day sums kept under it, DayArrivals).
+   */
+  constructor(
+    tenantStore: TenantStore,
+    private readonly onWritten: () => Promise<void> = async () => {},
+  ) {
     this.prenotazioni = tenantStore.collection<PrenotazioneRecord>(PRENOTAZIONI_COLLECTION);
   }
 
@@ -60,6 +75,14 @@ export class PrenotazioneStore {
       sort: { startsAt: 1, id: 1 },
       limit: LIST_LIMIT,
     });
+  }
+
+  /** The active bookings of a local day (as `list` finds them) grouped by start and stay, their covers summed. */
+  arrivalsOfDay(localDate: string): Promise<Group[]> {
+    return this.prenotazioni.group(
+      prenotazioniFilter({ dal: localDate, al: localDate, activeOnly: true }),
+      ARRIVALS,
+    );
   }
 
   findById(id: string): Promise<PrenotazioneRecord | null> {
@@ -74,18 +97,30 @@ export class PrenotazioneStore {
     return this.prenotazioni.findOne({ codice });
   }
 
-  insert(record: PrenotazioneRecord, events: readonly OutboxMessage[]): Promise<PrenotazioneRecord> {
-    return this.prenotazioni.insertOne(record, { events });
+  async insert(record: PrenotazioneRecord, events: readonly OutboxMessage[]): Promise<PrenotazioneRecord> {
+    try {
+      return await this.prenotazioni.insertOne(record, { events });
+    } finally {
+      await this.onWritten();
+    }
   }
 
   /** Compare-and-set on `version`, events in the same atomic write; null when the record changed meanwhile. */
-  replace(
+  async replace(
     expectedVersion: number,
     next: PrenotazioneRecord,
     events: readonly OutboxMessage[],
   ): Promise<PrenotazioneRecord | null> {
     const { id, ...fields } = next;
-    return this.prenotazioni.findOneAndUpdate({ id, version: expectedVersion }, { $set: fields }, { events });
+    try {
+      return await this.prenotazioni.findOneAndUpdate(
+        { id, version: expectedVersion },
+        { $set: fields },
+        { events },
+      );
+    } finally {
+      await this.onWritten();
+    }
   }
 
   /** Changes in sync order: updatedAt in (after, upTo], then id; at most `limit`. */

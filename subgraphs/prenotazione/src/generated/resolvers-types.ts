@@ -280,6 +280,12 @@ export type Query = {
   /** The interface's getPrenotazioniGiorno: active bookings (pending, confermata, caparra_pagata) of a local day. */
   prenotazioniGiorno: Array<Prenotazione>;
   /**
+   * capacity's pacing and occupancy count (subgraph to subgraph, not in the public API): the active bookings of a
+   * local day (those prenotazioniGiorno answers) summed by start instant and effective duration, one row per
+   * distinct pair, by start and then duration. The store sums them: no booking is read out of it.
+   */
+  arriviGiorno: Array<ArriviGiorno>;
+  /**
    * Tables among tableIds held by an active booking during [from, to) (UTC instants, ISO 8601 with Z or an offset;
    * touching ends do not overlap), each hold with its booking's window: what the availability check reads. Served
    * from the tables' agendas by id, without reading the whole day. At most 5000 tables.
@@ -328,6 +334,11 @@ export type QueryPrenotazioniGiornoArgs = {
 };
 
 
+export type QueryArriviGiornoArgs = {
+  data: Scalars['LocalDate']['input'];
+};
+
+
 export type QueryOccupazioniTavoliArgs = {
   from: Scalars['DateTime']['input'];
   to: Scalars['DateTime']['input'];
@@ -369,6 +380,19 @@ export type QueryDisponibilitaPerCopertiArgs = {
   covers?: InputMaybe<Array<Scalars['Int']['input']>>;
   salaId?: InputMaybe<Scalars['ID']['input']>;
   roomId?: InputMaybe<Scalars['ID']['input']>;
+};
+
+/** Active bookings of a local day that start at one instant and stay as long (arriviGiorno). */
+export type ArriviGiorno = {
+  __typename?: 'ArriviGiorno';
+  /** Their start, a UTC instant. */
+  startsAt: Scalars['DateTime']['output'];
+  /** Their effective duration (Prenotazione.effectiveDurationMinutes). */
+  effectiveDurationMinutes: Scalars['Int']['output'];
+  /** Their covers, summed. */
+  covers: Scalars['Int']['output'];
+  /** How many bookings. */
+  bookings: Scalars['Int']['output'];
 };
 
 /** How many bookings and waitlist entries an erasure changed. */
@@ -724,6 +748,7 @@ export type ResolversTypes = {
   OpzioneInput: OpzioneInput;
   ReleaseOpzioneResult: ResolverTypeWrapper<ReleaseOpzioneResult>;
   Query: ResolverTypeWrapper<Record<PropertyKey, never>>;
+  ArriviGiorno: ResolverTypeWrapper<ArriviGiorno>;
   CancellazioneDatiOspite: ResolverTypeWrapper<CancellazioneDatiOspite>;
   Mutation: ResolverTypeWrapper<Record<PropertyKey, never>>;
   StatoAttesa: StatoAttesa;
@@ -759,6 +784,7 @@ export type ResolversParentTypes = {
   OpzioneInput: OpzioneInput;
   ReleaseOpzioneResult: ReleaseOpzioneResult;
   Query: Record<PropertyKey, never>;
+  ArriviGiorno: ArriviGiorno;
   CancellazioneDatiOspite: CancellazioneDatiOspite;
   Mutation: Record<PropertyKey, never>;
   VoceAttesa: VoceAttesa;
@@ -884,6 +910,7 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   prenotazione?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneArgs, 'id'>>;
   prenotazioneByCodice?: Resolver<Maybe<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioneByCodiceArgs, 'codice'>>;
   prenotazioniGiorno?: Resolver<Array<ResolversTypes['Prenotazione']>, ParentType, ContextType, RequireFields<QueryPrenotazioniGiornoArgs, 'data'>>;
+  arriviGiorno?: Resolver<Array<ResolversTypes['ArriviGiorno']>, ParentType, ContextType, RequireFields<QueryArriviGiornoArgs, 'data'>>;
   occupazioniTavoli?: Resolver<Array<ResolversTypes['OccupazioneTavolo']>, ParentType, ContextType, RequireFields<QueryOccupazioniTavoliArgs, 'from' | 'to' | 'tableIds'>>;
   syncPrenotazioni?: Resolver<ResolversTypes['SyncPage'], ParentType, ContextType, Partial<QuerySyncPrenotazioniArgs>>;
   opzioni?: Resolver<Array<ResolversTypes['Opzione']>, ParentType, ContextType>;
@@ -891,6 +918,13 @@ export type QueryResolvers<ContextType = PrenotazioneContext, ParentType extends
   voceAttesa?: Resolver<Maybe<ResolversTypes['VoceAttesa']>, ParentType, ContextType, RequireFields<QueryVoceAttesaArgs, 'id'>>;
   disponibilita?: Resolver<ResolversTypes['DisponibilitaGiorno'], ParentType, ContextType, Partial<QueryDisponibilitaArgs>>;
   disponibilitaPerCoperti?: Resolver<Array<ResolversTypes['DisponibilitaGiorno']>, ParentType, ContextType, Partial<QueryDisponibilitaPerCopertiArgs>>;
+};
+
+export type ArriviGiornoResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['ArriviGiorno'] = ResolversParentTypes['ArriviGiorno']> = {
+  startsAt?: Resolver<ResolversTypes['DateTime'], ParentType, ContextType>;
+  effectiveDurationMinutes?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  covers?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
+  bookings?: Resolver<ResolversTypes['Int'], ParentType, ContextType>;
 };
 
 export type CancellazioneDatiOspiteResolvers<ContextType = PrenotazioneContext, ParentType extends ResolversParentTypes['CancellazioneDatiOspite'] = ResolversParentTypes['CancellazioneDatiOspite']> = {
@@ -980,6 +1014,7 @@ export type Resolvers<ContextType = PrenotazioneContext> = {
   Opzione?: OpzioneResolvers<ContextType>;
   ReleaseOpzioneResult?: ReleaseOpzioneResultResolvers<ContextType>;
   Query?: QueryResolvers<ContextType>;
+  ArriviGiorno?: ArriviGiornoResolvers<ContextType>;
   CancellazioneDatiOspite?: CancellazioneDatiOspiteResolvers<ContextType>;
   Mutation?: MutationResolvers<ContextType>;
   VoceAttesa?: VoceAttesaResolvers<ContextType>;

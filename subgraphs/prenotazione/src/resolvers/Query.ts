@@ -6,6 +6,7 @@ export const Query: QueryResolvers = {
     context.rights.maySee(args.id) ? context.prenotazioni.get(args.id) : null,
   prenotazioneByCodice: (_, args, context) => context.prenotazioni.getByCodice(args.codice),
   prenotazioniGiorno: (_, args, context) => context.prenotazioni.day(args.data),
+  arriviGiorno: (_, args, context) => context.arrivals.ofDay(args.data),
   occupazioniTavoli: (_, args, context) => context.agenda.holdsInWindow(args),
   syncPrenotazioni: (_, args, context) => context.sync.page(args),
   opzioni: (_, __, context) => context.opzioni.list(),

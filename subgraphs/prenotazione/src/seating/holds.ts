@@ -12,7 +12,9 @@ export const PAST_HOLD_MARGIN_MS = 24 * 3_600_000;
 export const TIDY_MAX_BOOKINGS = 200;
 
 /** The booking's effective duration: stored at create/move; legacy records fall back to their own or 120. */
-export function effectiveMinutes(record: PrenotazioneRecord): number {
+export function effectiveMinutes(
+  record: Pick<PrenotazioneRecord, 'effectiveDurationMinutes' | 'durationMinutes'>,
+): number {
   return record.effectiveDurationMinutes ?? record.durationMinutes ?? LEGACY_MEAL_MINUTES;
 }
 

@@ -45,10 +45,10 @@ export interface SeatingCombination {
  */
 export interface SeatingSources {
   config(): Promise<SeatingConfig>;
-  /** Active single tables of the tenant. */
-  activeTables(): Promise<SeatingTable[]>;
-  /** Active combinations of the tenant. */
-  activeCombinations(): Promise<SeatingCombination[]>;
+  /** Active single tables of the tenant: of the room `salaId` only when given (tavolo's list order either way). */
+  activeTables(salaId?: string): Promise<SeatingTable[]>;
+  /** Active combinations of the tenant: of the room `salaId` only when given. */
+  activeCombinations(salaId?: string): Promise<SeatingCombination[]>;
   /** One combination of the tenant (active or not), null when unknown. */
   combination(id: string): Promise<SeatingCombination | null>;
   /** Those of `tableIds` that are no table of the tenant (any state): one call for N tables. */
@@ -140,10 +140,10 @@ export function createSeatingSources(options: {
   const authorization = `Bearer ${token}`;
   return {
     config: () => options.configCache.get(options.tenantId, token),
-    activeTables: async () =>
-      (await subgraphs.request('tavolo', PrenotazioneActiveTablesDocument, {}, authorization)).tavoli,
-    activeCombinations: async () =>
-      (await subgraphs.request('tavolo', PrenotazioneActiveCombinationsDocument, {}, authorization))
+    activeTables: async (salaId) =>
+      (await subgraphs.request('tavolo', PrenotazioneActiveTablesDocument, { salaId }, authorization)).tavoli,
+    activeCombinations: async (salaId) =>
+      (await subgraphs.request('tavolo', PrenotazioneActiveCombinationsDocument, { salaId }, authorization))
         .combinazioni,
     combination: async (id) =>
       (await subgraphs.request('tavolo', PrenotazioneCombinationDocument, { id }, authorization))

@@ -1,3 +1,4 @@
+import { sleep } from '@coperto/async';
 import type { DeliveryQueue } from './delivery-queue.js';
 import { deliverOne, type DeliverDeps } from './deliver-one.js';
 
@@ -35,12 +36,13 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
   const inFlight = new Set<Promise<void>>();
   let stopped = true;
   let woken = false;
-  let wake: (() => void) | undefined;
+  /** Cuts the current pause short (a kick, a freed half of the capacity, or stop). */
+  let pause: AbortController | undefined;
   let loop: Promise<void> | undefined;
 
   const rouse = () => {
     woken = true;
-    wake?.();
+    pause?.abort();
   };
 
   /**
@@ -81,16 +83,6 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     return due.length === free * 2 || lost > 0;
   };
 
-  const sleep = () =>
-    new Promise<void>((resolve) => {
-      if (woken || stopped) return resolve();
-      const timer = setTimeout(resolve, pollMs);
-      wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-
   const run = async () => {
     while (!stopped) {
       woken = false;
@@ -100,8 +92,9 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
       } catch (error) {
         options.onError?.(error);
       }
-      if (!more) await sleep();
-      wake = undefined;
+      if (more || woken || stopped) continue;
+      pause = new AbortController();
+      await sleep(pollMs, pause.signal);
     }
     await Promise.allSettled([...inFlight]);
   };
@@ -115,7 +108,7 @@ export function createDeliveryWorker(options: DeliveryWorkerOptions): DeliveryWo
     kick: rouse,
     async stop() {
       stopped = true;
-      wake?.();
+      pause?.abort();
       await loop;
     },
   };
