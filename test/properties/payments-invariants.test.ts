@@ -317,6 +317,21 @@ describe('payments invariants', () => {
     expect(PAYMENT_INVARIANTS.everyDueReminderSent(unpaid)).toHaveLength(2);
     unpaid.advances = [{ at: B + 1_000, ms: 15 * 60_000 }];
     expect(PAYMENT_INVARIANTS.everyDueReminderSent(unpaid)).toEqual([]);
+    // Sent just after the due time's cancellation: a violation, unless both fell due in the same move of the clock.
+    unpaid.reminders = [
+      {
+        id: 'r9',
+        bookingId: 'b0',
+        hoursBefore: 1,
+        dueAt: iso(5_000),
+        time: iso(400 + 10 * 60_000 + 200),
+        email: false,
+      },
+    ];
+    unpaid.advances = [];
+    expect(PAYMENT_INVARIANTS.noReminderAfterEnd(unpaid)).toHaveLength(1);
+    unpaid.advances = [{ at: B + 1_000, ms: 15 * 60_000 }];
+    expect(PAYMENT_INVARIANTS.noReminderAfterEnd(unpaid)).toEqual([]);
     const paidButCancelled = rightHistory();
     paidButCancelled.entries.pop();
     paidButCancelled.finals[0] = {

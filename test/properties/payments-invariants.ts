@@ -392,6 +392,11 @@ export function noReminderAfterEnd(h: PaymentHistory): string[] {
     for (const r of sent) {
       const ref = h.bookings.find((b) => b.id === r.bookingId)?.ref;
       const end = ref === undefined ? undefined : endOf(h, ref);
+      // Due within the same move of the clock as the guarantee that cancelled it: both fell due at once, and the
+      // reminder may go out before promemoria hears of the cancellation (a race of two due times; found by the
+      // suite, FC_SEED=-2033298707 under TORTURE, distributed).
+      const due = r.startsAt - Math.min(...h.reminderHours) * HOUR;
+      if (end?.what === 'due time' && sameJump(h, due, end.sentAt)) continue;
       if (end && end.answeredAt < r.time)
         found.push(
           `${r.label} of booking ${ref} sent at ${new Date(r.time).toISOString()}, after its end by ${end.what}`,
