@@ -43,8 +43,16 @@ describe('SIGTERM grace for in-flight requests (embedded gateway process)', () =
       port: gateway.port,
       method: 'POST',
       path: '/api/prenotazioni/batch',
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      // 100-continue: the server answers once it has read the request's head, so SIGTERM finds a request in flight,
+      // not a connection that has sent nothing it read yet (an idle one, which shutdown closes at once: under load
+      // the head could still be unread when the signal came, and the request was cut; CI run at load 25).
+      headers: {
+        authorization: `Bearer ${token}`,
+        'content-type': 'application/json',
+        expect: '100-continue',
+      },
     });
+    const headRead = new Promise<void>((resolve) => req.once('continue', () => resolve()));
     const answer = new Promise<{ status: number; body: any }>((resolve, reject) => {
       req.once('error', reject);
       req.once('response', (res) => {
@@ -55,6 +63,8 @@ describe('SIGTERM grace for in-flight requests (embedded gateway process)', () =
         res.once('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
       });
     });
+    req.flushHeaders();
+    await headRead;
     await new Promise<void>((resolve) => req.write(body.slice(0, 1000), () => resolve()));
 
     gateway.child.kill('SIGTERM');
