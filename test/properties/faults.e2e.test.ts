@@ -13,7 +13,7 @@ import { chosenFaults, startFaultStack, type FaultStack } from './fault-stacks.j
 import { faultProgramArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 
-const plan = budget(process.env, 10_000);
+const plan = budget(process.env, 7_000);
 
 export interface FaultPlan {
   target: number;

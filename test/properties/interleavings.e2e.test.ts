@@ -11,7 +11,7 @@ import { programArbitrary } from './program.js';
 import { checkProgram, newTally, summary } from './property.js';
 import { startPropertyStack, type PropertyStack } from './stacks.js';
 
-const plan = budget(process.env, 12_000);
+const plan = budget(process.env, 8_000);
 
 describe.each(MODES)('generated interleavings (%s mode)', (mode) => {
   let service: PropertyStack;

@@ -21,7 +21,7 @@ import { payProgramArbitrary, type PayProgram } from './payments-program.js';
 import { runPayProgram, type PayWorld } from './payments-runner.js';
 import { startPaymentsStack, type PaymentsStack } from './payments-stack.js';
 
-const plan = budget(process.env, 8_000);
+const plan = budget(process.env, 5_000);
 const signer = new Stripe(SHARED_STACK_ENV.STRIPE_SECRET_KEY);
 
 async function check(world: PayWorld, program: PayProgram, tally: PayTally): Promise<void> {
