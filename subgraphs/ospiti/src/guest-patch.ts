@@ -1,5 +1,5 @@
 import { AppError } from '@coperto/errors';
-import { InputChecks } from '@coperto/domain';
+import { codePointsAtLeast, InputChecks } from '@coperto/domain';
 import { normalizeEmail, normalizePhone } from './contacts.js';
 import type { OspitePatch } from './generated/resolvers-types.js';
 import { GUEST_LIMITS, LANGUAGE_PATTERN } from './guest-limits.js';
@@ -54,7 +54,7 @@ export function guestChanges(patch: OspitePatch, country: string): GuestChanges 
     if (values === null) checks.add(field, 'must be a list (empty to clear)');
     if (!values) return undefined;
     if (values.length > MAX_LABELS) checks.add(field, `must have at most ${MAX_LABELS} entries`);
-    if (values.some((v) => v.trim() === '' || v.length > GUEST_LIMITS.labelMaxLength))
+    if (values.some((v) => v.trim() === '' || codePointsAtLeast(v, GUEST_LIMITS.labelMaxLength + 1)))
       checks.add(field, `entries must have 1 to ${GUEST_LIMITS.labelMaxLength} characters`);
     return [...new Set(values.map((v) => v.trim()))];
   };
