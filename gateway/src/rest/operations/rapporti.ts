@@ -16,7 +16,43 @@ const CAMBIO_FIELDS = /* GraphQL */ `
   }
 `;
 
-const TOTALS = `
+const REPORT_FIELDS = /* GraphQL */ `
+  fragment ReportFields on Report {
+    dal
+    al
+    salaId
+    servizi {
+      ...ServizioFields
+    }
+    services {
+      ...ServizioFields
+    }
+    perOra {
+      ...CopertiOraFields
+    }
+    byHour {
+      ...CopertiOraFields
+    }
+    turni {
+      ...TurnoFields
+    }
+    turns {
+      ...TurnoFields
+    }
+    totali {
+      ...TotaliFields
+    }
+    totals {
+      ...TotaliFields
+    }
+  }
+  fragment ServizioFields on ServizioReport {
+    data
+    date
+    inizio
+    start
+    fine
+    end
     copertiPrenotati
     coversBooked
     copertiSeduti
@@ -37,20 +73,6 @@ const TOTALS = `
     revenue
     ricavoPerPostoOra
     revPash
-`;
-
-const REPORT_FIELDS = /* GraphQL */ `
-  fragment ServizioFields on ServizioReport {
-    data
-    date
-    inizio
-    start
-    fine
-    end
-    ${TOTALS}
-  }
-  fragment TotaliFields on TotaliReport {
-    ${TOTALS}
   }
   fragment CopertiOraFields on CopertiOra {
     ora
@@ -68,18 +90,27 @@ const REPORT_FIELDS = /* GraphQL */ `
     configuratiMinuti
     configuredMinutes
   }
-  fragment ReportFields on Report {
-    dal
-    al
-    salaId
-    servizi { ...ServizioFields }
-    services { ...ServizioFields }
-    perOra { ...CopertiOraFields }
-    byHour { ...CopertiOraFields }
-    turni { ...TurnoFields }
-    turns { ...TurnoFields }
-    totali { ...TotaliFields }
-    totals { ...TotaliFields }
+  fragment TotaliFields on TotaliReport {
+    copertiPrenotati
+    coversBooked
+    copertiSeduti
+    coversSeated
+    walkIn
+    walkIns
+    noShow
+    noShows
+    prenotazioniDovute
+    bookingsDue
+    tassoNoShow
+    noShowRate
+    annullamenti
+    cancellations
+    utilizzoPosti
+    seatUtilisation
+    ricavo
+    revenue
+    ricavoPerPostoOra
+    revPash
   }
 `;
 
