@@ -132,6 +132,9 @@ const config: CodegenConfig = {
     },
     // The REST facade's operations, validated against the supergraph's public API schema (an operation that no
     // longer validates fails `pnpm codegen:check`, which `pnpm typecheck` runs first), with their result types.
+    // The named fragments they spread (gateway/src/rest/generated/fragments.ts) are not a plugin here: this
+    // configuration loads the operations, fragments included, before any plugin runs, so `pnpm codegen` writes
+    // them first (scripts/codegen-rest-fragments.ts) and a field added to the schema reaches these types in one run.
     'gateway/src/rest/generated/operation-types.ts': {
       schema: 'schema/api.graphql',
       documents: Object.values(restOperations),

@@ -1,13 +1,13 @@
-// One list of each record's fields: the REST facade's named fragments (gateway/src/rest/operations). The REST
-// answers, the OpenAPI document's response schemas and the read cache's room and table fields derive from them;
-// the schema is checked against them here, so a field added to a type that no fragment selects or names as left
-// out fails instead of silently never reaching REST.
+// One list of each record's fields: the REST facade's named fragments, generated from the schema and the plan in
+// gateway/src/rest/fragment-plan.ts (scripts/codegen-rest-fragments.ts; its own tests are
+// rest-fragment-generator.test.ts). The REST answers, the OpenAPI document's response schemas and the read
+// cache's room and table fields derive from them.
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
-  isObjectType,
   Kind,
   parse,
+  print,
   type FragmentDefinitionNode,
   type ObjectTypeDefinitionNode,
   type SelectionSetNode,
@@ -16,45 +16,11 @@ import { describe, expect, it } from 'vitest';
 import { READ_SCOPES } from '@coperto/cache';
 import { CACHEABLE_FIELDS } from '../src/graphql/read-cache/cacheable-fields.js';
 import { openApiDocument } from '../src/host/app.js';
-import { apiSchemaOf } from '../src/pages/openapi/api-schema.js';
+import { restFragmentConstants } from '../../scripts/codegen-rest-fragments.js';
+import { FRAGMENT_PLAN } from '../src/rest/fragment-plan.js';
 import { operations } from '../src/rest/operations.js';
 
 const supergraph = readFileSync(resolve(import.meta.dirname, '../../supergraph.graphql'), 'utf8');
-const api = apiSchemaOf(supergraph);
-
-/**
- * The fields of a type its REST fragment does not select, each for a reason: another route reads it, another
- * subgraph resolves it from an id the fragment has, or only one answer may show it.
- */
-const LEFT_OUT: Readonly<Record<string, readonly string[]>> = {
-  // GET /api/tavoli/:id/storico; a table's bookings and room by GET /api/prenotazioni and roomId.
-  TavoloFields: ['prenotazioni', 'storico', 'history', 'sala'],
-  // Read by tableIds and roomId.
-  CombinazioneFields: ['tavoli'],
-  SalaFields: ['tavoli'],
-  // Guests by GET /api/ospiti; the tables by tableIds; the held window and reminders are read over GraphQL; the
-  // guest token only in the answer to the create (CreatePrenotazione adds it).
-  PrenotazioneFields: [
-    'ospite',
-    'guest',
-    'tavoli',
-    'effectiveDurationMinutes',
-    'endsAt',
-    'gestione',
-    'manage',
-    'promemoria',
-    'reminders',
-  ],
-  // What a payment is taken with is only in a booking's answer (GaranziaPrenotazioneFields).
-  GaranziaFields: ['clientSecret', 'chiavePubblicabile', 'publishableKey', 'contoStripe', 'stripeAccount'],
-  // The batch is named by batchId (the seed's name).
-  BatchUploadFields: ['id'],
-  VoceAttesaFields: ['ospite', 'guest'],
-  // GET /api/ospiti/:id/prenotazioni.
-  OspiteFields: ['prenotazioni', 'bookings'],
-  // Only in the answers that make or rotate it.
-  WebhookFields: ['secret'],
-};
 
 /** Every named fragment of the REST operations, once each. */
 function restFragments(): Map<string, FragmentDefinitionNode> {
@@ -95,22 +61,15 @@ const fragments = restFragments();
 const fieldsOf = (name: string) => selectedFields(fragments.get(name)!.selectionSet, fragments);
 
 describe('the REST fragments: one list of each record’s fields', () => {
-  it.each([...fragments.values()].map((f) => [f.name.value, f] as const))(
-    '%s selects every field of its type but the ones it leaves out',
-    (name, fragment) => {
-      const type = api.getType(fragment.typeCondition.name.value);
-      if (!isObjectType(type)) throw new Error(`${name} is on ${String(type)}, not an object type`);
-      const leftOut = LEFT_OUT[name] ?? [];
-      const selected = new Set(fieldsOf(name));
-      const missing = Object.keys(type.getFields()).filter((f) => !selected.has(f) && !leftOut.includes(f));
-      expect(missing, `add them to ${name} or to LEFT_OUT`).toEqual([]);
-      // A stale entry of LEFT_OUT (selected after all, or gone from the type) fails too.
-      expect(leftOut.filter((f) => selected.has(f) || !(f in type.getFields()))).toEqual([]);
-    },
-  );
-
-  it('names no fragment in LEFT_OUT that the operations lack', () => {
-    expect(Object.keys(LEFT_OUT).filter((name) => !fragments.has(name))).toEqual([]);
+  it('the operations define every fragment of the plan, as generated, and no other', () => {
+    expect([...fragments.keys()].filter((name) => !(name in FRAGMENT_PLAN))).toEqual([]);
+    expect(Object.keys(FRAGMENT_PLAN).filter((name) => !fragments.has(name))).toEqual([]);
+    const generated = new Map(
+      restFragmentConstants(supergraph, FRAGMENT_PLAN).flatMap((c) =>
+        [c.fragment, ...c.inner].map((f) => [f.name, print(parse(f.block).definitions[0]!)] as const),
+      ),
+    );
+    for (const [name, fragment] of fragments) expect(print(fragment), name).toBe(generated.get(name));
   });
 
   it("the OpenAPI document's table and room are the fragments' fields", () => {

@@ -1,7 +1,6 @@
 import { Kind, parse } from 'graphql';
 import { READ_SCOPES } from '@coperto/cache';
-import { SALA_FIELDS } from '../../rest/operations/sale.js';
-import { TAVOLO_FIELDS } from '../../rest/operations/tavoli.js';
+import { SALA_FIELDS, TAVOLO_FIELDS } from '../../rest/generated/fragments.js';
 
 /**
  * The fields a cached `/graphql` answer may select, by type, each with the read scope whose writes change it

@@ -1,29 +1,5 @@
 /** Operations behind the waitlist routes. */
-export const VOCE_ATTESA_FIELDS = /* GraphQL */ `
-  fragment VoceAttesaFields on VoceAttesa {
-    id
-    customerName
-    cliente
-    covers
-    numeroPersone
-    customerPhone
-    notes
-    state
-    position
-    quotedMinutes
-    quotedAt
-    estimatedMinutes
-    suggestedTableIds
-    suggestedCombinationId
-    notifiedAt
-    seatedAt
-    prenotazioneId
-    tableIds
-    motivo
-    createdAt
-    updatedAt
-  }
-`;
+import { VOCE_ATTESA_FIELDS } from '../generated/fragments.js';
 
 export const attesaOperations = {
   AggiungiAttesa: `mutation AggiungiAttesa($input: VoceAttesaInput!) { aggiungiAttesa(input: $input) { ...VoceAttesaFields } } ${VOCE_ATTESA_FIELDS}`,

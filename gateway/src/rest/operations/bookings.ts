@@ -1,26 +1,5 @@
 /** Operations behind the batch-upload routes (bookings subgraph). */
-const BATCH_UPLOAD_FIELDS = /* GraphQL */ `
-  fragment BatchUploadFields on BatchUpload {
-    batchId
-    total
-    created
-    failed
-    duplicates
-    results {
-      index
-      status
-      id
-      codice
-      externalId
-      error {
-        code
-        message
-        details
-      }
-    }
-    createdAt
-  }
-`;
+import { BATCH_UPLOAD_FIELDS } from '../generated/fragments.js';
 
 export const bookingsOperations = {
   UploadBatch: `mutation UploadBatch($items: JSON!) { uploadBatch(items: $items) { ...BatchUploadFields } } ${BATCH_UPLOAD_FIELDS}`,

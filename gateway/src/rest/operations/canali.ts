@@ -1,28 +1,5 @@
 /** Operations behind the booking-channel routes. */
-const CANALE_FIELDS = /* GraphQL */ `
-  fragment CanaleFields on Canale {
-    id
-    nome
-    name
-    origini
-    origins
-    createdAt
-  }
-`;
-
-/** A new channel: the channel with its key, shown only in this answer. */
-const CANALE_CREATO_FIELDS = /* GraphQL */ `
-  fragment CanaleCreatoFields on CanaleCreato {
-    id
-    nome
-    name
-    origini
-    origins
-    chiave
-    key
-    createdAt
-  }
-`;
+import { CANALE_CREATO_FIELDS, CANALE_FIELDS } from '../generated/fragments.js';
 
 export const canaliOperations = {
   ListCanali: `query ListCanali { canali { ...CanaleFields } } ${CANALE_FIELDS}`,

@@ -1,21 +1,5 @@
 /** Operations behind the table-combination routes. */
-export const COMBINAZIONE_FIELDS = /* GraphQL */ `
-  fragment CombinazioneFields on Combinazione {
-    id
-    nome
-    name
-    tableIds
-    salaId
-    roomId
-    capacitaMin
-    minCovers
-    capacitaMax
-    maxCovers
-    attivo
-    createdAt
-    updatedAt
-  }
-`;
+import { COMBINAZIONE_FIELDS } from '../generated/fragments.js';
 
 export const combinazioniOperations = {
   ListCombinazioni: `query ListCombinazioni($salaId: ID, $attivo: Boolean) { combinazioni(salaId: $salaId, attivo: $attivo) { ...CombinazioneFields } } ${COMBINAZIONE_FIELDS}`,

@@ -1,22 +1,6 @@
-/** The fields of one offered time, both name forms (the one list `orari` and `times` answer). */
-const ORARIO_DISPONIBILE_FIELDS = /* GraphQL */ `
-  fragment OrarioDisponibileFields on OrarioDisponibile {
-    ora
-    time
-    dataOra
-    bookingDate
-    durataMinuti
-    durationMinutes
-    ridotto
-    shortened
-    postiLiberi
-    spotsOpen
-    tableIds
-    combinationId
-  }
-`;
-
 /** The operation behind GET /api/disponibilita (every bookable time of a day for a party). */
+import { ORARIO_DISPONIBILE_FIELDS } from '../generated/fragments.js';
+
 export const disponibilitaOperations = {
   Disponibilita: `query Disponibilita(
     $data: LocalDate, $date: LocalDate, $coperti: Int, $covers: Int, $ora: LocalTime, $time: LocalTime,

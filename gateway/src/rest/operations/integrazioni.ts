@@ -1,12 +1,5 @@
 /** Operations behind the integration routes (Reserve with Google's merchant link, docs/integrations.md). */
-const INTEGRAZIONE_GOOGLE_FIELDS = /* GraphQL */ `
-  fragment IntegrazioneGoogleFields on IntegrazioneGoogle {
-    merchantId
-    canaleId
-    channelId
-    linkedAt
-  }
-`;
+import { INTEGRAZIONE_GOOGLE_FIELDS } from '../generated/fragments.js';
 
 export const integrazioniOperations = {
   IntegrazioneGoogle: `query IntegrazioneGoogle { integrazioneGoogle { ...IntegrazioneGoogleFields } } ${INTEGRAZIONE_GOOGLE_FIELDS}`,

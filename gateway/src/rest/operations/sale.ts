@@ -1,18 +1,5 @@
 /** Operations behind the room routes. */
-
-/** A room as every room route answers it (and the read cache's list of room fields: cacheable-fields.ts). */
-export const SALA_FIELDS = /* GraphQL */ `
-  fragment SalaFields on Sala {
-    id
-    codice
-    descrizione
-    name
-    width
-    height
-    createdAt
-    updatedAt
-  }
-`;
+import { SALA_FIELDS } from '../generated/fragments.js';
 
 export const saleOperations = {
   ListSale: `query ListSale { sale { ...SalaFields } } ${SALA_FIELDS}`,

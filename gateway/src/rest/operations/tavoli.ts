@@ -1,52 +1,5 @@
-import { COMBINAZIONE_FIELDS } from './combinazioni.js';
-
 /** Operations behind the table routes. */
-const LOCK_FIELDS = /* GraphQL */ `
-  fragment LockFields on TableLock {
-    tableId
-    deviceId
-    operatorName
-    acquiredAt
-    expiresAt
-    ttl
-  }
-`;
-
-/**
- * A table as every table route answers it (and the read cache's list of table fields: cacheable-fields.ts).
- * The one list of a table's fields outside the schema: gateway/test/rest-fragments.test.ts fails when the schema has a
- * field of Tavolo this neither selects nor names as left out.
- */
-export const TAVOLO_FIELDS = /* GraphQL */ `
-  fragment TavoloFields on Tavolo {
-    id
-    nome
-    name
-    capacita
-    seats
-    stato
-    status
-    salaId
-    roomId
-    attivo
-    posizione
-    x
-    y
-    width
-    height
-    shape
-    rotation
-    orderId
-    pax
-    totalAmount
-    lock {
-      ...LockFields
-    }
-    createdAt
-    updatedAt
-  }
-  ${LOCK_FIELDS}
-`;
+import { COMBINAZIONE_FIELDS, LOCK_FIELDS, TAVOLO_FIELDS } from '../generated/fragments.js';
 
 export const tavoliOperations = {
   ListTavoli: `query ListTavoli($filter: TavoliFilter) { tavoli(filter: $filter) { ...TavoloFields } } ${TAVOLO_FIELDS}`,
