@@ -38,7 +38,10 @@ export interface FragmentPlan extends SelectionPlan {
   readonly inner?: true;
 }
 
-/** The fragments, by name, in the order generated/fragments.ts declares them. */
+/**
+ * The fragments by name; generated/fragments.ts declares their constants in this order, each after the ones it
+ * spreads.
+ */
 export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
   LockFields: { type: 'TableLock' },
   /**
