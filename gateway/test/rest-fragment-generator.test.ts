@@ -150,6 +150,27 @@ describe('the REST fragment generator', () => {
     expect(fieldsOf(blocks(supergraph(), fragments).RoomSecretFields!)).toEqual(['...RoomFields', 'secret']);
   });
 
+  it('an extension selects an object field it adds by its planned fragment, and interpolates both constants', () => {
+    const fragments = {
+      ...plan({ leftOut: [{ fields: ['secret', 'bookings', 'lock'], reason }], objects: {} }),
+      RoomLockFields: {
+        type: 'Room',
+        extends: 'RoomFields',
+        leftOut: [{ fields: ['secret', 'bookings'], reason }],
+        objects: { lock: 'LockFields' },
+      },
+    };
+    expect(fieldsOf(blocks(supergraph(), fragments).RoomLockFields!)).toEqual([
+      '...RoomFields',
+      'lock {',
+      '...LockFields',
+      '}',
+    ]);
+    expect(restFragmentsModule(supergraph(), fragments)).toContain(
+      '    }\n  }\n  ${ROOM_FIELDS}\n  ${LOCK_FIELDS}\n`;',
+    );
+  });
+
   it('writes an inner fragment out with the one constant that spreads it, and interpolates the others', () => {
     const module = restFragmentsModule(supergraph(), {
       ...plan(),

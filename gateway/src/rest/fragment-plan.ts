@@ -38,6 +38,16 @@ export interface FragmentPlan extends SelectionPlan {
   readonly inner?: true;
 }
 
+/** What every booking fragment leaves out: another route or GraphQL reads it. */
+const BOOKING_READ_ELSEWHERE: readonly LeftOut[] = [
+  { fields: ['ospite', 'guest'], reason: 'guests are read by GET /api/ospiti' },
+  { fields: ['tavoli'], reason: 'the tables are read by tableIds' },
+  {
+    fields: ['effectiveDurationMinutes', 'endsAt', 'promemoria', 'reminders'],
+    reason: 'the held window and the reminders are read over GraphQL',
+  },
+];
+
 /**
  * The fragments by name; generated/fragments.ts declares their constants in this order, each after the ones it
  * spreads.
@@ -58,15 +68,29 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
     ],
     objects: { lock: 'LockFields' },
   },
+  DeleteTavoloResultFields: { type: 'DeleteTavoloResult' },
+  UnlockResultFields: { type: 'UnlockResult' },
   CombinazioneFields: {
     type: 'Combinazione',
     leftOut: [{ fields: ['tavoli'], reason: 'the tables are read by tableIds' }],
+  },
+  DeleteCombinazioneResultFields: { type: 'DeleteCombinazioneResult' },
+  /** The tables and combinations free for a party (POST /api/tavoli/verifica-disponibilita). */
+  DisponibilitaFields: {
+    type: 'Disponibilita',
+    objects: {
+      tavoliDisponibili: 'TavoloFields',
+      availableTables: 'TavoloFields',
+      combinazioniDisponibili: 'CombinazioneFields',
+      availableCombinations: 'CombinazioneFields',
+    },
   },
   /** A room as every room route answers it (and the read cache's room fields, as for TavoloFields). */
   SalaFields: {
     type: 'Sala',
     leftOut: [{ fields: ['tavoli'], reason: "a room's tables are read by GET /api/tavoli?roomId=" }],
   },
+  DeleteSalaResultFields: { type: 'DeleteSalaResult' },
   /** A guarantee as staff read it (the stuck list, a refund); a booking's adds what its payment is taken with. */
   GaranziaFields: {
     type: 'Garanzia',
@@ -80,15 +104,10 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
   PrenotazioneFields: {
     type: 'Prenotazione',
     leftOut: [
-      { fields: ['ospite', 'guest'], reason: 'guests are read by GET /api/ospiti' },
-      { fields: ['tavoli'], reason: 'the tables are read by tableIds' },
-      {
-        fields: ['effectiveDurationMinutes', 'endsAt', 'promemoria', 'reminders'],
-        reason: 'the held window and the reminders are read over GraphQL',
-      },
+      ...BOOKING_READ_ELSEWHERE,
       {
         fields: ['gestione', 'manage'],
-        reason: 'the guest token is only in the answer to the create (CreatePrenotazione adds it)',
+        reason: 'the guest token is only in the answer to the create (PrenotazioneCreataFields)',
       },
     ],
     objects: {
@@ -100,8 +119,24 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
   },
   /** A booking's guarantee: a guarantee as staff read it, and what its payment is taken with. */
   GaranziaPrenotazioneFields: { type: 'Garanzia', extends: 'GaranziaFields', inner: true },
+  GestionePrenotazioneFields: { type: 'GestionePrenotazione' },
+  /** A new booking (POST /api/prenotazioni): the booking with the guest token of its manage link. */
+  PrenotazioneCreataFields: {
+    type: 'Prenotazione',
+    extends: 'PrenotazioneFields',
+    leftOut: BOOKING_READ_ELSEWHERE,
+    objects: { gestione: 'GestionePrenotazioneFields', manage: 'GestionePrenotazioneFields' },
+  },
+  /** A page of the offline sync (GET /api/prenotazioni/sync). */
+  SyncPageFields: { type: 'SyncPage', objects: { items: 'PrenotazioneFields' } },
   OpzioneFields: { type: 'Opzione' },
-  OrarioDisponibileFields: { type: 'OrarioDisponibile' },
+  ReleaseOpzioneResultFields: { type: 'ReleaseOpzioneResult' },
+  /** The bookable times of a day for a party (GET /api/disponibilita). */
+  DisponibilitaGiornoFields: {
+    type: 'DisponibilitaGiorno',
+    objects: { orari: 'OrarioDisponibileFields', times: 'OrarioDisponibileFields' },
+  },
+  OrarioDisponibileFields: { type: 'OrarioDisponibile', inner: true },
   BatchUploadFields: {
     type: 'BatchUpload',
     leftOut: [{ fields: ['id'], reason: 'the batch is named by batchId (the seed’s name)' }],
@@ -121,7 +156,9 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
       reminders: { leftOut: [{ fields: ['orePrima'], reason: 'the English field in its English form' }] },
     },
   },
+  CapacitySlotFields: { type: 'CapacitySlot' },
   ProductionCategoryFields: { type: 'ProductionCategory' },
+  DeleteProductionCategoryResultFields: { type: 'DeleteProductionCategoryResult' },
   VoceAttesaFields: {
     type: 'VoceAttesa',
     leftOut: [{ fields: ['ospite', 'guest'], reason: 'guests are read by GET /api/ospiti' }],
@@ -129,12 +166,20 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
   CanaleFields: { type: 'Canale' },
   /** A new channel: the channel with its key, shown only in this answer. */
   CanaleCreatoFields: { type: 'CanaleCreato' },
+  DeleteCanaleResultFields: { type: 'DeleteCanaleResult' },
   OspiteFields: {
     type: 'Ospite',
     leftOut: [{ fields: ['prenotazioni', 'bookings'], reason: 'GET /api/ospiti/:id/prenotazioni' }],
   },
+  /** Two guests who may be one (GET /api/ospiti/duplicati). */
+  CoppiaOspitiFields: { type: 'CoppiaOspiti', objects: { a: 'OspiteFields', b: 'OspiteFields' } },
+  /** Everything kept about a guest (GET /api/ospiti/:id/esporta). */
+  EsportazioneOspiteFields: {
+    type: 'EsportazioneOspite',
+    objects: { ospite: 'OspiteFields', prenotazioni: 'PrenotazioneFields', attese: 'AttesaEsportataFields' },
+  },
   /** A waitlist entry in a guest's export. */
-  AttesaEsportataFields: { type: 'AttesaEsportata' },
+  AttesaEsportataFields: { type: 'AttesaEsportata', inner: true },
   PoliticaGaranzieFields: {
     type: 'PoliticaGaranzie',
     objects: {
@@ -146,10 +191,15 @@ export const FRAGMENT_PLAN: Readonly<Record<string, FragmentPlan>> = {
   },
   RegolaGaranziaFields: { type: 'RegolaGaranzia', inner: true },
   PenaleGaranziaFields: { type: 'PenaleGaranzia', inner: true },
+  EsitoEventoStripeFields: { type: 'EsitoEventoStripe' },
   WebhookFields: {
     type: 'Webhook',
-    leftOut: [{ fields: ['secret'], reason: 'only in the answers that make or rotate it' }],
+    leftOut: [
+      { fields: ['secret'], reason: 'only in the answers that make or rotate it (WebhookSegretoFields)' },
+    ],
   },
+  /** A webhook with its signing secret: the answers that make or rotate it. */
+  WebhookSegretoFields: { type: 'Webhook', extends: 'WebhookFields' },
   ConsegnaFields: {
     type: 'ConsegnaWebhook',
     objects: { tentativi: 'TentativoFields', attempts: 'TentativoFields' },

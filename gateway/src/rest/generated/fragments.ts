@@ -43,6 +43,20 @@ export const TAVOLO_FIELDS = /* GraphQL */ `
   ${LOCK_FIELDS}
 `;
 
+export const DELETE_TAVOLO_RESULT_FIELDS = /* GraphQL */ `
+  fragment DeleteTavoloResultFields on DeleteTavoloResult {
+    id
+    deleted
+  }
+`;
+
+export const UNLOCK_RESULT_FIELDS = /* GraphQL */ `
+  fragment UnlockResultFields on UnlockResult {
+    tableId
+    released
+  }
+`;
+
 export const COMBINAZIONE_FIELDS = /* GraphQL */ `
   fragment CombinazioneFields on Combinazione {
     id
@@ -61,6 +75,34 @@ export const COMBINAZIONE_FIELDS = /* GraphQL */ `
   }
 `;
 
+export const DELETE_COMBINAZIONE_RESULT_FIELDS = /* GraphQL */ `
+  fragment DeleteCombinazioneResultFields on DeleteCombinazioneResult {
+    id
+    deleted
+  }
+`;
+
+export const DISPONIBILITA_FIELDS = /* GraphQL */ `
+  fragment DisponibilitaFields on Disponibilita {
+    tavoliDisponibili {
+      ...TavoloFields
+    }
+    availableTables {
+      ...TavoloFields
+    }
+    capacitaTotale
+    totalCapacity
+    combinazioniDisponibili {
+      ...CombinazioneFields
+    }
+    availableCombinations {
+      ...CombinazioneFields
+    }
+  }
+  ${TAVOLO_FIELDS}
+  ${COMBINAZIONE_FIELDS}
+`;
+
 export const SALA_FIELDS = /* GraphQL */ `
   fragment SalaFields on Sala {
     id
@@ -71,6 +113,13 @@ export const SALA_FIELDS = /* GraphQL */ `
     height
     createdAt
     updatedAt
+  }
+`;
+
+export const DELETE_SALA_RESULT_FIELDS = /* GraphQL */ `
+  fragment DeleteSalaResultFields on DeleteSalaResult {
+    id
+    deleted
   }
 `;
 
@@ -157,6 +206,39 @@ export const PRENOTAZIONE_FIELDS = /* GraphQL */ `
   ${GARANZIA_FIELDS}
 `;
 
+export const GESTIONE_PRENOTAZIONE_FIELDS = /* GraphQL */ `
+  fragment GestionePrenotazioneFields on GestionePrenotazione {
+    token
+    expiresAt
+  }
+`;
+
+export const PRENOTAZIONE_CREATA_FIELDS = /* GraphQL */ `
+  fragment PrenotazioneCreataFields on Prenotazione {
+    ...PrenotazioneFields
+    gestione {
+      ...GestionePrenotazioneFields
+    }
+    manage {
+      ...GestionePrenotazioneFields
+    }
+  }
+  ${PRENOTAZIONE_FIELDS}
+  ${GESTIONE_PRENOTAZIONE_FIELDS}
+`;
+
+export const SYNC_PAGE_FIELDS = /* GraphQL */ `
+  fragment SyncPageFields on SyncPage {
+    items {
+      ...PrenotazioneFields
+    }
+    serverTime
+    hasMore
+    limit
+  }
+  ${PRENOTAZIONE_FIELDS}
+`;
+
 export const OPZIONE_FIELDS = /* GraphQL */ `
   fragment OpzioneFields on Opzione {
     id
@@ -175,7 +257,28 @@ export const OPZIONE_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const ORARIO_DISPONIBILE_FIELDS = /* GraphQL */ `
+export const RELEASE_OPZIONE_RESULT_FIELDS = /* GraphQL */ `
+  fragment ReleaseOpzioneResultFields on ReleaseOpzioneResult {
+    id
+    released
+  }
+`;
+
+export const DISPONIBILITA_GIORNO_FIELDS = /* GraphQL */ `
+  fragment DisponibilitaGiornoFields on DisponibilitaGiorno {
+    data
+    date
+    coperti
+    covers
+    postiTotali
+    spotsTotal
+    orari {
+      ...OrarioDisponibileFields
+    }
+    times {
+      ...OrarioDisponibileFields
+    }
+  }
   fragment OrarioDisponibileFields on OrarioDisponibile {
     ora
     time
@@ -247,6 +350,22 @@ export const SLOT_CONFIG_FIELDS = /* GraphQL */ `
   }
 `;
 
+export const CAPACITY_SLOT_FIELDS = /* GraphQL */ `
+  fragment CapacitySlotFields on CapacitySlot {
+    start
+    end
+    startsAt
+    endsAt
+    maxCovers
+    coversBooked
+    coversAvailable
+    kitchenCovers
+    coversBookable
+    arrivals
+    coversSeated
+  }
+`;
+
 export const PRODUCTION_CATEGORY_FIELDS = /* GraphQL */ `
   fragment ProductionCategoryFields on ProductionCategory {
     id
@@ -254,6 +373,13 @@ export const PRODUCTION_CATEGORY_FIELDS = /* GraphQL */ `
     capacityPerSlot
     createdAt
     updatedAt
+  }
+`;
+
+export const DELETE_PRODUCTION_CATEGORY_RESULT_FIELDS = /* GraphQL */ `
+  fragment DeleteProductionCategoryResultFields on DeleteProductionCategoryResult {
+    id
+    deleted
   }
 `;
 
@@ -307,6 +433,13 @@ export const CANALE_CREATO_FIELDS = /* GraphQL */ `
   }
 `;
 
+export const DELETE_CANALE_RESULT_FIELDS = /* GraphQL */ `
+  fragment DeleteCanaleResultFields on DeleteCanaleResult {
+    id
+    deleted
+  }
+`;
+
 export const OSPITE_FIELDS = /* GraphQL */ `
   fragment OspiteFields on Ospite {
     id
@@ -348,7 +481,33 @@ export const OSPITE_FIELDS = /* GraphQL */ `
   }
 `;
 
-export const ATTESA_ESPORTATA_FIELDS = /* GraphQL */ `
+export const COPPIA_OSPITI_FIELDS = /* GraphQL */ `
+  fragment CoppiaOspitiFields on CoppiaOspiti {
+    a {
+      ...OspiteFields
+    }
+    b {
+      ...OspiteFields
+    }
+    campi
+    fields
+  }
+  ${OSPITE_FIELDS}
+`;
+
+export const ESPORTAZIONE_OSPITE_FIELDS = /* GraphQL */ `
+  fragment EsportazioneOspiteFields on EsportazioneOspite {
+    ospite {
+      ...OspiteFields
+    }
+    prenotazioni {
+      ...PrenotazioneFields
+    }
+    attese {
+      ...AttesaEsportataFields
+    }
+    esportatoAt
+  }
   fragment AttesaEsportataFields on AttesaEsportata {
     id
     customerName
@@ -361,6 +520,8 @@ export const ATTESA_ESPORTATA_FIELDS = /* GraphQL */ `
     createdAt
     updatedAt
   }
+  ${OSPITE_FIELDS}
+  ${PRENOTAZIONE_FIELDS}
 `;
 
 export const POLITICA_GARANZIE_FIELDS = /* GraphQL */ `
@@ -408,6 +569,13 @@ export const POLITICA_GARANZIE_FIELDS = /* GraphQL */ `
   }
 `;
 
+export const ESITO_EVENTO_STRIPE_FIELDS = /* GraphQL */ `
+  fragment EsitoEventoStripeFields on EsitoEventoStripe {
+    esito
+    outcome
+  }
+`;
+
 export const WEBHOOK_FIELDS = /* GraphQL */ `
   fragment WebhookFields on Webhook {
     id
@@ -425,6 +593,14 @@ export const WEBHOOK_FIELDS = /* GraphQL */ `
     createdAt
     updatedAt
   }
+`;
+
+export const WEBHOOK_SEGRETO_FIELDS = /* GraphQL */ `
+  fragment WebhookSegretoFields on Webhook {
+    ...WebhookFields
+    secret
+  }
+  ${WEBHOOK_FIELDS}
 `;
 
 export const CONSEGNA_FIELDS = /* GraphQL */ `

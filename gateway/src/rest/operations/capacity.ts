@@ -1,5 +1,10 @@
 /** Operations behind the capacity routes. */
-import { PRODUCTION_CATEGORY_FIELDS, SLOT_CONFIG_FIELDS } from '../generated/fragments.js';
+import {
+  CAPACITY_SLOT_FIELDS,
+  DELETE_PRODUCTION_CATEGORY_RESULT_FIELDS,
+  PRODUCTION_CATEGORY_FIELDS,
+  SLOT_CONFIG_FIELDS,
+} from '../generated/fragments.js';
 
 export const capacityOperations = {
   GetSlotConfig: `query GetSlotConfig { slotConfig { ...SlotConfigFields } } ${SLOT_CONFIG_FIELDS}`,
@@ -8,10 +13,6 @@ export const capacityOperations = {
   GetProductionCategory: `query GetProductionCategory($id: ID!) { productionCategory(id: $id) { ...ProductionCategoryFields } } ${PRODUCTION_CATEGORY_FIELDS}`,
   CreateProductionCategory: `mutation CreateProductionCategory($input: ProductionCategoryInput!) { createProductionCategory(input: $input) { ...ProductionCategoryFields } } ${PRODUCTION_CATEGORY_FIELDS}`,
   UpdateProductionCategory: `mutation UpdateProductionCategory($id: ID!, $input: ProductionCategoryPatch!) { updateProductionCategory(id: $id, input: $input) { ...ProductionCategoryFields } } ${PRODUCTION_CATEGORY_FIELDS}`,
-  DeleteProductionCategory: `mutation DeleteProductionCategory($id: ID!) { deleteProductionCategory(id: $id) { id deleted } }`,
-  CapacitySlots: `query CapacitySlots($date: LocalDate!) {
-    slots(date: $date) {
-      start end startsAt endsAt maxCovers coversBooked coversAvailable kitchenCovers coversBookable arrivals coversSeated
-    }
-  }`,
+  DeleteProductionCategory: `mutation DeleteProductionCategory($id: ID!) { deleteProductionCategory(id: $id) { ...DeleteProductionCategoryResultFields } } ${DELETE_PRODUCTION_CATEGORY_RESULT_FIELDS}`,
+  CapacitySlots: `query CapacitySlots($date: LocalDate!) { slots(date: $date) { ...CapacitySlotFields } } ${CAPACITY_SLOT_FIELDS}`,
 } as const;

@@ -1,5 +1,5 @@
 /** The operation behind GET /api/disponibilita (every bookable time of a day for a party). */
-import { ORARIO_DISPONIBILE_FIELDS } from '../generated/fragments.js';
+import { DISPONIBILITA_GIORNO_FIELDS } from '../generated/fragments.js';
 
 export const disponibilitaOperations = {
   Disponibilita: `query Disponibilita(
@@ -10,9 +10,7 @@ export const disponibilitaOperations = {
       data: $data, date: $date, coperti: $coperti, covers: $covers, ora: $ora, time: $time,
       salaId: $salaId, roomId: $roomId, limite: $limite, limit: $limit
     ) {
-      data date coperti covers postiTotali spotsTotal
-      orari { ...OrarioDisponibileFields }
-      times { ...OrarioDisponibileFields }
+      ...DisponibilitaGiornoFields
     }
-  } ${ORARIO_DISPONIBILE_FIELDS}`,
+  } ${DISPONIBILITA_GIORNO_FIELDS}`,
 } as const;

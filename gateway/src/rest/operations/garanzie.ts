@@ -1,5 +1,9 @@
 /** Operations behind the guarantee routes (docs/payments.md) and the Stripe webhook's hand-over. */
-import { GARANZIA_FIELDS, POLITICA_GARANZIE_FIELDS } from '../generated/fragments.js';
+import {
+  ESITO_EVENTO_STRIPE_FIELDS,
+  GARANZIA_FIELDS,
+  POLITICA_GARANZIE_FIELDS,
+} from '../generated/fragments.js';
 
 export const garanzieOperations = {
   GetPoliticaGaranzie: `query GetPoliticaGaranzie { politicaGaranzie { ...PoliticaGaranzieFields } } ${POLITICA_GARANZIE_FIELDS}`,
@@ -7,5 +11,5 @@ export const garanzieOperations = {
   UpdateStripeAccount: `mutation UpdateStripeAccount($accountId: String) { updateStripeAccount(accountId: $accountId) { ...PoliticaGaranzieFields } } ${POLITICA_GARANZIE_FIELDS}`,
   RimborsaGaranziaBloccata: `mutation RimborsaGaranziaBloccata($id: ID!) { rimborsaGaranziaBloccata(id: $id) { ...GaranziaFields } } ${GARANZIA_FIELDS}`,
   ListGaranzieBloccate: `query ListGaranzieBloccate { garanzieBloccate { ...GaranziaFields } } ${GARANZIA_FIELDS}`,
-  EventoStripe: `mutation EventoStripe($evento: String!) { eventoStripe(evento: $evento) { esito outcome } }`,
+  EventoStripe: `mutation EventoStripe($evento: String!) { eventoStripe(evento: $evento) { ...EsitoEventoStripeFields } } ${ESITO_EVENTO_STRIPE_FIELDS}`,
 } as const;
