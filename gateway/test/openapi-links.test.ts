@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId } from '@coperto/testkit';
-import { injectableGateway } from './support/inject-gateway.js';
-import { restCaller } from './support/rest-inject.js';
+import { describe, expect, it } from 'vitest';
+import { adminGatewayWithDocument } from './support/rest-inject.js';
 
 interface Link {
   operationId: string;
@@ -14,23 +12,10 @@ interface Link {
  * stateful phase never reached them with a real id.
  */
 describe('OpenAPI links: a response id feeds the operations below its path (inject, embedded)', () => {
-  let gateway: Awaited<ReturnType<typeof injectableGateway>>;
-  let auth: Record<string, string>;
-  let doc: any;
-
-  beforeAll(async () => {
-    gateway = await injectableGateway();
-    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
-    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
-  }, 60_000);
-  afterAll(() => gateway?.close());
-
-  const call = restCaller(
-    () => gateway,
-    () => auth,
-  );
+  const rest = adminGatewayWithDocument();
+  const { call } = rest;
   const linksOf = (path: string, method: string, status: string): Record<string, Link> =>
-    doc.paths[path][method].responses[status].links ?? {};
+    rest.doc.paths[path][method].responses[status].links ?? {};
   /** The path a link leads to: its parameters resolved against the answer and the request that led there. */
   const follow = (template: string, link: Link, requestPath: Record<string, string>, body: unknown) =>
     template.replace(/\{(\w+)\}/g, (_, name: string) => {
@@ -53,7 +38,7 @@ describe('OpenAPI links: a response id feeds the operations below its path (inje
       ],
     };
     for (const [path, operations] of Object.entries(expected)) {
-      const status = Object.keys(doc.paths[path].post.responses).find((s) => s.startsWith('2'))!;
+      const status = Object.keys(rest.doc.paths[path].post.responses).find((s) => s.startsWith('2'))!;
       const links = linksOf(path, 'post', status);
       expect(Object.keys(links).sort(), path).toEqual([...operations].sort());
       for (const link of Object.values(links)) expect(link.parameters).toEqual({ id: '$response.body#/id' });

@@ -1,8 +1,6 @@
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { mintToken, newTenantId } from '@coperto/testkit';
-import { injectableGateway } from './support/inject-gateway.js';
-import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-inject.js';
+import { describe, expect, it, vi } from 'vitest';
+import { adminGatewayWithDocument, bodyProperties, expectRefusedNaming } from './support/rest-inject.js';
 
 /**
  * Each disagreement between /openapi.json and the service found from outside (issue 22, then Schemathesis
@@ -10,24 +8,11 @@ import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-
  * with a REST-speaking 400 naming the field, and what the document allows is not refused for its shape.
  */
 describe('REST contract regressions (inject, embedded)', () => {
-  let gateway: Awaited<ReturnType<typeof injectableGateway>>;
-  let auth: Record<string, string>;
-  let doc: any;
-
-  beforeAll(async () => {
-    gateway = await injectableGateway();
-    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
-    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
-  }, 60_000);
-  afterAll(() => gateway?.close());
-
-  const call = restCaller(
-    () => gateway,
-    () => auth,
-  );
-  const bodySchema = (path: string, method: string) => bodyProperties(doc, path, method);
+  const rest = adminGatewayWithDocument();
+  const { call } = rest;
+  const bodySchema = (path: string, method: string) => bodyProperties(rest.doc, path, method);
   const queryParam = (path: string, name: string) =>
-    doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
+    rest.doc.paths[path].get.parameters.find((p: { name: string }) => p.name === name);
   const refusedNaming = expectRefusedNaming;
   const newSala = async () =>
     (await call('POST', '/api/sale', { codice: `S${Math.random()}`.slice(0, 12) })).body;
@@ -40,7 +25,7 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('POST /api/canali: a body without name|nome is refused as the document says (was ST202: documented as allowed, refused by canali)', async () => {
-    expect(doc.paths['/api/canali'].post.requestBody.required).toBe(true);
+    expect(rest.doc.paths['/api/canali'].post.requestBody.required).toBe(true);
     refusedNaming(await call('POST', '/api/canali', { origins: ['https://www.example.it'] }), 'nome');
     refusedNaming(await call('POST', '/api/canali', { name: ' ', nome: 'Sito' }), 'name');
     expect((await call('POST', '/api/canali', { name: null, nome: 'Sito' })).status).toBe(201);
@@ -171,8 +156,8 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('a body is documented as required exactly when an absent body ({}) is refused', async () => {
-    expect(doc.paths['/api/tavoli/{id}'].patch.requestBody.required).toBe(false);
-    expect(doc.paths['/api/tavoli'].post.requestBody.required).toBe(true);
+    expect(rest.doc.paths['/api/tavoli/{id}'].patch.requestBody.required).toBe(false);
+    expect(rest.doc.paths['/api/tavoli'].post.requestBody.required).toBe(true);
     const table = await newTable();
     expect((await call('PATCH', `/api/tavoli/${table.id}`)).status).toBe(200);
     refusedNaming(await call('POST', '/api/tavoli'), 'name');
@@ -184,24 +169,28 @@ describe('REST contract regressions (inject, embedded)', () => {
     const res = await call('POST', `/api/tavoli/${table.id}/unlock`, { deviceId: 'b' });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('LOCK_NOT_OWNED');
-    expect(doc.paths['/api/tavoli/{id}/unlock'].post.responses['403']).toBeDefined();
+    expect(rest.doc.paths['/api/tavoli/{id}/unlock'].post.responses['403']).toBeDefined();
   });
 
   it('an undeclared method on a documented path (TRACE, QUERY, HEAD) is a 405 with Allow', async () => {
     for (const method of ['TRACE', 'QUERY', 'HEAD']) {
-      const res = await gateway.http.inject({ method: method as 'GET', url: '/api/sale', headers: auth });
+      const res = await rest.gateway.http.inject({
+        method: method as 'GET',
+        url: '/api/sale',
+        headers: rest.auth,
+      });
       expect(res.statusCode, method).toBe(405);
       expect(res.headers.allow, method).toBe('GET, POST');
     }
   });
 
   it('every documented path answers an undeclared method with 405 and its Allow, the Google feed too (ST204 in CI: TRACE /api/integrazioni/google/feed was a 404, QUERY a 400)', async () => {
-    expect(doc.paths['/api/integrazioni/google/feed']).toBeDefined();
-    for (const [path, item] of Object.entries(doc.paths as Record<string, object>)) {
+    expect(rest.doc.paths['/api/integrazioni/google/feed']).toBeDefined();
+    for (const [path, item] of Object.entries(rest.doc.paths as Record<string, object>)) {
       const declared = Object.keys(item).map((m) => m.toUpperCase());
       const url = path.replace(/\{[^}]+\}/g, 'x');
       for (const method of ['TRACE', 'QUERY']) {
-        const res = await gateway.http.inject({ method: method as 'GET', url, headers: auth });
+        const res = await rest.gateway.http.inject({ method: method as 'GET', url, headers: rest.auth });
         expect(res.statusCode, `${method} ${path}`).toBe(405);
         expect(String(res.headers.allow).split(', ').sort(), `${method} ${path}`).toEqual(declared.sort());
       }
@@ -209,7 +198,7 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('POST /api/prenotazioni/batch: 501 items (even null ones) is the documented 413, the document states maxItems 500', async () => {
-    const op = doc.paths['/api/prenotazioni/batch'].post;
+    const op = rest.doc.paths['/api/prenotazioni/batch'].post;
     expect(op.requestBody.content['application/json'].schema.properties.items.maxItems).toBe(500);
     expect(op.responses['413']).toBeDefined();
     const res = await call('POST', '/api/prenotazioni/batch', {
@@ -220,9 +209,9 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('POST /api/prenotazioni/batch links to GET /api/prenotazioni/batch/{id} through batchId (Schemathesis ST302 in CI: it inferred the link from a missing `id` and read /batch/None)', async () => {
-    const link = doc.paths['/api/prenotazioni/batch'].post.responses['200'].links.GetBatchUpload;
+    const link = rest.doc.paths['/api/prenotazioni/batch'].post.responses['200'].links.GetBatchUpload;
     expect(link).toEqual({ operationId: 'GetBatchUpload', parameters: { id: '$response.body#/batchId' } });
-    expect(doc.paths['/api/prenotazioni/batch/{id}'].get.operationId).toBe('GetBatchUpload');
+    expect(rest.doc.paths['/api/prenotazioni/batch/{id}'].get.operationId).toBe('GetBatchUpload');
     const upload = await call('POST', '/api/prenotazioni/batch', {
       items: [{ covers: 2, bookingDate: '2030-01-10T20:00:00', customerName: 'Link' }],
     });
@@ -250,7 +239,7 @@ describe('REST contract regressions (inject, embedded)', () => {
       if ('format' in value) formats.push(at);
       for (const [key, inner] of Object.entries(value)) walk(inner, `${at}/${key}`);
     };
-    for (const [path, item] of Object.entries<any>(doc.paths)) {
+    for (const [path, item] of Object.entries<any>(rest.doc.paths)) {
       for (const [method, op] of Object.entries<any>(item)) {
         for (const p of op.parameters ?? []) walk(p.schema, `${method} ${path} ${p.name}`);
         walk(op.requestBody, `${method} ${path} body`);
@@ -260,7 +249,7 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('PUT /api/garanzie/politica: a penalty tier needs its hours and percent in either language, nested too (was ST202: `penalties: [{}]` documented as allowed)', async () => {
-    const op = doc.paths['/api/garanzie/politica'].put;
+    const op = rest.doc.paths['/api/garanzie/politica'].put;
     const validate = new Ajv2020({ strict: false }).compile(
       op.requestBody.content['application/json'].schema,
     );
@@ -273,7 +262,7 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('PUT /api/garanzie/politica: two tiers with the same hours, under either name, are the 400 its description states (was ST202 with every check: a rule between rows)', async () => {
-    const op = doc.paths['/api/garanzie/politica'].put;
+    const op = rest.doc.paths['/api/garanzie/politica'].put;
     expect(op.description).toContain('No two cancellation tiers have the same `minHours|oreAlmeno`');
     // English names win: the second tier's 670 repeats the first's.
     const repeated = [
@@ -289,7 +278,7 @@ describe('REST contract regressions (inject, embedded)', () => {
   });
 
   it('PUT /api/garanzie/politica: a field a nested rule does not have is refused as the document says, in REST words (was ST202: documented as allowed, refused by GraphQL as "not defined by type RegolaGaranziaInput")', async () => {
-    const op = doc.paths['/api/garanzie/politica'].put;
+    const op = rest.doc.paths['/api/garanzie/politica'].put;
     const validate = new Ajv2020({ strict: false }).compile(
       op.requestBody.content['application/json'].schema,
     );
@@ -333,12 +322,12 @@ describe('REST contract regressions (inject, embedded)', () => {
 
   it('every link in the document targets an operation the document serves, with parameters it takes', () => {
     const operations = new Map<string, { operationId: string; parameters?: { name: string }[] }>();
-    for (const item of Object.values(doc.paths) as Record<
+    for (const item of Object.values(rest.doc.paths) as Record<
       string,
       { operationId: string; parameters?: { name: string }[] }
     >[])
       for (const op of Object.values(item)) operations.set(op.operationId, op);
-    const links = Object.values(doc.paths).flatMap((item: any) =>
+    const links = Object.values(rest.doc.paths).flatMap((item: any) =>
       Object.values(item).flatMap((op: any) =>
         Object.values(op.responses).flatMap((response: any) => Object.values(response.links ?? {})),
       ),

@@ -1,7 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mintToken, newTenantId } from '@coperto/testkit';
-import { injectableGateway } from './support/inject-gateway.js';
-import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-inject.js';
+import { describe, expect, it } from 'vitest';
+import { adminGatewayWithDocument, bodyProperties, expectRefusedNaming } from './support/rest-inject.js';
 
 /**
  * The seating routes' request schemas (options, combinations, the waitlist, turn times) state what the services
@@ -9,22 +7,9 @@ import { bodyProperties, expectRefusedNaming, restCaller } from './support/rest-
  * allows is refused only for the state it meets (404, 409), never for its shape.
  */
 describe('seating routes: the document is exact (inject, embedded)', () => {
-  let gateway: Awaited<ReturnType<typeof injectableGateway>>;
-  let auth: Record<string, string>;
-  let doc: any;
-
-  beforeAll(async () => {
-    gateway = await injectableGateway();
-    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
-    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
-  }, 60_000);
-  afterAll(() => gateway?.close());
-
-  const call = restCaller(
-    () => gateway,
-    () => auth,
-  );
-  const bodySchema = (path: string, method: string) => bodyProperties(doc, path, method);
+  const rest = adminGatewayWithDocument();
+  const { call } = rest;
+  const bodySchema = (path: string, method: string) => bodyProperties(rest.doc, path, method);
   const refusedNaming = expectRefusedNaming;
   const booking = { covers: 2, bookingDate: '2027-03-05T20:00', customerName: 'Rossi' };
 
@@ -174,7 +159,7 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
   });
 
   it('POST /api/prenotazioni/opzioni: an unknown combination is the documented 400 naming it', async () => {
-    expect(doc.paths['/api/prenotazioni/opzioni'].post.responses['400']).toBeDefined();
+    expect(rest.doc.paths['/api/prenotazioni/opzioni'].post.responses['400']).toBeDefined();
     const res = await call('POST', '/api/prenotazioni/opzioni', {
       covers: 2,
       bookingDate: '2027-03-05T20:00',
@@ -191,7 +176,7 @@ describe('seating routes: the document is exact (inject, embedded)', () => {
       tableIds: [table.body.id],
     });
     expect(option.status).toBe(201);
-    expect(doc.paths['/api/prenotazioni'].post.description).toContain('must be the option’s');
+    expect(rest.doc.paths['/api/prenotazioni'].post.description).toContain('must be the option’s');
     const res = await call('POST', '/api/prenotazioni', {
       opzioneId: option.body.id,
       cliente: 'R',

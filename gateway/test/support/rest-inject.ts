@@ -1,5 +1,6 @@
-import { expect } from 'vitest';
-import type { injectableGateway } from './inject-gateway.js';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { mintToken, newTenantId } from '@coperto/testkit';
+import { injectableGateway } from './inject-gateway.js';
 
 type Gateway = Awaited<ReturnType<typeof injectableGateway>>;
 
@@ -13,6 +14,37 @@ export function restCaller(gateway: () => Gateway, headers: () => Record<string,
       ...(payload === undefined ? {} : { payload: JSON.stringify(payload) }),
     });
     return { status: res.statusCode, body: res.body ? res.json() : undefined, headers: res.headers };
+  };
+}
+
+/**
+ * An embedded gateway answering through `inject`, for the enclosing describe: a new tenant's administrator token,
+ * the served /openapi.json, and a REST caller with that token (read the getters inside tests and hooks).
+ */
+export function adminGatewayWithDocument() {
+  let gateway: Gateway | undefined;
+  let auth: Record<string, string> = {};
+  let doc: any;
+  beforeAll(async () => {
+    gateway = await injectableGateway();
+    auth = { authorization: `Bearer ${await mintToken({ tenantId: newTenantId(), admin: true })}` };
+    doc = (await gateway.http.inject({ url: '/openapi.json' })).json();
+  }, 60_000);
+  afterAll(() => gateway?.close());
+  return {
+    get gateway(): Gateway {
+      return gateway!;
+    },
+    get auth() {
+      return auth;
+    },
+    get doc(): any {
+      return doc;
+    },
+    call: restCaller(
+      () => gateway!,
+      () => auth,
+    ),
   };
 }
 
